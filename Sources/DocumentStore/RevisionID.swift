@@ -1,0 +1,54 @@
+/// A document revision identifier, `<generation>-<hash>`, as CouchDB writes it.
+///
+/// Ordering follows CouchDB's winner rule among leaves of equal deletion state: the higher
+/// generation first, then the greater hash by byte comparison, so every replica picks the
+/// same winner.
+public struct RevisionID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The revision's depth in its tree, starting at 1.
+    public let generation: Int
+    /// The opaque suffix after the dash (32 lowercase hex digits for revisions made here).
+    public let hash: String
+
+    /// Makes a revision ID from its parts.
+    public init(generation: Int, hash: String) {
+        self.generation = generation
+        self.hash = hash
+    }
+
+    /// Parses `<generation>-<hash>`; `nil` when the text is not of that shape.
+    public init?(_ text: String) {
+        guard let dash = text.firstIndex(of: "-"),
+              let generation = Int(text[text.startIndex..<dash]), generation > 0
+        else { return nil }
+        let hash = String(text[text.index(after: dash)...])
+        guard !hash.isEmpty else { return nil }
+        self.init(generation: generation, hash: hash)
+    }
+
+    /// The `<generation>-<hash>` text form.
+    public var description: String { "\(generation)-\(hash)" }
+
+    /// CouchDB's order: generation, then hash compared byte by byte.
+    public static func < (lhs: RevisionID, rhs: RevisionID) -> Bool {
+        if lhs.generation != rhs.generation { return lhs.generation < rhs.generation }
+        return Array(lhs.hash.utf8).lexicographicallyPrecedes(Array(rhs.hash.utf8))
+    }
+}
+
+extension RevisionID: Codable {
+    /// Decodes from the text form.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let rev = RevisionID(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "invalid revision ID \(text)")
+        }
+        self = rev
+    }
+
+    /// Encodes as the text form.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
