@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
+        .library(name: "RecipesKit", targets: ["RecipesKit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -22,6 +23,16 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore"]),
+        .target(
+            name: "RecipesKit",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/SampleData")]
+        ),
+        .testTarget(name: "RecipesKitTests", dependencies: ["RecipesKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,253 @@
+import Foundation
+
+/// Where the `recipes` program keeps its store, which remote it syncs with, and whether it
+/// seeds sample recipes — resolved once from the command line, the environment and the
+/// configuration file, in that order of precedence.
+///
+/// Resolution takes the environment as a plain dictionary (normally
+/// `ProcessInfo.processInfo.environment`) so it is a pure function of its inputs plus the
+/// configuration file, and tests never touch the process environment. Empty variables count
+/// as unset, and XDG variables are ignored unless they hold absolute paths, as the XDG Base
+/// Directory specification says.
+///
+/// - Store: `--store`, else `RECIPES_STORE`, else `$XDG_DATA_HOME/recipes/recipes.sqlite`,
+///   else `~/.local/share/recipes/recipes.sqlite`.
+/// - Remote: `--remote`, else `RECIPES_REMOTE`, else `"remote"` in the JSON file
+///   `$XDG_CONFIG_HOME/recipes/recipes.json`, else `~/.config/recipes/recipes.json`; none if
+///   none of them says. The file is only read when neither option nor variable gives a
+///   remote, and a missing file is not an error. A remote is an http(s) URL, a `file:` URL,
+///   or a path (to another store, for local-to-local sync).
+/// - Samples: seeded unless `--no-samples` or `RECIPES_NO_SAMPLES` is `1`/`true`/`yes`/`on`.
+public struct RecipesConfiguration: Sendable, Equatable {
+    /// Where a resolved value came from, for `recipes config`-style output and messages.
+    public enum Source: String, Sendable, Equatable, CustomStringConvertible {
+        /// A command-line option (`--store`, `--remote`, `--no-samples`).
+        case option
+        /// An environment variable (`RECIPES_STORE`, `RECIPES_REMOTE`, `RECIPES_NO_SAMPLES`).
+        case environment
+        /// The configuration file.
+        case configFile = "config file"
+        /// The built-in default (XDG directories, samples on).
+        case defaultValue = "default"
+
+        /// The source's name as shown to people.
+        public var description: String { rawValue }
+    }
+
+    /// The command-line values that take precedence over everything else; `nil` = not given.
+    public struct Options: Sendable, Equatable {
+        /// `--store PATH`.
+        public var store: String?
+        /// `--remote URL`.
+        public var remote: String?
+        /// `--no-samples`.
+        public var noSamples: Bool
+
+        /// Makes a set of options.
+        public init(store: String? = nil, remote: String? = nil, noSamples: Bool = false) {
+            self.store = store
+            self.remote = remote
+            self.noSamples = noSamples
+        }
+    }
+
+    /// The store file (a `file:` URL).
+    public var storeURL: URL
+    /// Where ``storeURL`` came from.
+    public var storeSource: Source
+    /// The remote to sync with, credentials included; `nil` when none is configured.
+    /// Never print it: use ``maskedRemote``.
+    public var remoteURL: URL?
+    /// Where ``remoteURL`` came from; `nil` when there is no remote.
+    public var remoteSource: Source?
+    /// Whether first-run seeding may import the sample recipes.
+    public var seedsSamples: Bool
+    /// Where ``seedsSamples`` came from.
+    public var samplesSource: Source
+    /// The configuration file that was (or would be) consulted.
+    public var configFileURL: URL
+
+    /// The remote with its password replaced by `***`, safe for any output.
+    public var maskedRemote: String? {
+        remoteURL.map { URLMasking.masked($0.absoluteString) }
+    }
+
+    /// Whether the remote is another local store rather than a server.
+    public var remoteIsLocalStore: Bool { remoteURL?.isFileURL ?? false }
+
+    /// Makes a configuration from already resolved values.
+    public init(
+        storeURL: URL, storeSource: Source, remoteURL: URL?, remoteSource: Source?,
+        seedsSamples: Bool, samplesSource: Source, configFileURL: URL
+    ) {
+        self.storeURL = storeURL
+        self.storeSource = storeSource
+        self.remoteURL = remoteURL
+        self.remoteSource = remoteSource
+        self.seedsSamples = seedsSamples
+        self.samplesSource = samplesSource
+        self.configFileURL = configFileURL
+    }
+
+    /// Resolves the configuration from `options`, `environment` and the configuration file.
+    /// Relative paths resolve against `currentDirectory`.
+    public static func resolve(
+        options: Options = Options(),
+        environment: [String: String],
+        currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+    ) throws(RecipesConfigurationError) -> RecipesConfiguration {
+        let env = environment.filter { !$0.value.isEmpty }
+        let home = homeDirectory(env)
+
+        let storeURL: URL
+        let storeSource: Source
+        if let store = options.store {
+            storeURL = try storeFile(store, source: "--store", currentDirectory: currentDirectory, home: home)
+            storeSource = .option
+        } else if let store = env["RECIPES_STORE"] {
+            storeURL = try storeFile(store, source: "RECIPES_STORE", currentDirectory: currentDirectory, home: home)
+            storeSource = .environment
+        } else {
+            let dataHome = absoluteDirectory(env["XDG_DATA_HOME"])
+                ?? home.appendingPathComponent(".local/share", isDirectory: true)
+            storeURL = dataHome.appendingPathComponent("recipes/recipes.sqlite")
+            storeSource = .defaultValue
+        }
+
+        let configHome = absoluteDirectory(env["XDG_CONFIG_HOME"])
+            ?? home.appendingPathComponent(".config", isDirectory: true)
+        let configFileURL = configHome.appendingPathComponent("recipes/recipes.json")
+
+        var remoteURL: URL?
+        var remoteSource: Source?
+        if let remote = options.remote {
+            remoteURL = try remoteLocation(remote, source: "--remote", currentDirectory: currentDirectory, home: home)
+            remoteSource = .option
+        } else if let remote = env["RECIPES_REMOTE"] {
+            remoteURL = try remoteLocation(remote, source: "RECIPES_REMOTE", currentDirectory: currentDirectory, home: home)
+            remoteSource = .environment
+        } else if let remote = try remoteFromConfigFile(configFileURL) {
+            // Relative paths in the file are relative to the file's folder, not to wherever
+            // the program happens to run.
+            remoteURL = try remoteLocation(
+                remote, source: configFileURL.path, currentDirectory: configFileURL.deletingLastPathComponent(), home: home)
+            remoteSource = .configFile
+        }
+
+        let seedsSamples: Bool
+        let samplesSource: Source
+        if options.noSamples {
+            seedsSamples = false
+            samplesSource = .option
+        } else if let value = env["RECIPES_NO_SAMPLES"] {
+            switch value.lowercased() {
+            case "1", "true", "yes", "on": seedsSamples = false
+            case "0", "false", "no", "off": seedsSamples = true
+            default:
+                throw .invalidEnvironmentValue(name: "RECIPES_NO_SAMPLES", value: value, expected: "1/true/yes/on or 0/false/no/off")
+            }
+            samplesSource = .environment
+        } else {
+            seedsSamples = true
+            samplesSource = .defaultValue
+        }
+
+        return RecipesConfiguration(
+            storeURL: storeURL, storeSource: storeSource, remoteURL: remoteURL, remoteSource: remoteSource,
+            seedsSamples: seedsSamples, samplesSource: samplesSource, configFileURL: configFileURL)
+    }
+
+    // MARK: - Pieces
+
+    private static func homeDirectory(_ env: [String: String]) -> URL {
+        if let home = absoluteDirectory(env["HOME"]) { return home }
+        return FileManager.default.homeDirectoryForCurrentUser
+    }
+
+    private static func absoluteDirectory(_ path: String?) -> URL? {
+        guard let path, path.hasPrefix("/") else { return nil }
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    private static func expandedPath(_ path: String, currentDirectory: URL, home: URL) -> URL {
+        if path == "~" { return home }
+        if path.hasPrefix("~/") { return home.appendingPathComponent(String(path.dropFirst(2))) }
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
+        return currentDirectory.appendingPathComponent(path).standardizedFileURL
+    }
+
+    private static func storeFile(
+        _ path: String, source: String, currentDirectory: URL, home: URL
+    ) throws(RecipesConfigurationError) -> URL {
+        guard !path.trimmingCharacters(in: .whitespaces).isEmpty, !path.hasSuffix("/") else {
+            throw .invalidStorePath(path: path, source: source)
+        }
+        let url = expandedPath(path, currentDirectory: currentDirectory, home: home)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .invalidStorePath(path: path, source: source)
+        }
+        return url
+    }
+
+    private static func remoteLocation(
+        _ text: String, source: String, currentDirectory: URL, home: URL
+    ) throws(RecipesConfigurationError) -> URL {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw .invalidRemote(maskedValue: text, source: source) }
+        if !trimmed.contains("://") && !trimmed.lowercased().hasPrefix("file:") {
+            return expandedPath(trimmed, currentDirectory: currentDirectory, home: home)
+        }
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased() else {
+            throw .invalidRemote(maskedValue: URLMasking.masked(trimmed), source: source)
+        }
+        switch scheme {
+        case "http", "https":
+            guard let host = url.host, !host.isEmpty else {
+                throw .invalidRemote(maskedValue: URLMasking.masked(trimmed), source: source)
+            }
+            return url
+        case "file":
+            guard !url.path.isEmpty else { throw .invalidRemote(maskedValue: URLMasking.masked(trimmed), source: source) }
+            return URL(fileURLWithPath: url.path)
+        default:
+            throw .invalidRemote(maskedValue: URLMasking.masked(trimmed), source: source)
+        }
+    }
+
+    /// The `remote` member of the configuration file, `nil` if the file or the member is
+    /// absent. Unknown members are ignored so that newer files work with older programs.
+    private static func remoteFromConfigFile(_ url: URL) throws(RecipesConfigurationError) -> String? {
+        let path = url.path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        if isDirectory.boolValue {
+            throw .unreadableConfigFile(path: path, reason: "it is a directory")
+        }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw .unreadableConfigFile(path: path, reason: (error as NSError).localizedDescription)
+        }
+        let tree: JSONTree
+        switch JSONTree.parse(data) {
+        case .success(let parsed):
+            tree = parsed
+        case .failure(let syntax):
+            let position = syntax.line.map { line in " at line \(line), column \(syntax.column ?? 0)" } ?? ""
+            throw .malformedConfigFile(path: path, reason: "invalid JSON\(position): \(syntax.detail)")
+        }
+        guard case .object(let members) = tree else {
+            throw .malformedConfigFile(path: path, reason: "expected an object, found \(tree.kindDescription)")
+        }
+        switch members["remote"] {
+        case nil, .null?:
+            return nil
+        case .string(let remote)?:
+            return remote.isEmpty ? nil : remote
+        case let other?:
+            throw .malformedConfigFile(path: path, reason: "\"remote\" must be a string, found \(other.kindDescription)")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A fresh directory under the system temporary directory, removed when the value goes away.
+final class TemporaryDirectory: @unchecked Sendable {
+    let url: URL
+
+    init(_ label: String = "recipeskit") throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func file(_ relative: String) -> URL {
+        url.appendingPathComponent(relative)
+    }
+
+    @discardableResult
+    func write(_ relative: String, _ text: String) throws -> URL {
+        try write(relative, Data(text.utf8))
+    }
+
+    @discardableResult
+    func write(_ relative: String, _ data: Data) throws -> URL {
+        let target = file(relative)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: target)
+        return target
+    }
+}
+
+enum Fixtures {
+    /// The package root, found from this file's location (Tests/RecipesKitTests/…).
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The shared Core Data store of the original app (never opened in place).
+    static let appleRecipesStore = packageRoot
+        .appendingPathComponent("../shared/fixtures/apple-recipes/Recipes.sqlite").standardizedFileURL
+
+    /// The smallest byte sequences the loaders accept as PNG and JPEG.
+    static let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D])
+    static let jpegBytes = Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x49, 0x46])
+
+    /// Copies the Core Data fixture into `directory` and returns the copy.
+    static func copyOfAppleStore(in directory: TemporaryDirectory, named name: String = "Recipes.sqlite") throws -> URL {
+        let copy = directory.file(name)
+        try FileManager.default.copyItem(at: appleRecipesStore, to: copy)
+        return copy
+    }
+}
