@@ -35,6 +35,8 @@ struct SampleIdentityTests {
             != SampleIdentity.uuid(entity: .image, set: "classics", naturalKey: ["Pie"]))
         #expect(SampleIdentity.ingredientID(set: "s", recipe: "Pie", displayOrder: 0, name: "Egg")
             != SampleIdentity.ingredientID(set: "s", recipe: "Pie", displayOrder: 1, name: "Egg"))
+        // Canonically equivalent spellings are the same name, as Swift's == says.
+        #expect(SampleIdentity.recipeTypeID(set: "s", type: "Entre\u{301}e") == SampleIdentity.recipeTypeID(set: "s", type: "Entrée"))
         // Length prefixes keep the parts apart: ("ab", "c") is not ("a", "bc").
         #expect(SampleIdentity.uuid(entity: .recipe, set: "ab", naturalKey: ["c"])
             != SampleIdentity.uuid(entity: .recipe, set: "a", naturalKey: ["bc"]))

@@ -55,11 +55,12 @@ public enum SampleIdentity {
     /// The name-based UUID behind ``documentID(entity:set:naturalKey:)``: the first 16
     /// bytes of SHA-256 over a length-prefixed encoding of namespace, set, entity and key
     /// parts (so `["ab", "c"]` and `["a", "bc"]` differ), with the RFC 9562 version 8 and
-    /// variant bits set.
+    /// variant bits set. Parts are hashed in Unicode NFC, so names Swift considers equal
+    /// ("Entrée" typed precomposed or with a combining accent) get the same ID.
     public static func uuid(entity: Entity, set: String, naturalKey: [String]) -> UUID {
         var input = Data()
         for part in [namespace, set, entity.rawValue] + naturalKey {
-            let bytes = Data(part.utf8)
+            let bytes = Data(part.precomposedStringWithCanonicalMapping.utf8)
             input.append(contentsOf: "\(bytes.count):".utf8)
             input.append(bytes)
         }
