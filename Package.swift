@@ -32,7 +32,10 @@ let package = Package(
             ],
             resources: [.copy("Resources/SampleData")]
         ),
-        .testTarget(name: "RecipesKitTests", dependencies: ["RecipesKit"]),
+        .testTarget(
+            name: "RecipesKitTests",
+            dependencies: ["RecipesKit", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

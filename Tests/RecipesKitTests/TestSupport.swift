@@ -52,3 +52,12 @@ enum Fixtures {
         return copy
     }
 }
+
+import GRDB
+
+enum GRDBTestSupport {
+    /// Opens a writable connection to a test's own copy of a database.
+    static func open(_ url: URL) throws -> DatabaseQueue {
+        try DatabaseQueue(path: url.path)
+    }
+}
