@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
+        .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -22,6 +23,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore"]),
+        .target(
+            name: "ObjectGraph",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
     ],
     swiftLanguageModes: [.v6]
 )
