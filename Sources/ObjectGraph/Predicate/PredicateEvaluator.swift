@@ -46,9 +46,17 @@ public enum PredicateEvaluator {
         case .aggregate(let items): return .list(try items.map { try resolve($0, on: subject) })
         case .keyPath(let path):
             var current = Value.object(subject.evaluationObjectID, subject)
-            for component in path.split(separator: ".") {
-                let key = String(component)
-                current = key.hasPrefix("@") ? try collectionOperator(key, on: current) : try step(current, key)
+            let components = path.split(separator: ".").map(String.init)
+            var i = 0
+            while i < components.count {
+                let key = components[i]
+                if key.hasPrefix("@") {
+                    // `@sum.x` aggregates the rest of the path over the collection.
+                    for rest in components[(i + 1)...] { current = try step(current, rest) }
+                    return try collectionOperator(key, on: current)
+                }
+                current = try step(current, key)
+                i += 1
             }
             return current
         }

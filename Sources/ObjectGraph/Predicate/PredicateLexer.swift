@@ -140,7 +140,7 @@ struct PredicateLexer {
                     }
                     out.append(Character(scalar))
                 default:
-                    throw error(index - 1, "a valid escape (\\n \\t \\r \\0 \\\\ \\\" \\' \\uXXXX)", "'\\\(e)'")
+                    throw error(index - 2, "a valid escape (\\n \\t \\r \\0 \\\\ \\\" \\' \\uXXXX)", "'\\\(e)'")
                 }
             } else {
                 out.append(c)
