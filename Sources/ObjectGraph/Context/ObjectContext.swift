@@ -372,7 +372,8 @@ public final class ObjectContext: @unchecked Sendable {
             }
             for r in o.entity.relationships where !r.isTransient {
                 if r.isToMany {
-                    let count = try o.currentToMany(r.name).count
+                    if r.isOptional && r.minCount == 0 && r.maxCount == 0 { continue }
+                    let count = try o.currentToMany(r.name, lenient: true).count
                     if count == 0 {
                         if !r.isOptional { fail(r.name, "is required but empty") }
                         continue
@@ -395,7 +396,7 @@ public final class ObjectContext: @unchecked Sendable {
         var toMany: [String: [ObjectID]] = [:]
         for a in o.entity.attributes where !a.isTransient { attributes[a.name] = try o.currentAttribute(a.name) }
         for r in o.entity.relationships where !r.isTransient {
-            if r.isToMany { toMany[r.name] = try o.currentToMany(r.name) }
+            if r.isToMany { toMany[r.name] = try o.currentToMany(r.name, lenient: true) }
             else if let id = try o.currentToOne(r.name) { toOne[r.name] = id }
         }
         return ObjectChange(objectID: o.objectID, attributes: attributes, toOne: toOne, toMany: toMany, changedKeys: changedKeys, baseline: baseline)
@@ -552,11 +553,16 @@ public final class ObjectContext: @unchecked Sendable {
                     try mergeToMany(o)
                     o.baseline = stored
                 } else {
-                    // Written again: every current value becomes an insert.
-                    let change = try fullChange(o, changedKeys: [], baseline: nil)
-                    for (k, v) in change.attributes { o.pending[k] = .attribute(v) }
+                    // Written again: every current value becomes an insert. To-many
+                    // relationships never loaded cannot be read from the store any more.
+                    for a in o.entity.attributes where !a.isTransient { o.pending[a.name] = .attribute(try o.currentAttribute(a.name)) }
                     for r in o.entity.relationships where !r.isTransient {
-                        o.pending[r.name] = r.isToMany ? .toMany(change.toMany[r.name] ?? []) : .toOne(change.toOne[r.name])
+                        if r.isToMany {
+                            if case .toMany? = o.pending[r.name] { continue }
+                            o.pending[r.name] = .toMany(o.toManyBaseline[r.name] ?? [])
+                        } else {
+                            o.pending[r.name] = .toOne(try o.currentToOne(r.name))
+                        }
                     }
                     o.baseline = nil
                     o.toManyBaseline = [:]
