@@ -48,6 +48,7 @@ struct ModelLoadingTests {
         let a = try ObjectModel.load(contentsOf: TestSupport.recipesModeld.appendingPathComponent("Recipes.xcdatamodel/contents"))
         let b = try ObjectModel.load(contentsOf: TestSupport.recipesModeld.appendingPathComponent("Recipes.xcdatamodel"))
         #expect(a.versionHash == b.versionHash)
+        #expect(try ObjectModel.load(contentsOf: TestSupport.recipesModeld).versionHash == a.versionHash)
         #expect(a.versionHash.count == 64)
         #expect(a.entity(named: "Recipe")?.attribute(named: "name")?.versionHash.count == 64)
         // Changing only a default value keeps hashes; changing optionality changes them.

@@ -50,6 +50,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         return try body()
     }
 
+    /// Records the model on first load; refuses another model version afterwards.
     public func loadMetadata(for model: ObjectModel) throws -> StoreMetadata {
         try locked {
             if let m = metadata {
@@ -71,6 +72,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         rows[id].map { RowSnapshot(objectID: id, attributes: $0.attributes, toOne: $0.toOne, version: RowVersion(String($0.version))) }
     }
 
+    /// The stored row, or `nil`.
     public func snapshot(for objectID: ObjectID) throws -> RowSnapshot? {
         locked {
             snapshotCount += 1
@@ -78,6 +80,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         }
     }
 
+    /// The stored destinations, in stored order.
     public func toManyDestinations(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
         try locked {
             guard let row = rows[objectID] else { throw IncrementalStoreError.objectNotFound(objectID) }
@@ -85,10 +88,12 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         }
     }
 
+    /// Reference strings of the form `mem-<Entity>-<UUID>`.
     public func obtainPermanentIDs(for temporaryIDs: [ObjectID]) throws -> [ObjectID] {
         temporaryIDs.map { ObjectID(entityName: $0.entityName, referenceString: "mem-\($0.entityName)-\(UUID().uuidString)") }
     }
 
+    /// Sets the observer told about ``applyExternalChanges(upserts:deletions:)``.
     public func setChangeObserver(_ observer: (@Sendable (StoreChangeSet) -> Void)?) {
         locked { self.observer = observer }
     }
@@ -121,6 +126,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         }
     }
 
+    /// Filters, sorts and pages as far as ``PredicateSupport`` allows.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try locked {
             fetchCount += 1
@@ -159,6 +165,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         return keys
     }
 
+    /// Checks every baseline version first, then writes everything (versions count up from 1).
     public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
         try locked {
             var conflicts: [SaveConflict] = []
