@@ -221,3 +221,57 @@ struct MergeAndConflictTests {
         #expect(try await foreground.perform { try foreground.count(for: FetchRequest(entityName: "Recipe")) } == 100)
     }
 }
+
+@Suite("Replication conflicts")
+struct ReplicationConflictTests {
+    /// A saved recipe with one losing version injected, as replication would leave it.
+    static func conflicted() throws -> (Stack, ObjectContext, ObjectID) {
+        let stack = try Stack()
+        let ctx = stack.context()
+        let r = try ctx.recipe("Cake", prepTime: "60")
+        try ctx.save()
+        try stack.store.injectConflictingVersion(ObjectChange(
+            objectID: r.objectID, attributes: ["name": .string("Gâteau"), "prepTime": .string("60"), "overview": .string("From the other device")],
+            toOne: [:], toMany: ["ingredients": []], changedKeys: ["name", "overview"], baseline: nil))
+        #expect(try stack.store.objectsWithConflicts() == [r.objectID])
+        return (stack, ctx, r.objectID)
+    }
+
+    @Test func errorPolicyListsConflictsAndChangesNothing() throws {
+        let (stack, ctx, id) = try Self.conflicted()
+        do {
+            try ctx.resolveReplicationConflicts()
+            Issue.record("no conflicts surfaced")
+        } catch ObjectGraphError.mergeConflicts(let conflicts) {
+            #expect(conflicts.map(\.objectID) == [id] && conflicts[0].changedInStore == ["name", "overview"])
+        }
+        #expect(try stack.store.objectsWithConflicts() == [id])
+    }
+
+    @Test func storeTrumpsKeepsTheWinner() throws {
+        let (stack, ctx, id) = try Self.conflicted()
+        #expect(try ctx.resolveReplicationConflicts(policy: .storeTrumps) == [id])
+        #expect(try stack.store.objectsWithConflicts().isEmpty)
+        #expect(try ctx.existingObject(with: id).string("name") == "Cake")
+    }
+
+    @Test func objectTrumpsTakesTheLoser() throws {
+        let (stack, ctx, id) = try Self.conflicted()
+        let recipe = try ctx.existingObject(with: id)
+        #expect(try recipe.string("name") == "Cake")
+        ctx.mergePolicy = .objectTrumps
+        try ctx.resolveReplicationConflicts()
+        #expect(try recipe.string("name") == "Gâteau" && recipe.string("overview") == "From the other device")
+        #expect(try stack.store.snapshot(for: id)?.attributes["prepTime"] == .string("60"))
+    }
+
+    @Test func customPolicyMerges() throws {
+        let (stack, ctx, id) = try Self.conflicted()
+        try ctx.resolveReplicationConflicts(policy: .custom { c in
+            .merged(["overview": c.localChanges["overview"] ?? .null])
+        })
+        let row = try #require(try stack.store.snapshot(for: id))
+        #expect(row.attributes["name"] == .string("Cake") && row.attributes["overview"] == .string("From the other device"))
+        #expect(try stack.store.conflictingSnapshots(for: id).isEmpty)
+    }
+}

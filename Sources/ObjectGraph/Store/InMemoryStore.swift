@@ -206,7 +206,10 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
                 rows[change.objectID] = row
                 versions[change.objectID] = RowVersion(String(row.version))
             }
-            for deletion in request.deleted { rows[deletion.objectID] = nil }
+            for deletion in request.deleted {
+                rows[deletion.objectID] = nil
+                alternatives[deletion.objectID] = nil
+            }
             return StoreSaveResult(versions: versions)
         }
     }
@@ -234,6 +237,51 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
             return (set, self.observer)
         }
         observer?(changes)
+    }
+
+    private var alternatives: [ObjectID: [(row: StoredRow, token: String)]] = [:]
+    private var nextAlternative = 0
+
+    /// Adds a losing version to an existing row, as replication of a concurrent edit would
+    /// (the current row stays the winner).
+    public func injectConflictingVersion(_ change: ObjectChange) throws {
+        try locked {
+            guard rows[change.objectID] != nil else { throw IncrementalStoreError.objectNotFound(change.objectID) }
+            nextAlternative += 1
+            let row = StoredRow(attributes: change.attributes, toOne: change.toOne, toMany: change.toMany, version: 0, sequence: 0)
+            alternatives[change.objectID, default: []].append((row, "c\(nextAlternative)"))
+        }
+    }
+
+    /// Objects with injected losing versions.
+    public func objectsWithConflicts() throws -> [ObjectID] {
+        locked { alternatives.filter { !$0.value.isEmpty }.keys.sorted() }
+    }
+
+    /// The injected losing versions of an object.
+    public func conflictingSnapshots(for objectID: ObjectID) throws -> [RowSnapshot] {
+        locked {
+            (alternatives[objectID] ?? []).map { RowSnapshot(objectID: objectID, attributes: $0.row.attributes, toOne: $0.row.toOne, version: RowVersion($0.token)) }
+        }
+    }
+
+    /// Writes the resolved row (checking its baseline) and drops the discarded versions.
+    public func resolveConflict(for objectID: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion {
+        try locked {
+            guard var row = rows[objectID] else { throw IncrementalStoreError.objectNotFound(objectID) }
+            if let base = resolved.baseline, base.version.token != String(row.version) {
+                throw IncrementalStoreError.conflicts([SaveConflict(objectID: objectID, baselineVersion: base.version, storedSnapshot: snapshotLocked(objectID), changedInStore: changedKeys(row, base))])
+            }
+            row.attributes = resolved.attributes
+            row.toOne = resolved.toOne
+            row.toMany = resolved.toMany
+            row.version += 1
+            rows[objectID] = row
+            let dropped = Set(discarding.map(\.token))
+            alternatives[objectID] = alternatives[objectID]?.filter { !dropped.contains($0.token) }
+            if alternatives[objectID]?.isEmpty == true { alternatives[objectID] = nil }
+            return RowVersion(String(row.version))
+        }
     }
 
     /// The stored to-many destinations of every row (for comparing stores in tests).
