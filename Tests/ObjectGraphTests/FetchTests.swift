@@ -115,3 +115,37 @@ struct FetchTests {
 
     private func stack(_ ctx: ObjectContext) -> ObjectContext { ObjectContext(coordinator: ctx.coordinator, name: "fresh") }
 }
+
+@Suite("Model version 2")
+struct ModelVersion2Tests {
+    @Test func newestFirstWithDatePredicates() throws {
+        let set = try ModelVersionSet.load(contentsOf: TestSupport.recipesModeld)
+        let v2 = try #require(set.versions["Recipes 2"])
+        let stack = try Stack(model: v2)
+        let ctx = stack.context()
+        let base = Date(timeIntervalSinceReferenceDate: 700_000_000)
+        for (i, name) in ["Old", "Middle", "New"].enumerated() {
+            let r = try ctx.recipe(name)
+            try r.set("createdAt", base.addingTimeInterval(Double(i) * 86_400))
+        }
+        #expect(throws: ObjectGraphError.self) { try ctx.insert("Recipe").setValue(.string("yesterday"), forKey: "createdAt") }
+        ctx.rollback()
+        #expect(try ctx.count(for: FetchRequest(entityName: "Recipe")) == 0)
+        for (i, name) in ["Old", "Middle", "New"].enumerated() {
+            let r = try ctx.recipe(name)
+            try r.set("createdAt", base.addingTimeInterval(Double(i) * 86_400))
+        }
+        try ctx.save()
+        let reader = stack.context()
+        let newestFirst = [FetchSortDescriptor("createdAt", ascending: false)]
+        #expect(try reader.names(FetchRequest(entityName: "Recipe", sortDescriptors: newestFirst)) == ["New", "Middle", "Old"])
+        let recent = try ObjectPredicate(format: "createdAt > %@", base.addingTimeInterval(3600))
+        #expect(try reader.names(FetchRequest(entityName: "Recipe", predicate: recent, sortDescriptors: newestFirst)) == ["New", "Middle"])
+        let window = try ObjectPredicate(format: "createdAt BETWEEN %@", [base, base.addingTimeInterval(86_400)])
+        #expect(try reader.names(FetchRequest(entityName: "Recipe", predicate: window, sortDescriptors: newestFirst)) == ["Middle", "Old"])
+        // A store written with version 1 refuses version 2.
+        let v1Store = InMemoryStore()
+        _ = try PersistentStoreCoordinator(model: set.current, store: v1Store)
+        #expect(throws: ObjectGraphError.self) { try PersistentStoreCoordinator(model: v2, store: v1Store) }
+    }
+}
