@@ -151,3 +151,24 @@ struct ModelLoadingTests {
         #expect(throws: ModelError.self) { try ObjectModel.load(contentsOf: dir.appendingPathComponent("Missing.xcdatamodel")) }
     }
 }
+
+@Suite("Model loading, unusual markup")
+struct ModelMarkupTests {
+    @Test func ignoresLookAlikeElementsOutsideEntities() throws {
+        let xml = """
+        <entity name="A">
+            <attribute name="x" optional="YES" attributeType="String"/>
+            <userInfo><entry key="k" value="v"/></userInfo>
+        </entity>
+        <elements>
+            <entity name="Layout"><attribute name="ghost" attributeType="Nonsense"/></entity>
+            <element name="A" positionX="1" positionY="2" width="128" height="44"/>
+        </elements>
+        <configuration name="Default"><memberEntity name="A"/></configuration>
+        """
+        let model = try ObjectModel.load(xml: TestSupport.modelXML(xml), name: "m", path: "m")
+        #expect(model.entities.map(\.name) == ["A"])
+        #expect(model.entity(named: "A")?.userInfo == ["k": "v"])
+        #expect(throws: ModelError.self) { try ObjectModel.load(xml: Data("<notAModel/>".utf8), name: "m", path: "m") }
+    }
+}

@@ -696,10 +696,10 @@ public final class ObjectContext: @unchecked Sendable {
     /// objects it updated reload (unchanged ones become faults; changed ones keep their
     /// changes over the new values), and cached to-many relationships reload.
     public func mergeChanges(from notification: SaveNotification) {
-        performAndWait { absorb(updated: notification.updated, deleted: notification.deleted, reloadFromStore: false) }
+        performAndWait { absorb(updated: notification.updated, deleted: notification.deleted) }
     }
 
-    private func absorb(updated: Set<ObjectID>, deleted: Set<ObjectID>, reloadFromStore: Bool) {
+    private func absorb(updated: Set<ObjectID>, deleted: Set<ObjectID>) {
         for id in deleted {
             if let o = registered[id] { forget(o) }
         }
@@ -723,7 +723,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// on the context's queue, then passed to the store-change observers.
     func storeDidChange(_ changes: StoreChangeSet) {
         queue.async {
-            self.absorb(updated: changes.updated, deleted: changes.deleted, reloadFromStore: true)
+            self.absorb(updated: changes.updated, deleted: changes.deleted)
             for observer in self.changeObservers.values { observer(changes) }
         }
     }
@@ -731,7 +731,8 @@ public final class ObjectContext: @unchecked Sendable {
     // MARK: Observers
 
     /// Registers a closure called after every successful save of this context (on the
-    /// context's queue, after the save completed). Returns a token for removal.
+    /// thread that called ``save()``, once the save completed and the context's queue is
+    /// free again, so the closure may call into other contexts). Returns a token for removal.
     @discardableResult
     public func addSaveObserver(_ observer: @escaping @Sendable (SaveNotification) -> Void) -> UUID {
         performAndWait {
