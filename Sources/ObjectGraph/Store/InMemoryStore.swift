@@ -37,6 +37,8 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
     public private(set) var fetchCount = 0
     /// Number of ``snapshot(for:)`` calls so far (lets tests check the coordinator's row cache).
     public private(set) var snapshotCount = 0
+    /// Number of ``toManyDestinations(of:relationship:)`` calls so far (lets tests check lazy loading).
+    public private(set) var toManyCount = 0
 
     /// Creates an empty store.
     public init(predicateSupport: PredicateSupport = .all, identifier: String = UUID().uuidString) {
@@ -83,6 +85,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
     /// The stored destinations, in stored order.
     public func toManyDestinations(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
         try locked {
+            toManyCount += 1
             guard let row = rows[objectID] else { throw IncrementalStoreError.objectNotFound(objectID) }
             return row.toMany[relationship] ?? []
         }
