@@ -42,6 +42,25 @@ struct MergeAndConflictTests {
         #expect(row.attributes["name"] == .string("Cake au chocolat") && row.attributes["prepTime"] == .string("Mine"))
     }
 
+    @Test func automaticMergeFromSiblings() async throws {
+        let stack = try Stack()
+        let writer = stack.context("writer"), viewer = stack.context("viewer")
+        viewer.automaticallyMergesChanges = true
+        let id = try writer.performAndWait { () -> ObjectID in
+            let r = try writer.recipe("Cake")
+            try writer.save()
+            return r.objectID
+        }
+        let before = try await viewer.perform { try viewer.existingObject(with: id).string("name") }
+        #expect(before == "Cake")
+        try writer.performAndWait {
+            try writer.existingObject(with: id).setValue(.string("Cheesecake"), forKey: "name")
+            try writer.save()
+        }
+        let after = try await viewer.perform { try viewer.existingObject(with: id).string("name") }
+        #expect(after == "Cheesecake")
+    }
+
     /// Saves a recipe, loads it in `mine`, changes it in `theirs` and saves there.
     static func conflicting(_ stack: Stack) throws -> (mine: ObjectContext, theirs: ObjectContext, recipe: ManagedObject, id: ObjectID) {
         let setup = stack.context("setup")

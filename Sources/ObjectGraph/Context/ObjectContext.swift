@@ -26,6 +26,7 @@ public final class ObjectContext: @unchecked Sendable {
     private var dirty: [ObjectIdentifier: ManagedObject] = [:]
     private var insertionCounter = 0
     private var policy: MergePolicy = .error
+    private var autoMerge = false
     private var saveObservers: [UUID: @Sendable (SaveNotification) -> Void] = [:]
     private var changeObservers: [UUID: @Sendable (StoreChangeSet) -> Void] = [:]
 
@@ -484,7 +485,24 @@ public final class ObjectContext: @unchecked Sendable {
                                         deleted: Set(request.deleted.map(\.objectID)))
             return (note, Array(saveObservers.values))
         }
-        if let notification { for observer in observers { observer(notification) } }
+        if let notification {
+            for observer in observers { observer(notification) }
+            coordinator.contextDidSave(self, notification)
+        }
+    }
+
+    /// Whether saves of other contexts on the same coordinator are merged into this one
+    /// automatically (asynchronously, on this context's queue). Default `false`.
+    public var automaticallyMergesChanges: Bool {
+        get { performAndWait { autoMerge } }
+        set { performAndWait { autoMerge = newValue } }
+    }
+
+    func siblingDidSave(_ notification: SaveNotification) {
+        queue.async {
+            guard self.autoMerge else { return }
+            self.absorb(updated: notification.updated, deleted: notification.deleted)
+        }
     }
 
     /// Three-way merge of a pending to-many value with the store's current destinations.

@@ -155,6 +155,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
+    /// Tells the other contexts that want it about a save (``ObjectContext/automaticallyMergesChanges``).
+    func contextDidSave(_ source: ObjectContext, _ notification: SaveNotification) {
+        let others = locked { contexts.values.compactMap(\.context).filter { $0 !== source } }
+        for context in others { context.siblingDidSave(notification) }
+    }
+
     /// Called (through the store's observer) when rows changed underneath: drops them from
     /// the cache and lets every context refresh its copies.
     public func storeDidChange(_ changes: StoreChangeSet) {
