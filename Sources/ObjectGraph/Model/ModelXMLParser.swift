@@ -3,23 +3,6 @@ import Foundation
 import FoundationXML
 #endif
 
-/// The raw content of a model file: elements with their XML attributes and line numbers,
-/// before any validation.
-struct ParsedModel {
-    struct Element {
-        var attributes: [String: String]
-        var line: Int
-        var userInfo: [String: String] = [:]
-    }
-    struct Entity {
-        var element: Element
-        var attributes: [Element] = []
-        var relationships: [Element] = []
-        var fetchIndexes: [(element: Element, items: [Element])] = []
-    }
-    var entities: [Entity] = []
-}
-
 /// Reads Xcode's model XML with FoundationXML's `XMLParser`, keeping line numbers.
 /// Unknown elements (layout `<elements>`, configurations) are skipped.
 final class ModelXMLParser: NSObject, XMLParserDelegate {
