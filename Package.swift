@@ -21,7 +21,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore"]),
+        .testTarget(
+            name: "DocumentStoreTests",
+            dependencies: ["DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
