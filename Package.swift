@@ -23,7 +23,11 @@ let package = Package(
         ),
         .testTarget(
             name: "DocumentStoreTests",
-            dependencies: ["DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "DocumentStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
