@@ -9,16 +9,29 @@ extension CouchResponder {
     func revsDiff(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.post])
         var asked = [String: [RevisionID]]()
+        var unparseable = [String: [String]]()
         for (id, value) in try request.jsonObjectBody() {
             guard let array = value.arrayValue else { throw CouchError.badRequest("_revs_diff values must be arrays") }
-            // Unparseable revisions can never be present, so CouchDB reports them missing; keep
-            // them aside rather than failing the whole request.
-            asked[id] = array.compactMap { $0.stringValue.flatMap(RevisionID.init) }
+            // A revision that does not parse can never be stored here, so it is reported
+            // missing rather than failing the whole request.
+            var revisions = [RevisionID]()
+            for element in array {
+                guard let text = element.stringValue else { throw CouchError.badRequest("_revs_diff revisions must be strings") }
+                if let rev = RevisionID(text) { revisions.append(rev) } else { unparseable[id, default: []].append(text) }
+            }
+            asked[id] = revisions
         }
         let request = asked
         let diff = try await StoreWork.run { try database.store.revsDiff(request) }
         var reply = JSONObject()
-        for (id, entry) in diff where !entry.missing.isEmpty {
+        for (id, texts) in unparseable {
+            let known = diff[id]?.missing.map(\.description) ?? []
+            let possible = diff[id]?.possibleAncestors ?? []
+            var object: JSONObject = ["missing": .array((known + texts).map { .string($0) })]
+            if !possible.isEmpty { object["possible_ancestors"] = .array(possible.map { .string($0.description) }) }
+            reply[id] = .object(object)
+        }
+        for (id, entry) in diff where !entry.missing.isEmpty && unparseable[id] == nil {
             var object: JSONObject = ["missing": .array(entry.missing.map { .string($0.description) })]
             if !entry.possibleAncestors.isEmpty {
                 object["possible_ancestors"] = .array(entry.possibleAncestors.map { .string($0.description) })
