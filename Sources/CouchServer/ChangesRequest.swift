@@ -51,8 +51,14 @@ struct ChangesRequest: Sendable {
             }
             heartbeat = .milliseconds(max(ms, 100))
         }
-        let timeoutMs = try query.int("timeout") ?? 60_000
-        timeout = .milliseconds(min(timeoutMs, maxTimeoutMilliseconds))
+        // As in CouchDB, a feed with heartbeats runs until the client goes away (a failed
+        // heartbeat write ends it) or the server stops; otherwise it ends after `timeout`.
+        if heartbeat != nil, feed != .normal {
+            timeout = .seconds(24 * 3600)
+        } else {
+            let timeoutMs = try query.int("timeout") ?? 60_000
+            timeout = .milliseconds(min(timeoutMs, maxTimeoutMilliseconds))
+        }
     }
 
     /// Parses a `since` value: `now`, a number, or an opaque `"N-…"` sequence this server made.

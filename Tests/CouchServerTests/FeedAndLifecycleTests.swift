@@ -117,4 +117,24 @@ struct FeedAndLifecycleTests {
         try await Task.sleep(for: .milliseconds(2000))
         #expect(try await server.client.send("PUT", "/db", headers: ["Cookie": cookie]).status == 401)
     }
+
+    @Test("A continuous feed with heartbeats streams changes as they happen and ends when the server stops")
+    func continuousUntilStop() async throws {
+        let server = try await TestServer.start()
+        _ = try await server.client.send("PUT", "/db", headers: server.auth)
+        let started = ContinuousClock.now
+        async let feed = server.client.send("GET", "/db/_changes?feed=continuous&heartbeat=100&since=now")
+        try await Task.sleep(for: .milliseconds(300))
+        _ = try await server.client.send("PUT", "/db/live", json: ["v": 1], headers: server.auth)
+        try await Task.sleep(for: .milliseconds(400))
+        await server.stop()
+        let reply = try await feed
+        #expect(ContinuousClock.now - started < .seconds(10))
+        let text = String(decoding: reply.body, as: UTF8.self)
+        let lines = text.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(lines.count == 2, "\(text)")
+        #expect(lines.first?.contains("\"live\"") == true)
+        #expect(lines.last?.contains("last_seq") == true)
+        #expect(text.contains("\n\n"), "heartbeat newlines expected")
+    }
 }
