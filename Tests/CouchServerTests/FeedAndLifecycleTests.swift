@@ -41,6 +41,10 @@ struct FeedAndLifecycleTests {
         let rest = try await server.client.send("GET", "/db/_changes?since=\(next)").json()
         #expect(rest.objectValue?["results"]?.arrayValue?.count == 2)
         #expect(try await server.client.send("GET", "/db/_changes?since=banana").status == 400)
+        let tip = try await server.client.send("GET", "/db/_changes?descending=true&limit=1").json()
+        let newest = try await server.client.send("GET", "/db").json().objectValue?["update_seq"]
+        #expect(tip.objectValue?["results"]?.arrayValue?.count == 1)
+        #expect(tip.objectValue?["results"]?.arrayValue?.first?.objectValue?["seq"] == newest)
     }
 
     @Test("Deleting a document leaves a tombstone that the feed, _all_docs keys and GET report as CouchDB does")
