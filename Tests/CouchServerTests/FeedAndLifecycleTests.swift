@@ -141,4 +141,21 @@ struct FeedAndLifecycleTests {
         #expect(lines.last?.contains("last_seq") == true)
         #expect(text.contains("\n\n"), "heartbeat newlines expected")
     }
+
+    @Test("CORS headers and preflights only for configured origins")
+    func cors() async throws {
+        let server = try await TestServer.start { $0.corsOrigins = ["http://app.example"] }
+        defer { Task { await server.stop() } }
+        let preflight = try await server.client.send(
+            "OPTIONS", "/db/_bulk_docs",
+            headers: ["Origin": "http://app.example", "Access-Control-Request-Method": "POST"])
+        #expect(preflight.status == 200)
+        #expect(preflight.header("Access-Control-Allow-Origin") == "http://app.example")
+        #expect(preflight.header("Access-Control-Allow-Methods")?.contains("POST") == true)
+        let allowed = try await server.client.send("GET", "/", headers: ["Origin": "http://app.example"])
+        #expect(allowed.header("Access-Control-Allow-Origin") == "http://app.example")
+        #expect(allowed.header("Access-Control-Allow-Credentials") == "true")
+        let other = try await server.client.send("GET", "/", headers: ["Origin": "http://evil.example"])
+        #expect(other.header("Access-Control-Allow-Origin") == nil)
+    }
 }
