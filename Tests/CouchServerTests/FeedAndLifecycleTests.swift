@@ -71,6 +71,9 @@ struct FeedAndLifecycleTests {
         #expect(keyed.objectValue?["rows"]?.arrayValue?.first?.objectValue?["value"]?.objectValue?["deleted"] == true)
         // Recreating on top of the tombstone is allowed, as in CouchDB.
         #expect(try await server.client.send("PUT", "/db/gone", json: ["v": 2], headers: server.auth).status == 201)
+        let revived = try await server.client.send("GET", "/db").json()
+        #expect(revived.objectValue?["doc_del_count"] == 0)
+        #expect(revived.objectValue?["doc_count"] == 1)
         #expect(try await server.client.send("HEAD", "/db/gone").status == 200)
         #expect(try await server.client.send("HEAD", "/db/never").status == 404)
     }
