@@ -1,0 +1,46 @@
+import DocumentStore
+import Foundation
+import NIOConcurrencyHelpers
+
+/// One served database: its store file, the notifier its longpoll readers wait on, and the
+/// set of deleted documents behind the database-info reply's `doc_del_count`.
+final class Database: Sendable {
+    /// The database's name.
+    let name: DatabaseName
+    /// The datastore holding its documents.
+    let store: DocumentStore
+    /// Wakes longpoll `_changes` readers after writes.
+    let notifier = ChangeNotifier()
+    /// IDs whose winner is a tombstone, as of `sequence`; brought up to date from the changes
+    /// feed, so each database-info request reads only what changed since the last one.
+    private let tombstones = NIOLockedValueBox<(sequence: Int64, ids: Set<String>)>((0, []))
+
+    init(name: DatabaseName, store: DocumentStore) {
+        self.name = name
+        self.store = store
+    }
+
+    /// Documents whose winning revision is a tombstone (`doc_del_count`).
+    func deletedDocumentCount() throws -> Int {
+        var (since, ids) = tombstones.withLockedValue { $0 }
+        while true {
+            let batch = try store.changes(since: since, limit: 5000)
+            if batch.changes.isEmpty { break }
+            for change in batch.changes {
+                if change.deleted { ids.insert(change.id) } else { ids.remove(change.id) }
+            }
+            since = batch.lastSequence
+        }
+        let result = (sequence: since, ids: ids)
+        tombstones.withLockedValue { current in
+            if result.sequence > current.sequence { current = result }
+        }
+        return ids.count
+    }
+
+    /// Signals longpoll readers after a write.
+    func didWrite() {
+        let notifier = self.notifier
+        Task { await notifier.notify() }
+    }
+}
