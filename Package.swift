@@ -6,12 +6,14 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
+        .library(name: "Replication", targets: ["Replication"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .target(
@@ -24,6 +26,22 @@ let package = Package(
         .testTarget(
             name: "DocumentStoreTests",
             dependencies: ["DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "Replication",
+            dependencies: [
+                "DocumentStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "ReplicationTests",
+            dependencies: [
+                "Replication",
+                "DocumentStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]
