@@ -33,6 +33,7 @@ let package = Package(
             name: "recipes-bench",
             dependencies: [
                 "DocumentStore",
+                "Replication",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
