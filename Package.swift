@@ -35,6 +35,7 @@ let package = Package(
                 "DocumentStore",
                 "Replication",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentStore
 import Foundation
+import Logging
 import Replication
 
 /// `recipes-bench sync`: push, pull, no-op sync and one-change sync of recipe-shaped documents
@@ -56,14 +57,16 @@ struct SyncBenchmark: AsyncParsableCommand {
 
         var pushOptions = ReplicationOptions()
         pushOptions.createTarget = true
-        let sourceSync = try Sync(store: source, remoteURL: remote)
+        var logger = Logger(label: "recipes.bench.sync")
+        logger.logLevel = .warning
+        let sourceSync = try Sync(store: source, remoteURL: remote, logger: logger)
         var clock = ContinuousClock.now
         let pushed = try await sourceSync.push(options: pushOptions)
         let pushSeconds = Self.seconds(since: clock)
         log("push: \(pushed.docsWritten) docs in \(String(format: "%.2f", pushSeconds)) s")
 
         let copy = try DocumentStore(path: work.appendingPathComponent("copy.sqlite").path)
-        let copySync = try Sync(store: copy, remoteURL: remote)
+        let copySync = try Sync(store: copy, remoteURL: remote, logger: logger)
         clock = ContinuousClock.now
         let pulled = try await copySync.pull()
         let pullSeconds = Self.seconds(since: clock)
