@@ -20,6 +20,12 @@ struct SyncBenchmark: AsyncParsableCommand {
     @Option(help: "Attachment size in bytes.")
     var attachmentBytes = 20 * 1024
 
+    @Option(help: "Changes per replication batch.")
+    var batchSize = 500
+
+    @Option(help: "HTTP connections per replication.")
+    var connections = 4
+
     @Option(help: "Path of the `recipes` executable (default: next to this program).")
     var server: String?
 
@@ -55,29 +61,33 @@ struct SyncBenchmark: AsyncParsableCommand {
         if !operations.isEmpty { _ = try source.write(operations) }
         log("source store: \(docs) documents")
 
-        var pushOptions = ReplicationOptions()
-        pushOptions.createTarget = true
         var logger = Logger(label: "recipes.bench.sync")
         logger.logLevel = .warning
-        let sourceSync = try Sync(store: source, remoteURL: remote, logger: logger)
+        var client = CouchClientOptions()
+        client.maxConnections = connections
+        var options = ReplicationOptions()
+        options.batchSize = batchSize
+        let sourceSync = try Sync(store: source, remoteURL: remote, clientOptions: client, logger: logger)
+        var pushOptions = options
+        pushOptions.createTarget = true
         var clock = ContinuousClock.now
         let pushed = try await sourceSync.push(options: pushOptions)
         let pushSeconds = Self.seconds(since: clock)
         log("push: \(pushed.docsWritten) docs in \(String(format: "%.2f", pushSeconds)) s")
 
         let copy = try DocumentStore(path: work.appendingPathComponent("copy.sqlite").path)
-        let copySync = try Sync(store: copy, remoteURL: remote, logger: logger)
+        let copySync = try Sync(store: copy, remoteURL: remote, clientOptions: client, logger: logger)
         clock = ContinuousClock.now
-        let pulled = try await copySync.pull()
+        let pulled = try await copySync.pull(options: options)
         let pullSeconds = Self.seconds(since: clock)
         log("pull: \(pulled.docsWritten) docs in \(String(format: "%.2f", pullSeconds)) s")
         guard pushed.docsWritten == docs, pulled.docsWritten == docs, try copy.documentCount() == docs else {
             throw ValidationError("replication incomplete: pushed \(pushed.docsWritten), pulled \(pulled.docsWritten) of \(docs)")
         }
 
-        _ = try await sourceSync.sync()  // establishes the pull checkpoint of the source
+        _ = try await sourceSync.sync(options: options)  // establishes the pull checkpoint of the source
         clock = ContinuousClock.now
-        let noop = try await sourceSync.sync()
+        let noop = try await sourceSync.sync(options: options)
         let noopMs = Self.seconds(since: clock) * 1000
         log("no-op sync: \(String(format: "%.1f", noopMs)) ms (\(noop.pull.docsRead + noop.push.docsRead) docs read)")
 
@@ -86,7 +96,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         body["name"] = .string("Changed recipe")
         _ = try source.update(id: changed.id, parent: changed.rev, body: body)
         clock = ContinuousClock.now
-        let one = try await sourceSync.sync()
+        let one = try await sourceSync.sync(options: options)
         let oneMs = Self.seconds(since: clock) * 1000
         log("one-change sync: \(String(format: "%.1f", oneMs)) ms (\(one.push.docsWritten) pushed)")
 
