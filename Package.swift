@@ -6,9 +6,10 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
-        .library(name: "RecipesKit", targets: ["RecipesKit"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .library(name: "Replication", targets: ["Replication"]),
         .library(name: "CouchServer", targets: ["CouchServer"]),
+        .library(name: "RecipesKit", targets: ["RecipesKit"]),
         .executable(name: "recipes", targets: ["recipes"]),
         .executable(name: "recipes-bench", targets: ["recipes-bench"]),
     ],
@@ -54,7 +55,9 @@ let package = Package(
             name: "recipes-bench",
             dependencies: [
                 "DocumentStore",
+                "Replication",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -72,6 +75,24 @@ let package = Package(
                 "store-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "Replication",
+            dependencies: [
+                "DocumentStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "ReplicationTests",
+            dependencies: [
+                "Replication",
+                "DocumentStore",
+                "CouchServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(
