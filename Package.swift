@@ -34,15 +34,17 @@ let package = Package(
         .target(
             name: "RecipesKit",
             dependencies: [
+                "ObjectGraph",
+                "DocumentStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Resources/SampleData")]
+            resources: [.copy("Resources/SampleData"), .copy("Resources/Schemas")]
         ),
         .testTarget(
             name: "RecipesKitTests",
-            dependencies: ["RecipesKit", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["RecipesKit", "ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "ObjectGraph",

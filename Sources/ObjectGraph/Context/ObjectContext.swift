@@ -105,11 +105,25 @@ public final class ObjectContext: @unchecked Sendable {
     public var registeredObjectCount: Int { performAndWait { registered.count } }
 
     /// Inserts a new object of `entityName` with the model's default values.
-    public func insert(_ entityName: String) throws -> ManagedObject {
+    ///
+    /// With `referenceString`, the object gets that permanent ID right away instead of a
+    /// store-chosen one at save time, for objects whose identity is decided by the caller
+    /// (sample data with deterministic IDs, so every machine writes the same documents).
+    /// - Throws: ``IncrementalStoreError/duplicateObject(_:)`` (wrapped in
+    ///   ``ObjectGraphError/store(_:)``) when the context or the store already has an object
+    ///   with that ID.
+    public func insert(_ entityName: String, referenceString: String? = nil) throws -> ManagedObject {
         try performAndWait {
             guard let entity = model.entity(named: entityName) else { throw ObjectGraphError.unknownEntity(entityName) }
             guard !entity.isAbstract else { throw ObjectGraphError.abstractEntity(entityName) }
-            let o = ManagedObject(entity: entity, objectID: .temporary(entityName: entityName), context: self)
+            var id = ObjectID.temporary(entityName: entityName)
+            if let referenceString {
+                id = ObjectID(entityName: entityName, referenceString: referenceString)
+                if try registered[id] != nil || coordinator.snapshot(for: id) != nil {
+                    throw ObjectGraphError.store(.duplicateObject(id))
+                }
+            }
+            let o = ManagedObject(entity: entity, objectID: id, context: self)
             o.insertedFlag = true
             insertionCounter += 1
             o.insertionSequence = insertionCounter
