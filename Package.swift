@@ -9,12 +9,14 @@ let package = Package(
         .library(name: "RecipesKit", targets: ["RecipesKit"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .executable(name: "recipes-bench", targets: ["recipes-bench"]),
+        .library(name: "Replication", targets: ["Replication"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     ],
     targets: [
         .target(
@@ -70,6 +72,22 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        .target(
+            name: "Replication",
+            dependencies: [
+                "DocumentStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "ReplicationTests",
+            dependencies: [
+                "Replication",
+                "DocumentStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,76 @@
+import DocumentStore
+import Foundation
+
+/// The checkpoint document a replication keeps in `_local/<replication-id>` on both sides,
+/// in CouchDB's layout (`session_id`, `source_last_seq`, `history`), and the rule that picks
+/// where a new run starts.
+struct ReplicationCheckpoint {
+    /// Entries kept in `history`.
+    static let historyLimit = 50
+
+    /// The sequence to resume from, given the checkpoints read from source and target:
+    /// the newest sequence both sides agree on (same session, else the newest history entry
+    /// they share). When one side could not store its copy, the other side's copy says so
+    /// (`peer_refused_checkpoint`) and is trusted alone.
+    static func startSequence(source: JSONObject?, target: JSONObject?) -> ReplicationSequence? {
+        if let source, let target {
+            if let session = source["session_id"]?.stringValue, session == target["session_id"]?.stringValue,
+               let seq = source["source_last_seq"], !seq.isNull {
+                return ReplicationSequence(seq)
+            }
+            let targetSessions = Set((target["history"]?.arrayValue ?? []).compactMap { $0.objectValue?["session_id"]?.stringValue })
+            for entry in source["history"]?.arrayValue ?? [] {
+                guard let object = entry.objectValue, let session = object["session_id"]?.stringValue,
+                      targetSessions.contains(session), let seq = object["recorded_seq"], !seq.isNull else { continue }
+                return ReplicationSequence(seq)
+            }
+        }
+        for side in [source, target] {
+            if let side, side["peer_refused_checkpoint"]?.boolValue == true,
+               let seq = side["source_last_seq"], !seq.isNull {
+                return ReplicationSequence(seq)
+            }
+        }
+        return nil
+    }
+
+    /// The checkpoint body after a batch.
+    static func body(sessionID: String, startTime: Date, startSequence: ReplicationSequence?,
+                     recorded: ReplicationSequence, progress: ReplicationProgress, previous: JSONObject?,
+                     peerRefused: Bool) -> JSONObject {
+        let entry: JSONObject = [
+            "session_id": .string(sessionID),
+            "start_time": .string(httpDate(startTime)),
+            "end_time": .string(httpDate(Date())),
+            "start_last_seq": startSequence?.value ?? .int(0),
+            "end_last_seq": recorded.value,
+            "recorded_seq": recorded.value,
+            "missing_checked": .int(Int64(progress.changesProcessed)),
+            "docs_read": .int(Int64(progress.docsRead)),
+            "docs_written": .int(Int64(progress.docsWritten)),
+            "doc_write_failures": .int(Int64(progress.docsFailed)),
+        ]
+        var history = (previous?["history"]?.arrayValue ?? []).filter {
+            $0.objectValue?["session_id"]?.stringValue != sessionID
+        }
+        history.insert(.object(entry), at: 0)
+        if history.count > historyLimit { history.removeLast(history.count - historyLimit) }
+        var body: JSONObject = [
+            "session_id": .string(sessionID),
+            "source_last_seq": recorded.value,
+            "replication_id_version": .int(1),
+            "replicator": .string("recipes/\(UserAgent.version)"),
+            "history": .array(history),
+        ]
+        if peerRefused { body["peer_refused_checkpoint"] = .bool(true) }
+        return body
+    }
+
+    private static func httpDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        return formatter.string(from: date)
+    }
+}

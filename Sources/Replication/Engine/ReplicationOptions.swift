@@ -1,0 +1,40 @@
+/// Settings of one replication.
+public struct ReplicationOptions: Sendable {
+    /// Changes read from the source per batch (a checkpoint follows each written batch).
+    public var batchSize: Int = 500
+    /// Documents per `_bulk_get` request when the source is a server (a batch is split into
+    /// requests of at most this many, run over several connections).
+    public var documentsPerFetch: Int = 250
+    /// Documents per write request when the target is a server.
+    public var documentsPerWrite: Int = 250
+    /// Attachment bytes per write request at most; a larger document goes alone.
+    public var bytesPerWrite: Int = 8 * 1024 * 1024
+    /// Create the target database when it is missing (push to a new remote database).
+    public var createTarget: Bool = false
+    /// Replicate only some documents; its name is part of the replication ID.
+    public var filter: ReplicationFilter?
+
+    /// Defaults: batches of 500 changes, no filter, the target must exist.
+    public init() {}
+}
+
+/// Selects the documents a replication carries, by ID (for example one entity's prefix).
+public struct ReplicationFilter: Sendable {
+    /// A stable name; replications with different filters keep different checkpoints.
+    public var name: String
+    /// Whether a document ID is replicated.
+    public var includes: @Sendable (String) -> Bool
+
+    /// Makes a named filter.
+    public init(name: String, includes: @escaping @Sendable (String) -> Bool) {
+        self.name = name
+        self.includes = includes
+    }
+
+    /// Documents whose ID starts with one of the prefixes.
+    public static func idPrefixes(_ prefixes: [String]) -> ReplicationFilter {
+        ReplicationFilter(name: "prefixes:" + prefixes.sorted().joined(separator: ",")) { id in
+            prefixes.contains { id.hasPrefix($0) }
+        }
+    }
+}

@@ -1,0 +1,309 @@
+import Crypto
+import DocumentStore
+import Foundation
+import Logging
+
+/// Copies every document revision the target lacks from a source peer to a target peer, with
+/// the CouchDB replication protocol: changes feed in batches, `revs_diff`, fetch with history,
+/// `new_edits=false` writes, and a checkpoint on both sides after each durable batch.
+///
+/// Pull is `Replicator(source: CouchDatabase, target: LocalDatabase)`, push the reverse, and
+/// two `LocalDatabase`s replicate without any server. While one batch is written the next is
+/// already being read, and fetches and writes to a server run over several connections.
+public final class Replicator: Sendable {
+    /// Where documents come from.
+    public let source: any ReplicationPeer
+    /// Where documents go.
+    public let target: any ReplicationPeer
+    /// The run's settings.
+    public let options: ReplicationOptions
+    private let observer: (@Sendable (ReplicationProgress) -> Void)?
+    private let logger: Logger
+
+    /// Sets up a replication; nothing happens until `run()`.
+    public init(source: any ReplicationPeer, target: any ReplicationPeer, options: ReplicationOptions = .init(),
+                logger: Logger = Logger(label: "recipes.replication"),
+                observer: (@Sendable (ReplicationProgress) -> Void)? = nil) {
+        self.source = source
+        self.target = target
+        self.options = options
+        self.logger = logger
+        self.observer = observer
+    }
+
+    /// A stable hash of both peers' identities (local store UUID, remote URL without
+    /// credentials), the direction and the filter: the name of the checkpoint documents.
+    public var replicationID: String {
+        let text = ["recipes-replication-1", "source=" + source.peerIdentity, "target=" + target.peerIdentity,
+                    "filter=" + (options.filter?.name ?? "")].joined(separator: "\n")
+        return SHA256.hash(data: Data(text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// One batch read from the source, ready to write.
+    private struct Batch: Sendable {
+        var changes: Int
+        var revisions: [TransferRevision]
+        var readFailures: [DocumentFailure]
+        var lastSequence: ReplicationSequence
+        var isLast: Bool
+        var pending: Int?
+    }
+
+    /// Mutable state of one run.
+    private final class RunState: @unchecked Sendable {
+        var progress = ReplicationProgress()
+        var failures: [DocumentFailure] = []
+        var checkpointRefused = false
+        var sourceCheckpoint: JSONObject?
+        var targetCheckpoint: JSONObject?
+        var endSequence: ReplicationSequence?
+    }
+
+    /// Runs the replication to the end of the source's changes feed as it is now, and
+    /// returns what it did. Cancelling the task stops it between requests
+    /// (`ReplicationError.cancelled`); whatever was checkpointed stays, and the next run
+    /// resumes there.
+    public func run() async throws -> ReplicationSummary {
+        let started = Date()
+        let sessionID = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let repID = replicationID
+        let state = RunState()
+        report(state)
+        do {
+            async let sourceInfo = source.databaseInfo()
+            if options.createTarget {
+                try await target.createDatabase()
+            }
+            _ = try await target.databaseInfo()
+            _ = try await sourceInfo
+            async let sourceCheckpoint = source.localDocument(id: repID)
+            let targetCheckpoint = try await target.localDocument(id: repID)
+            state.sourceCheckpoint = try await sourceCheckpoint
+            state.targetCheckpoint = targetCheckpoint
+            let start = ReplicationCheckpoint.startSequence(source: state.sourceCheckpoint, target: state.targetCheckpoint)
+            logger.info("replication \(repID) \(source.peerIdentity) -> \(target.peerIdentity) from \(start?.description ?? "the start")")
+            state.endSequence = start
+            state.progress.state = .running
+            report(state)
+            let first = try await readBatch(since: start, state: state)
+            try await process(first, state: state, sessionID: sessionID, started: started, start: start)
+            state.progress.state = .completed
+            report(state)
+            let summary = ReplicationSummary(
+                replicationID: repID, sessionID: sessionID, startSequence: start, endSequence: state.endSequence,
+                changesProcessed: state.progress.changesProcessed, docsRead: state.progress.docsRead,
+                docsWritten: state.progress.docsWritten, docsFailed: state.progress.docsFailed,
+                failures: state.failures, bytesTransferred: state.progress.bytesTransferred,
+                checkpointRefused: state.checkpointRefused, duration: Date().timeIntervalSince(started))
+            logger.info("replication \(repID) done: \(summary.docsWritten) written, \(summary.docsFailed) failed, up to \(summary.endSequence?.description ?? "start")")
+            return summary
+        } catch {
+            let mapped: Error
+            if error is CancellationError || Task.isCancelled {
+                mapped = ReplicationError.cancelled
+            } else if let error = error as? DocumentStoreError {
+                mapped = ReplicationError.store(error.description)
+            } else {
+                mapped = error
+            }
+            if case ReplicationError.cancelled = mapped {
+                state.progress.state = .cancelled
+            } else {
+                state.progress.state = .failed("\(mapped)")
+            }
+            report(state)
+            logger.error("replication \(repID) stopped: \(mapped)")
+            throw mapped
+        }
+    }
+
+    /// Writes a batch while the next one is read (the read is a child task, so an error or a
+    /// cancellation here stops it too).
+    private func process(_ batch: Batch, state: RunState, sessionID: String, started: Date,
+                         start: ReplicationSequence?) async throws {
+        var current = batch
+        while true {
+            if current.isLast {
+                try await write(current, state: state, sessionID: sessionID, started: started, start: start)
+                return
+            }
+            let since = current.lastSequence
+            async let next = readBatch(since: since, state: state)
+            try await write(current, state: state, sessionID: sessionID, started: started, start: start)
+            current = try await next
+        }
+    }
+
+    /// Reads the changes after `since`, asks the target what it lacks and fetches that.
+    private func readBatch(since: ReplicationSequence?, state: RunState) async throws -> Batch {
+        try Task.checkCancellation()
+        let page = try await source.changes(since: since, limit: options.batchSize)
+        var wanted: [String: [RevisionID]] = [:]
+        for row in page.rows where options.filter?.includes(row.id) ?? true {
+            wanted[row.id, default: []].append(contentsOf: row.revisions)
+        }
+        let isLast = page.rows.count < options.batchSize
+        if wanted.isEmpty {
+            return Batch(changes: page.rows.count, revisions: [], readFailures: [], lastSequence: page.lastSequence,
+                         isLast: isLast, pending: page.pending)
+        }
+        let diff = try await target.revsDiff(wanted)
+        let fetches = diff.sorted { $0.key < $1.key }.map {
+            RevisionFetch(id: $0.key, revisions: $0.value.missing, attachmentsSince: $0.value.possibleAncestors)
+        }
+        let chunkSize = source.preferredConcurrency > 1
+            ? max(1, min(options.documentsPerFetch, (fetches.count + source.preferredConcurrency - 1) / source.preferredConcurrency))
+            : max(1, fetches.count)
+        let chunks = stride(from: 0, to: fetches.count, by: chunkSize).map { Array(fetches[$0..<min($0 + chunkSize, fetches.count)]) }
+        var results = [FetchResult?](repeating: nil, count: chunks.count)
+        if chunks.count == 1 {
+            results[0] = try await source.fetchRevisions(chunks[0])
+        } else {
+            try await withThrowingTaskGroup(of: (Int, FetchResult).self) { group in
+                var nextChunk = 0
+                let limit = source.preferredConcurrency
+                while nextChunk < min(limit, chunks.count) {
+                    let index = nextChunk
+                    group.addTask { (index, try await self.source.fetchRevisions(chunks[index])) }
+                    nextChunk += 1
+                }
+                while let (index, result) = try await group.next() {
+                    results[index] = result
+                    if nextChunk < chunks.count {
+                        let index = nextChunk
+                        group.addTask { (index, try await self.source.fetchRevisions(chunks[index])) }
+                        nextChunk += 1
+                    }
+                }
+            }
+        }
+        var revisions: [TransferRevision] = []
+        var failures: [DocumentFailure] = []
+        for result in results.compactMap({ $0 }) {
+            revisions += result.revisions
+            failures += result.failures
+        }
+        return Batch(changes: page.rows.count, revisions: revisions, readFailures: failures,
+                     lastSequence: page.lastSequence, isLast: isLast, pending: page.pending)
+    }
+
+    /// Writes a batch to the target, then records the checkpoint on both sides.
+    private func write(_ batch: Batch, state: RunState, sessionID: String, started: Date,
+                       start: ReplicationSequence?) async throws {
+        try Task.checkCancellation()
+        var writeFailures: [DocumentFailure] = []
+        if !batch.revisions.isEmpty {
+            let chunks = writeChunks(batch.revisions)
+            if chunks.count == 1 || target.preferredConcurrency == 1 {
+                for chunk in chunks { writeFailures += try await target.writeRevisions(chunk) }
+            } else {
+                writeFailures = try await withThrowingTaskGroup(of: [DocumentFailure].self) { group in
+                    var nextChunk = 0
+                    var collected: [DocumentFailure] = []
+                    while nextChunk < min(target.preferredConcurrency, chunks.count) {
+                        let chunk = chunks[nextChunk]
+                        group.addTask { try await self.target.writeRevisions(chunk) }
+                        nextChunk += 1
+                    }
+                    while let failures = try await group.next() {
+                        collected += failures
+                        if nextChunk < chunks.count {
+                            let chunk = chunks[nextChunk]
+                            group.addTask { try await self.target.writeRevisions(chunk) }
+                            nextChunk += 1
+                        }
+                    }
+                    return collected
+                }
+            }
+        }
+        let allFailures = batch.readFailures + writeFailures
+        for failure in allFailures {
+            logger.warning("document not replicated: \(failure)")
+        }
+        state.progress.changesProcessed += batch.changes
+        state.progress.docsRead += batch.revisions.count
+        state.progress.docsWritten += batch.revisions.count - writeFailures.count
+        state.progress.docsFailed += allFailures.count
+        state.progress.bytesTransferred += batch.revisions.reduce(0) { $0 + $1.attachmentBytesToSend }
+        state.progress.totalChangesEstimate = batch.pending.map { state.progress.changesProcessed + $0 }
+            ?? max(state.progress.totalChangesEstimate ?? 0, state.progress.changesProcessed)
+        if state.failures.count < 1000 { state.failures += allFailures.prefix(1000 - state.failures.count) }
+        if batch.changes > 0, batch.lastSequence != state.endSequence {
+            try await checkpoint(batch.lastSequence, state: state, sessionID: sessionID, started: started, start: start)
+        }
+        state.endSequence = batch.lastSequence
+        report(state)
+    }
+
+    /// Groups revisions into write requests bounded by count and attachment bytes.
+    private func writeChunks(_ revisions: [TransferRevision]) -> [[TransferRevision]] {
+        guard target.preferredConcurrency > 1 else { return [revisions] }
+        let perRequest = max(1, min(options.documentsPerWrite,
+                                    (revisions.count + target.preferredConcurrency - 1) / target.preferredConcurrency))
+        var chunks: [[TransferRevision]] = []
+        var current: [TransferRevision] = []
+        var bytes = 0
+        for revision in revisions {
+            let size = revision.attachmentBytesToSend
+            if !current.isEmpty, current.count >= perRequest || bytes + size > options.bytesPerWrite {
+                chunks.append(current)
+                current = []
+                bytes = 0
+            }
+            current.append(revision)
+            bytes += size
+        }
+        if !current.isEmpty { chunks.append(current) }
+        return chunks
+    }
+
+    /// Records `sequence` in `_local/<id>` on the target, then the source. A peer that refuses
+    /// (401/403) keeps no copy; the other side's copy says so and the run goes on.
+    private func checkpoint(_ sequence: ReplicationSequence, state: RunState, sessionID: String, started: Date,
+                            start: ReplicationSequence?) async throws {
+        let repID = replicationID
+        var refusedNow = false
+        for side in [Side.target, .source] {
+            let peer = side == .target ? target : source
+            let previous = side == .target ? state.targetCheckpoint : state.sourceCheckpoint
+            let body = ReplicationCheckpoint.body(sessionID: sessionID, startTime: started, startSequence: start,
+                                                  recorded: sequence, progress: state.progress, previous: previous,
+                                                  peerRefused: state.checkpointRefused || refusedNow)
+            do {
+                try await peer.putLocalDocument(id: repID, body: body)
+                if side == .target { state.targetCheckpoint = body } else { state.sourceCheckpoint = body }
+            } catch let error as ReplicationError {
+                switch error {
+                case .unauthorized, .forbidden:
+                    if !state.checkpointRefused {
+                        logger.warning("\(peer.peerIdentity) refused the checkpoint (\(error)); keeping the other side's copy")
+                    }
+                    refusedNow = true
+                    state.checkpointRefused = true
+                default:
+                    throw error
+                }
+            }
+        }
+        if refusedNow {
+            // The side that accepted must know the other refused, so the next run trusts it alone.
+            for side in [Side.target, .source] {
+                let peer = side == .target ? target : source
+                guard let copy = side == .target ? state.targetCheckpoint : state.sourceCheckpoint,
+                      copy["session_id"]?.stringValue == sessionID, copy["source_last_seq"] == sequence.value,
+                      copy["peer_refused_checkpoint"] == nil else { continue }
+                var updated = copy
+                updated["peer_refused_checkpoint"] = .bool(true)
+                try await peer.putLocalDocument(id: repID, body: updated)
+                if side == .target { state.targetCheckpoint = updated } else { state.sourceCheckpoint = updated }
+            }
+        }
+    }
+
+    private enum Side { case source, target }
+
+    private func report(_ state: RunState) {
+        observer?(state.progress)
+    }
+}

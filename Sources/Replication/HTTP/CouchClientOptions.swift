@@ -1,0 +1,32 @@
+import Foundation
+
+/// How a `CouchDatabase` talks to its server: authentication, timeouts, retries, connections.
+public struct CouchClientOptions: Sendable {
+    /// How credentials are presented.
+    public enum Authentication: Sendable, Equatable {
+        /// `Authorization: Basic …` on every request.
+        case basic
+        /// One `POST /_session` login, then the `AuthSession` cookie (renewed on a 401).
+        case cookieSession
+    }
+
+    /// How to present credentials (from the URL or `user`/`password` here).
+    public var authentication: Authentication = .basic
+    /// A user name that overrides the one in the URL.
+    public var user: String?
+    /// A password that overrides the one in the URL (never printed).
+    public var password: String?
+    /// Seconds to wait for a reply to start before a request counts as timed out.
+    public var requestTimeout: TimeInterval = 30
+    /// Retries after a connection error, a timeout or a 5xx reply, before giving up.
+    public var maxRetries: Int = 5
+    /// Delay before the first retry; it doubles on each further one.
+    public var initialBackoff: TimeInterval = 0.1
+    /// Longest delay between two retries.
+    public var maxBackoff: TimeInterval = 5
+    /// Connections opened to the server at most (concurrent `_bulk_get` / `_bulk_docs`).
+    public var maxConnections: Int = 4
+
+    /// Default options: basic auth, 30 s timeout, 5 retries with backoff from 0.1 s, 4 connections.
+    public init() {}
+}

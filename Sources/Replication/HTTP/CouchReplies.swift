@@ -1,0 +1,157 @@
+import DocumentStore
+import Foundation
+
+/// Readers for the JSON replies of CouchDB's replication endpoints, shaped after real
+/// CouchDB 3.4.3 traffic. Each throws `CouchReplies.ShapeError` when a reply is not what the
+/// endpoint documents, so a confused server can never half-apply a batch.
+public enum CouchReplies {
+    /// A reply that parsed as JSON but does not have the documented shape.
+    public struct ShapeError: Error, Sendable, CustomStringConvertible {
+        /// What was wrong.
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// `GET /db`: `update_seq` (opaque) and `doc_count`.
+    public static func databaseInfo(_ reply: JSONValue) throws -> DatabaseInfo {
+        guard let object = reply.objectValue, let seq = object["update_seq"], !seq.isNull else {
+            throw ShapeError("database info without update_seq")
+        }
+        return DatabaseInfo(updateSequence: ReplicationSequence(seq),
+                            documentCount: object["doc_count"]?.intValue.map { Int($0) })
+    }
+
+    /// `GET /db/_changes?style=all_docs`: rows with opaque `seq`, `id`, `changes[].rev`,
+    /// `deleted`; `last_seq`; optional `pending`.
+    public static func changes(_ reply: JSONValue) throws -> ChangesPage {
+        guard let object = reply.objectValue, let results = object["results"]?.arrayValue else {
+            throw ShapeError("changes reply without a results array")
+        }
+        var rows: [ChangeRow] = []
+        rows.reserveCapacity(results.count)
+        for result in results {
+            guard let row = result.objectValue, let id = row["id"]?.stringValue,
+                  let changes = row["changes"]?.arrayValue else {
+                throw ShapeError("changes row without id or changes")
+            }
+            var revisions: [RevisionID] = []
+            for change in changes {
+                guard let text = change.objectValue?["rev"]?.stringValue, let rev = RevisionID(text) else {
+                    throw ShapeError("changes row \(id) with an invalid rev")
+                }
+                revisions.append(rev)
+            }
+            let seq = row["seq"].flatMap { $0.isNull ? nil : ReplicationSequence($0) }
+            rows.append(ChangeRow(sequence: seq, id: id, revisions: revisions, deleted: row["deleted"]?.boolValue ?? false))
+        }
+        guard let last = object["last_seq"], !last.isNull else {
+            throw ShapeError("changes reply without last_seq")
+        }
+        return ChangesPage(rows: rows, lastSequence: ReplicationSequence(last),
+                           pending: object["pending"]?.intValue.map { Int($0) })
+    }
+
+    /// `POST /db/_revs_diff`: `{id: {missing: [...], possible_ancestors: [...]}}`.
+    public static func revsDiff(_ reply: JSONValue) throws -> [String: RevsDiffEntry] {
+        guard let object = reply.objectValue else { throw ShapeError("revs_diff reply is not an object") }
+        var result: [String: RevsDiffEntry] = [:]
+        for (id, value) in object {
+            guard let entry = value.objectValue, let missing = entry["missing"]?.arrayValue else {
+                throw ShapeError("revs_diff entry \(id) without missing")
+            }
+            let missingRevs = try missing.map { try revision($0, context: "revs_diff \(id)") }
+            let ancestors = try (entry["possible_ancestors"]?.arrayValue ?? []).map {
+                try revision($0, context: "revs_diff \(id)")
+            }
+            if !missingRevs.isEmpty {
+                result[id] = RevsDiffEntry(missing: missingRevs, possibleAncestors: ancestors)
+            }
+        }
+        return result
+    }
+
+    /// `POST /db/_bulk_get` as JSON: `results[].docs[]` each `{ok: doc}` or `{error: {...}}`.
+    public static func bulkGet(_ reply: JSONValue) throws -> FetchResult {
+        guard let object = reply.objectValue, let results = object["results"]?.arrayValue else {
+            throw ShapeError("bulk_get reply without a results array")
+        }
+        var revisions: [TransferRevision] = []
+        var failures: [DocumentFailure] = []
+        for result in results {
+            guard let entry = result.objectValue, let docs = entry["docs"]?.arrayValue else {
+                throw ShapeError("bulk_get result without docs")
+            }
+            let id = entry["id"]?.stringValue ?? "?"
+            for doc in docs {
+                let (revision, failure) = try openRevsEntry(doc, documentID: id)
+                if let revision { revisions.append(revision) }
+                if let failure { failures.append(failure) }
+            }
+        }
+        return FetchResult(revisions: revisions, failures: failures)
+    }
+
+    /// `GET /db/{id}?open_revs=[…]` with `Accept: application/json`: an array of
+    /// `{ok: doc}` or `{missing: rev}`.
+    public static func openRevs(_ reply: JSONValue, documentID: String) throws -> FetchResult {
+        guard let entries = reply.arrayValue else { throw ShapeError("open_revs reply is not an array") }
+        var revisions: [TransferRevision] = []
+        var failures: [DocumentFailure] = []
+        for element in entries {
+            let (revision, failure) = try openRevsEntry(element, documentID: documentID)
+            if let revision { revisions.append(revision) }
+            if let failure { failures.append(failure) }
+        }
+        return FetchResult(revisions: revisions, failures: failures)
+    }
+
+    private static func openRevsEntry(_ element: JSONValue, documentID: String) throws -> (TransferRevision?, DocumentFailure?) {
+        guard let entry = element.objectValue else { throw ShapeError("revision entry of \(documentID) is not an object") }
+        if let ok = entry["ok"] {
+            guard let doc = ok.objectValue else { throw ShapeError("revision of \(documentID) is not an object") }
+            do {
+                return (try CouchDocumentCoding.decodeRevision(doc), nil)
+            } catch let error as CouchDocumentCoding.ShapeError {
+                throw ShapeError(error.description)
+            }
+        }
+        if let missing = entry["missing"]?.stringValue {
+            return (nil, DocumentFailure(id: documentID, rev: RevisionID(missing), error: "not_found", reason: "missing"))
+        }
+        if let error = entry["error"]?.objectValue {
+            return (nil, DocumentFailure(id: error["id"]?.stringValue ?? documentID,
+                                         rev: error["rev"]?.stringValue.flatMap(RevisionID.init),
+                                         error: error["error"]?.stringValue ?? "error",
+                                         reason: error["reason"]?.stringValue ?? ""))
+        }
+        throw ShapeError("revision entry of \(documentID) has neither ok, missing nor error")
+    }
+
+    /// `POST /db/_bulk_docs` with `new_edits:false`: `[]` on success, or per-document
+    /// `{id, rev?, error, reason}` entries (and `{ok:true}` entries from some servers).
+    public static func bulkDocs(_ reply: JSONValue) throws -> [DocumentFailure] {
+        guard let entries = reply.arrayValue else { throw ShapeError("bulk_docs reply is not an array") }
+        var failures: [DocumentFailure] = []
+        for element in entries {
+            guard let entry = element.objectValue else { throw ShapeError("bulk_docs entry is not an object") }
+            guard let error = entry["error"]?.stringValue else { continue }
+            failures.append(DocumentFailure(id: entry["id"]?.stringValue ?? "?",
+                                            rev: entry["rev"]?.stringValue.flatMap(RevisionID.init),
+                                            error: error, reason: entry["reason"]?.stringValue ?? ""))
+        }
+        return failures
+    }
+
+    /// The `{error, reason}` of an error reply, or empty strings when the body has neither.
+    public static func errorBody(_ data: Data) -> (error: String, reason: String) {
+        guard let object = (try? JSONText.parse(data))?.objectValue else { return ("", "") }
+        return (object["error"]?.stringValue ?? "", object["reason"]?.stringValue ?? "")
+    }
+
+    private static func revision(_ value: JSONValue, context: String) throws -> RevisionID {
+        guard let text = value.stringValue, let rev = RevisionID(text) else {
+            throw ShapeError("\(context): invalid revision \(value)")
+        }
+        return rev
+    }
+}

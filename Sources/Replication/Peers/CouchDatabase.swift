@@ -1,0 +1,208 @@
+import DocumentStore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+
+/// A CouchDB (or Cloudant, or `recipes serve`) database over HTTP, as a replication peer.
+///
+/// The URL may carry `user:password@`; the password is used for authentication only and is
+/// masked everywhere it could be shown (`description`, logs, errors).
+public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
+    /// The database URL (credentials kept apart).
+    public let url: CouchURL
+    let client: CouchHTTPClient
+    private let logger: Logger
+    private let bulkGetUnavailable = LockedValue(false)
+
+    /// Opens a remote database by URL (`http(s)://[user:password@]host[:port]/db`).
+    public init(url text: String, options: CouchClientOptions = .init(),
+                logger: Logger = Logger(label: "recipes.replication.http")) throws {
+        url = try CouchURL(text)
+        self.logger = logger
+        client = CouchHTTPClient(url: url, options: options, logger: logger)
+    }
+
+    /// The URL without credentials.
+    public var peerIdentity: String { url.description }
+
+    /// The number of connections the client may open.
+    public var preferredConcurrency: Int { max(1, client.options.maxConnections) }
+
+    /// The URL with the password masked.
+    public var description: String { url.maskedDescription }
+
+    /// `GET /db`.
+    public func databaseInfo() async throws -> DatabaseInfo {
+        let reply = try await client.sendJSON("GET", client.databaseURL(), missingDatabaseOn404: true)
+        return try shaped { try CouchReplies.databaseInfo(reply) }
+    }
+
+    /// `PUT /db`; 412 (already exists) counts as success.
+    public func createDatabase() async throws {
+        let reply = try await client.send("PUT", client.databaseURL())
+        if (200..<300).contains(reply.status) || reply.status == 412 {
+            logger.info("created remote database \(url.description)")
+            return
+        }
+        throw client.error(for: reply)
+    }
+
+    /// `GET /db/_changes?style=all_docs&since=…&limit=…`.
+    public func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage {
+        var query: [(String, String)] = [("feed", "normal"), ("style", "all_docs")]
+        query.append(("since", since?.queryText ?? "0"))
+        query.append(("limit", String(limit)))
+        let reply = try await client.sendJSON("GET", client.databaseURL(["_changes"], query: query), missingDatabaseOn404: true)
+        return try shaped { try CouchReplies.changes(reply) }
+    }
+
+    /// `POST /db/_revs_diff`.
+    public func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry] {
+        if revisions.isEmpty { return [:] }
+        var request: JSONObject = [:]
+        for (id, revs) in revisions { request[id] = .array(revs.map { .string($0.description) }) }
+        let reply = try await client.sendJSON("POST", client.databaseURL(["_revs_diff"]), body: JSONText.encode(.object(request)))
+        return try shaped { try CouchReplies.revsDiff(reply) }
+    }
+
+    /// `POST /db/_bulk_get?revs=true&attachments=true&latest=true`, or per document
+    /// `GET /db/{id}?revs=true&open_revs=[…]&latest=true&attachments=true` where the server
+    /// has no `_bulk_get` (404, 405 or 400).
+    public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
+        if requests.isEmpty { return FetchResult(revisions: [], failures: []) }
+        if !bulkGetUnavailable.value {
+            var docs: [JSONValue] = []
+            for request in requests {
+                for rev in request.revisions {
+                    var entry: JSONObject = ["id": .string(request.id), "rev": .string(rev.description)]
+                    if !request.attachmentsSince.isEmpty {
+                        entry["atts_since"] = .array(request.attachmentsSince.map { .string($0.description) })
+                    }
+                    docs.append(.object(entry))
+                }
+            }
+            let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "true"), ("latest", "true")])
+            let reply = try await client.send("POST", target, body: JSONText.encode(.object(["docs": .array(docs)])),
+                                              contentType: "application/json")
+            if (200..<300).contains(reply.status) {
+                let value = try client.parse(reply)
+                return try shaped { try CouchReplies.bulkGet(value) }
+            }
+            guard [400, 404, 405, 501].contains(reply.status) else { throw client.error(for: reply) }
+            if reply.status == 404, case .databaseNotFound = client.error(for: reply) {
+                throw ReplicationError.databaseNotFound(url: url.description)
+            }
+            logger.info("\(url.description) has no _bulk_get (\(reply.status)); fetching documents one by one")
+            bulkGetUnavailable.value = true
+        }
+        var revisions: [TransferRevision] = []
+        var failures: [DocumentFailure] = []
+        for request in requests {
+            let result = try await openRevisions(request)
+            revisions += result.revisions
+            failures += result.failures
+        }
+        return FetchResult(revisions: revisions, failures: failures)
+    }
+
+    private func openRevisions(_ request: RevisionFetch) async throws -> FetchResult {
+        let openRevs = String(decoding: JSONText.encode(.array(request.revisions.map { .string($0.description) })), as: UTF8.self)
+        var query: [(String, String)] = [("revs", "true"), ("open_revs", openRevs), ("latest", "true"), ("attachments", "true")]
+        if !request.attachmentsSince.isEmpty {
+            query.append(("atts_since", String(decoding: JSONText.encode(.array(request.attachmentsSince.map { .string($0.description) })), as: UTF8.self)))
+        }
+        let value = try await client.sendJSON("GET", client.databaseURL([CouchURL.encodeSegment(request.id)], query: query))
+        return try shaped { try CouchReplies.openRevs(value, documentID: request.id) }
+    }
+
+    /// `POST /db/_bulk_docs` with `new_edits:false`; a 413 splits the batch in halves down to
+    /// single documents, and a document too large on its own is reported as a failure.
+    public func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
+        if revisions.isEmpty { return [] }
+        var body: [UInt8] = []
+        body.reserveCapacity(revisions.count * 512 + revisions.reduce(0) { $0 + $1.attachmentBytesToSend * 4 / 3 })
+        body.append(contentsOf: "{\"new_edits\":false,\"docs\":[".utf8)
+        for (index, revision) in revisions.enumerated() {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            do {
+                try CouchDocumentCoding.appendRevision(revision, to: &body)
+            } catch {
+                throw ReplicationError.store("\(error)")
+            }
+        }
+        body.append(contentsOf: "]}".utf8)
+        let reply = try await client.send("POST", client.databaseURL(["_bulk_docs"]), body: Data(body), contentType: "application/json")
+        body = []
+        if reply.status == 413 {
+            if revisions.count == 1 {
+                let revision = revisions[0]
+                return [DocumentFailure(id: revision.id, rev: revision.rev, error: "too_large",
+                                        reason: "the server refused the document as too large (413)")]
+            }
+            logger.info("\(url.description) refused a batch of \(revisions.count) as too large; splitting it")
+            let middle = revisions.count / 2
+            let first = try await writeRevisions(Array(revisions[..<middle]))
+            let second = try await writeRevisions(Array(revisions[middle...]))
+            return first + second
+        }
+        guard (200..<300).contains(reply.status) else { throw client.error(for: reply, missingDatabaseOn404: true) }
+        let value = try client.parse(reply)
+        return try shaped { try CouchReplies.bulkDocs(value) }
+    }
+
+    /// `GET /db/_local/{id}`; `nil` on 404.
+    public func localDocument(id: String) async throws -> JSONObject? {
+        let reply = try await client.send("GET", client.databaseURL(["_local", CouchURL.encodeSegment(id)]))
+        if reply.status == 404 {
+            if case .databaseNotFound = client.error(for: reply) { throw ReplicationError.databaseNotFound(url: url.description) }
+            return nil
+        }
+        guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }
+        guard var object = try client.parse(reply).objectValue else {
+            throw ReplicationError.malformedReply(url: url.description, detail: "_local document is not an object")
+        }
+        object["_id"] = nil
+        object["_rev"] = nil
+        return object
+    }
+
+    /// `PUT /db/_local/{id}`.
+    public func putLocalDocument(id: String, body: JSONObject) async throws {
+        let target = client.databaseURL(["_local", CouchURL.encodeSegment(id)])
+        var attempt = 0
+        var document = body
+        while true {
+            let reply = try await client.send("PUT", target, body: JSONText.encode(.object(document)), contentType: "application/json")
+            if (200..<300).contains(reply.status) { return }
+            // A server that versions local documents wants the current _rev: read it and retry once.
+            if reply.status == 409, attempt == 0 {
+                attempt += 1
+                let current = try await client.send("GET", target)
+                if (200..<300).contains(current.status), let rev = try client.parse(current).objectValue?["_rev"] {
+                    document["_rev"] = rev
+                }
+                continue
+            }
+            throw client.error(for: reply)
+        }
+    }
+
+    /// `GET /db/{id}/{name}?rev=…`.
+    public func attachment(documentID: String, rev: RevisionID, name: String) async throws -> Data {
+        let target = client.databaseURL([CouchURL.encodeSegment(documentID), CouchURL.encodeSegment(name)],
+                                        query: [("rev", rev.description)])
+        let reply = try await client.send("GET", target, accept: "*/*")
+        guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }
+        return reply.body
+    }
+
+    private func shaped<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as CouchReplies.ShapeError {
+            throw ReplicationError.malformedReply(url: url.description, detail: error.description)
+        }
+    }
+}

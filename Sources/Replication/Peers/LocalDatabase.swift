@@ -1,0 +1,169 @@
+import DocumentStore
+import Foundation
+
+/// A local `DocumentStore` as a replication peer: the local side of every pull and push, and
+/// both sides of a local-to-local replication (the embedded default, no server needed).
+public struct LocalDatabase: ReplicationPeer {
+    /// The store replicated.
+    public let store: DocumentStore
+    /// Attachments larger than this stay in the store until written (read on demand).
+    public var deferAttachmentsLargerThan: Int
+
+    /// Wraps a store.
+    public init(store: DocumentStore, deferAttachmentsLargerThan: Int = 256 * 1024) {
+        self.store = store
+        self.deferAttachmentsLargerThan = deferAttachmentsLargerThan
+    }
+
+    /// `local:<store UUID>`: stable across reopen and moves of the file.
+    public var peerIdentity: String { "local:\(store.storeID)" }
+
+    /// One: SQLite has a single writer, and reads are fast enough in one go.
+    public var preferredConcurrency: Int { 1 }
+
+    /// The store's last sequence and live document count.
+    public func databaseInfo() async throws -> DatabaseInfo {
+        try wrap {
+            DatabaseInfo(updateSequence: ReplicationSequence(.int(try store.lastSequence)),
+                         documentCount: try store.documentCount())
+        }
+    }
+
+    /// A local store always exists once opened.
+    public func createDatabase() async throws {}
+
+    /// The store's changes feed; its sequences are the store's own integers.
+    public func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage {
+        let start = try localSequence(since)
+        return try wrap {
+            let batch = try store.changes(since: start, limit: limit)
+            let rows = batch.changes.map {
+                ChangeRow(sequence: ReplicationSequence(.int($0.sequence)), id: $0.id, revisions: $0.revisions, deleted: $0.deleted)
+            }
+            let pending = rows.count < limit ? 0 : nil as Int?
+            return ChangesPage(rows: rows, lastSequence: ReplicationSequence(.int(batch.lastSequence)), pending: pending)
+        }
+    }
+
+    /// The store's own revision diff.
+    public func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry] {
+        try wrap { try store.revsDiff(revisions) }
+    }
+
+    /// Reads revisions with history; attachments unchanged since an `attachmentsSince`
+    /// revision become stubs, large ones are deferred, the rest travel inline.
+    public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
+        try wrap {
+            var revisions: [TransferRevision] = []
+            var failures: [DocumentFailure] = []
+            for request in requests {
+                for rev in request.revisions {
+                    guard let stored = try store.get(id: request.id, rev: rev) else {
+                        failures.append(DocumentFailure(id: request.id, rev: rev, error: "not_found", reason: "missing"))
+                        continue
+                    }
+                    let history = try store.history(id: request.id, rev: rev)
+                    let common = Set(request.attachmentsSince)
+                    let knownGeneration = history.first(where: { common.contains($0) })?.generation ?? 0
+                    var attachments: [String: AttachmentPayload] = [:]
+                    for (name, info) in stored.attachments {
+                        if info.revpos <= knownGeneration {
+                            attachments[name] = .stub(info)
+                        } else if info.length > deferAttachmentsLargerThan {
+                            attachments[name] = .deferred(info, source: store)
+                        } else {
+                            guard let data = try store.attachmentData(digest: info.digest) else {
+                                throw DocumentStoreError.missingAttachment(id: request.id, name: name, digest: info.digest)
+                            }
+                            attachments[name] = .data(contentType: info.contentType, data: data, revpos: info.revpos)
+                        }
+                    }
+                    revisions.append(TransferRevision(id: request.id, rev: rev, deleted: stored.deleted, body: stored.body,
+                                                      history: history, attachments: attachments))
+                }
+            }
+            return FetchResult(revisions: revisions, failures: failures)
+        }
+    }
+
+    /// Inserts revisions with their ancestry in one transaction; if that fails, inserts them
+    /// one by one so a single bad revision is reported without losing the others.
+    public func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
+        if revisions.isEmpty { return [] }
+        let converted = try wrap { try revisions.map(replicated) }
+        do {
+            try store.insertRevisions(converted)
+            return []
+        } catch let error as DocumentStoreError {
+            if case .storage = error { throw ReplicationError.store(error.description) }
+        }
+        var failures: [DocumentFailure] = []
+        for revision in converted {
+            do {
+                try store.insertRevisions([revision])
+            } catch let error as DocumentStoreError {
+                if case .storage = error { throw ReplicationError.store(error.description) }
+                failures.append(DocumentFailure(id: revision.id, rev: revision.rev, error: "refused", reason: error.description))
+            }
+        }
+        return failures
+    }
+
+    private func replicated(_ revision: TransferRevision) throws -> ReplicatedRevision {
+        var attachments: [String: ReplicatedAttachment] = [:]
+        for (name, payload) in revision.attachments {
+            switch payload {
+            case .data(let contentType, let data, let revpos):
+                attachments[name] = .data(contentType: contentType, data: data, revpos: revpos)
+            case .stub(let info):
+                attachments[name] = .stub(info)
+            case .deferred(let info, let source):
+                if try source === store || store.hasAttachment(digest: info.digest) {
+                    attachments[name] = .stub(info)
+                } else {
+                    guard let data = try source.attachmentData(digest: info.digest) else {
+                        throw DocumentStoreError.missingAttachment(id: revision.id, name: name, digest: info.digest)
+                    }
+                    attachments[name] = .data(contentType: info.contentType, data: data, revpos: info.revpos)
+                }
+            }
+        }
+        return ReplicatedRevision(id: revision.id, rev: revision.rev, deleted: revision.deleted, body: revision.body,
+                                  history: revision.history, attachments: attachments)
+    }
+
+    /// The store's local document.
+    public func localDocument(id: String) async throws -> JSONObject? {
+        try wrap { try store.getLocal(id: id) }
+    }
+
+    /// Writes the store's local document.
+    public func putLocalDocument(id: String, body: JSONObject) async throws {
+        try wrap { try store.putLocal(id: id, body: body) }
+    }
+
+    /// One attachment's bytes.
+    public func attachment(documentID: String, rev: RevisionID, name: String) async throws -> Data {
+        try wrap {
+            guard let found = try store.attachment(id: documentID, rev: rev, name: name) else {
+                throw DocumentStoreError.notFound(id: "\(documentID)/\(name)")
+            }
+            return found.data
+        }
+    }
+
+    private func localSequence(_ sequence: ReplicationSequence?) throws -> Int64 {
+        guard let sequence else { return 0 }
+        if let number = sequence.value.intValue { return number }
+        if let text = sequence.value.stringValue, let number = Int64(text) { return number }
+        throw ReplicationError.store("sequence \(sequence) was not issued by this local store")
+    }
+
+    private func wrap<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DocumentStoreError {
+            throw ReplicationError.store(error.description)
+        }
+    }
+}

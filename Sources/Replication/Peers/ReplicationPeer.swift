@@ -1,0 +1,47 @@
+import DocumentStore
+import Foundation
+
+/// A database that can take part in a replication, on either side: a CouchDB-compatible
+/// server over HTTP (`CouchDatabase`) or a local `DocumentStore` (`LocalDatabase`).
+///
+/// The replicator only speaks this protocol, so pull, push and local-to-local replication are
+/// one algorithm with the roles of source and target swapped.
+public protocol ReplicationPeer: Sendable {
+    /// A stable text naming this database without any credentials (a URL with the password
+    /// removed, or a store's UUID). It goes into replication IDs and log lines.
+    var peerIdentity: String { get }
+
+    /// How many fetch or write requests the replicator should run against this peer at once
+    /// (several HTTP connections for a server; one writer for a SQLite store).
+    var preferredConcurrency: Int { get }
+
+    /// Database information; throws `ReplicationError.databaseNotFound` when it doesn't exist.
+    func databaseInfo() async throws -> DatabaseInfo
+
+    /// Creates the database; succeeds when it already exists.
+    func createDatabase() async throws
+
+    /// Up to `limit` changes after `since` (`nil` = from the start), every leaf revision listed.
+    func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage
+
+    /// For each document, the given revisions this database lacks and the revisions it holds
+    /// that could be their ancestors; documents with nothing missing are left out.
+    func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry]
+
+    /// Reads revisions with their history and attachments (data for those changed since
+    /// `attachmentsSince`, stubs for the others).
+    func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult
+
+    /// Writes revisions as they are (`new_edits=false`), keeping existing branches; returns the
+    /// revisions the database refused one by one. Throws only when the write as a whole failed.
+    func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure]
+
+    /// A `_local` document's body (ID without the `_local/` prefix), or `nil` if absent.
+    func localDocument(id: String) async throws -> JSONObject?
+
+    /// Writes a `_local` document (ID without the `_local/` prefix), replacing any previous one.
+    func putLocalDocument(id: String, body: JSONObject) async throws
+
+    /// The bytes of one attachment of one revision.
+    func attachment(documentID: String, rev: RevisionID, name: String) async throws -> Data
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+
+/// A tiny loopback HTTP server for the failures a real CouchDB can't be made to produce:
+/// each request is answered by a closure (malformed JSON, cut-short bodies, 503s, 401s…).
+/// It records what it was asked, so tests can check what the client sent.
+final class CannedResponder: Sendable {
+    struct Recorded: Sendable {
+        var method: String
+        var path: String
+        var query: String
+        /// Header names lower-cased.
+        var headers: [String: String]
+        var body: Data
+    }
+
+    struct Reply: Sendable {
+        var status: Int
+        var body: String
+        var contentType: String = "application/json"
+    }
+
+    let port: Int
+    private let task: Task<Void, Error>
+    private let log = Locked<[Recorded]>([])
+
+    /// Starts on 127.0.0.1 and an ephemeral port; `handler` answers every request.
+    init(_ handler: @escaping @Sendable (Recorded, Int) -> Reply) async throws {
+        let portBox = Locked<Int?>(nil)
+        let log = self.log
+        let responder = CallbackResponder<BasicRequestContext> { request, _ in
+            var buffer = try await request.body.collect(upTo: 64 * 1024 * 1024)
+            let body = buffer.readData(length: buffer.readableBytes) ?? Data()
+            /// Header names lower-cased.
+        var headers: [String: String] = [:]
+            for field in request.headers { headers[field.name.canonicalName.lowercased()] = field.value }
+            let recorded = Recorded(method: request.method.rawValue, path: request.uri.path,
+                                    query: request.uri.query ?? "", headers: headers, body: body)
+            let count = log.withLock { entries -> Int in
+                entries.append(recorded)
+                return entries.count
+            }
+            let reply = handler(recorded, count)
+            return Response(status: .init(code: reply.status),
+                            headers: [.contentType: reply.contentType],
+                            body: .init(byteBuffer: ByteBuffer(string: reply.body)))
+        }
+        var logger = Logger(label: "canned-responder")
+        logger.logLevel = .critical
+        let app = Application(responder: responder,
+                              configuration: .init(address: .hostname("127.0.0.1", port: 0)),
+                              onServerRunning: { channel in portBox.withLock { $0 = channel.localAddress?.port } },
+                              logger: logger)
+        task = Task { try await app.run() }
+        var waited = 0
+        while portBox.withLock({ $0 }) == nil {
+            try await Task.sleep(nanoseconds: 10_000_000)
+            waited += 1
+            if waited > 500 { throw CancellationError() }
+        }
+        port = portBox.withLock { $0 }!
+    }
+
+    /// Requests received so far.
+    var requests: [Recorded] { log.withLock { $0 } }
+
+    func url(_ database: String, user: String? = nil, password: String? = nil) -> String {
+        let credentials = user.map { "\($0):\(password ?? "")@" } ?? ""
+        return "http://\(credentials)127.0.0.1:\(port)/\(database)"
+    }
+
+    func stop() { task.cancel() }
+
+    deinit { task.cancel() }
+}
+
+/// A value behind a lock, for test fixtures shared across tasks.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

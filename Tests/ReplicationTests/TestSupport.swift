@@ -1,0 +1,85 @@
+import DocumentStore
+import Foundation
+@testable import Replication
+
+/// A temporary directory removed when the value goes away.
+final class TemporaryDirectory: @unchecked Sendable {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("repl-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// Paths relative to the package, never absolute.
+enum PackagePaths {
+    static let packageRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        while url.path != "/" {
+            url.deleteLastPathComponent()
+            if FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) { return url }
+        }
+        return url
+    }()
+
+    static var recordings: URL {
+        packageRoot.deletingLastPathComponent().appendingPathComponent("shared/couchdb-3.4.3")
+    }
+}
+
+/// A recipe-shaped document body.
+func recipeBody(_ index: Int, name: String? = nil) -> JSONObject {
+    [
+        "CDTISEntityName": "Recipe",
+        "CDTISObjectVersion": "1",
+        "name": .string(name ?? "Recipe \(index)"),
+        "overview": .string("A recipe numbered \(index)"),
+        "prepTime": "30 minutes",
+        "ingredients": .array([.string("CDTIS-Ingredient-\(index)-a"), .string("CDTIS-Ingredient-\(index)-b")]),
+    ]
+}
+
+/// Every document's leaf revisions and winner body, for comparing replicas.
+struct StoreSnapshot: Equatable {
+    var leaves: [String: [String]]
+    var winners: [String: JSONObject]
+    var deleted: Set<String>
+
+    init(_ store: DocumentStore) throws {
+        leaves = [:]
+        winners = [:]
+        deleted = []
+        var since: Int64 = 0
+        while true {
+            let batch = try store.changes(since: since, limit: 1000)
+            if batch.changes.isEmpty { break }
+            for change in batch.changes {
+                leaves[change.id] = change.revisions.map(\.description).sorted()
+                if change.deleted { deleted.insert(change.id) }
+                if let winner = try store.get(id: change.id) { winners[change.id] = winner.body }
+            }
+            since = batch.lastSequence
+        }
+    }
+}
+
+/// Deterministic pseudo-random bytes.
+func testBytes(_ count: Int, seed: UInt64) -> Data {
+    var state = seed &* 6364136223846793005 &+ 1442695040888963407
+    var bytes = [UInt8](repeating: 0, count: count)
+    for index in 0..<count {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        bytes[index] = UInt8(truncatingIfNeeded: state >> 33)
+    }
+    return Data(bytes)
+}
+
+/// Collects progress reports.
+final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [ReplicationProgress] = []
+    func record(_ progress: ReplicationProgress) { lock.withLock { entries.append(progress) } }
+    var all: [ReplicationProgress] { lock.withLock { entries } }
+}
