@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .executable(name: "recipes-bench", targets: ["recipes-bench"]),
         .library(name: "Replication", targets: ["Replication"]),
+        .library(name: "CouchServer", targets: ["CouchServer"]),
+        .executable(name: "recipes", targets: ["recipes"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -17,6 +19,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -87,6 +92,33 @@ let package = Package(
                 "DocumentStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
+        ),
+        .target(
+            name: "CouchServer",
+            dependencies: [
+                "DocumentStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .executableTarget(
+            name: "recipes",
+            dependencies: [
+                "CouchServer",
+                "RecipesKit",
+                "DocumentStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "CouchServerTests",
+            dependencies: ["CouchServer", "DocumentStore", .product(name: "Logging", package: "swift-log")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,71 @@
+import DocumentStore
+import Foundation
+
+/// The options of a `_changes` request, validated before any reply byte is sent.
+struct ChangesRequest: Sendable {
+    enum Feed: String, Sendable { case normal, longpoll, continuous }
+
+    var feed: Feed
+    /// Sequence to start after; `nil` means `now` (resolved against the store when serving).
+    var since: Int64?
+    var limit: Int?
+    var allDocsStyle: Bool
+    var includeDocs: Bool
+    var conflicts: Bool
+    /// Only these document IDs (`filter=_doc_ids`), if set.
+    var docIDs: Set<String>?
+    /// Newline interval while waiting, if the client asked for heartbeats.
+    var heartbeat: Duration?
+    /// Longest wait for longpoll/continuous feeds.
+    var timeout: Duration
+
+    /// Reads the options from the query (and, for POST, the body); 400 when malformed.
+    init(_ request: CouchRequest, maxTimeoutMilliseconds: Int) throws {
+        let query = request.query
+        guard let feed = Feed(rawValue: query["feed"] ?? "normal") else {
+            throw CouchError.badRequest("Supported feeds are normal, longpoll and continuous")
+        }
+        self.feed = feed
+        since = try Self.parseSequence(query["since"] ?? "0")
+        limit = try query.int("limit")
+        allDocsStyle = (query["style"] ?? "main_only") == "all_docs"
+        includeDocs = try query.bool("include_docs")
+        conflicts = try query.bool("conflicts")
+        if let filter = query["filter"] {
+            guard filter == "_doc_ids" else {
+                throw CouchError(status: 400, error: "bad_request", reason: "Only the _doc_ids filter is supported")
+            }
+            var ids = try query.json("doc_ids")?.arrayValue?.compactMap(\.stringValue)
+            if ids == nil, request.method == .post, !request.body.isEmpty {
+                ids = try request.jsonObjectBody()["doc_ids"]?.arrayValue?.compactMap(\.stringValue)
+            }
+            guard let ids else { throw CouchError.badRequest("filter=_doc_ids needs a doc_ids array") }
+            docIDs = Set(ids)
+        }
+        switch query["heartbeat"] {
+        case nil, "false": heartbeat = nil
+        case "true": heartbeat = .milliseconds(60_000)
+        case let text?:
+            guard let ms = Int(text), ms > 0 else {
+                throw CouchError(status: 400, error: "query_parse_error", reason: "Invalid heartbeat value: \"\(text)\"")
+            }
+            heartbeat = .milliseconds(max(ms, 100))
+        }
+        let timeoutMs = try query.int("timeout") ?? 60_000
+        timeout = .milliseconds(min(timeoutMs, maxTimeoutMilliseconds))
+    }
+
+    /// Parses a `since` value: `now`, a number, or an opaque `"N-…"` sequence this server made.
+    static func parseSequence(_ text: String) throws -> Int64? {
+        if text == "now" { return nil }
+        var trimmed = text
+        if trimmed.hasPrefix("\""), trimmed.hasSuffix("\""), trimmed.count >= 2 {
+            trimmed = String(trimmed.dropFirst().dropLast())
+        }
+        let digits = trimmed.prefix { $0.isNumber }
+        guard let value = Int64(digits), digits.count == trimmed.count || trimmed.dropFirst(digits.count).first == "-" else {
+            throw CouchError(status: 400, error: "bad_request", reason: "Malformed sequence supplied in 'since' parameter.")
+        }
+        return value
+    }
+}

@@ -1,0 +1,49 @@
+import DocumentStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// A request as the handlers see it: method, route, query, headers, the whole body, and the
+/// authenticated user (if any).
+struct CouchRequest: Sendable {
+    let method: HTTPRequest.Method
+    let route: CouchRoute
+    let query: QueryParameters
+    let headers: HTTPFields
+    let body: Data
+    /// The `Host` the client addressed (`127.0.0.1:5984`), if it sent one.
+    let authority: String?
+    /// The logged-in user, when the request carried valid credentials.
+    var user: String?
+    /// How the user was authenticated: `"cookie"`, `"default"` (basic) or `nil`.
+    var authenticatedBy: String?
+
+    init(method: HTTPRequest.Method, route: CouchRoute, query: QueryParameters, headers: HTTPFields,
+         authority: String?, body: Data) {
+        self.authority = authority
+        self.method = method
+        self.route = route
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The `Content-Type` header's media type, lowercased (`application/json`).
+    var mediaType: String { MediaTypeParameters.mediaType(of: headers[.contentType] ?? "") }
+
+    /// Whether the client's `Accept` header lists `mediaType` explicitly.
+    func accepts(_ mediaType: String) -> Bool {
+        headers[values: .accept].contains { $0.lowercased().contains(mediaType) }
+    }
+
+    /// The body as a JSON value; 400 `bad_request` when it is not JSON.
+    func jsonBody() throws -> JSONValue { try JSONText.decode(body) }
+
+    /// The body as a JSON object; 400 when it is not one.
+    func jsonObjectBody() throws -> JSONObject { try JSONText.decodeObject(body) }
+
+    /// Base URL the client used (`http://host:port`), for `Location` headers.
+    var baseURL: String {
+        "http://" + (authority ?? "127.0.0.1")
+    }
+}

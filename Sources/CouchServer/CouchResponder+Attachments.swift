@@ -1,0 +1,50 @@
+import DocumentStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `GET|PUT|DELETE /{db}/{docid}/{attachment}`: attachment bytes on their own.
+extension CouchResponder {
+    func attachmentRequest(_ id: String, _ name: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
+        try IncomingDocument.validate(id: id)
+        let rev = try request.query.revision()
+        switch request.method {
+        case .get, .head:
+            let found = try await StoreWork.run { try database.store.attachment(id: id, rev: rev, name: name) }
+            guard let (info, data) = found else { throw CouchError.missing }
+            let digest = info.digest.hasPrefix("md5-") ? String(info.digest.dropFirst(4)) : info.digest
+            return CouchReply.bytes(200, data, contentType: info.contentType,
+                                    headers: [(.eTag, "\"\(digest)\""), (.cacheControl, "must-revalidate")])
+        case .put:
+            let contentType = request.headers[.contentType] ?? "application/octet-stream"
+            let body = request.body
+            let saved = try await StoreWork.run { () throws -> DocumentRevision in
+                let store = database.store
+                let change = AttachmentChange.put(name: name, contentType: contentType, data: body)
+                if let rev {
+                    guard let parent = try store.get(id: id, rev: rev) else { throw CouchError.conflict }
+                    return try store.update(id: id, parent: rev, body: parent.body, attachments: [change])
+                }
+                if try store.get(id: id) != nil { throw CouchError.conflict }
+                return try store.create(id: id, body: [:], attachments: [change])
+            }
+            database.didWrite()
+            return CouchReply.json(
+                201, ["ok": true, "id": .string(id), "rev": .string(saved.rev.description)],
+                headers: [(.eTag, "\"\(saved.rev)\""),
+                          (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))/\(Self.pathEncode(name))")])
+        case .delete:
+            guard let rev else { throw CouchError.conflict }
+            let saved = try await StoreWork.run { () throws -> DocumentRevision in
+                let store = database.store
+                guard let parent = try store.get(id: id, rev: rev) else { throw CouchError.conflict }
+                guard parent.attachments[name] != nil else { throw CouchError.missing }
+                return try store.update(id: id, parent: rev, body: parent.body, attachments: [.remove(name: name)])
+            }
+            database.didWrite()
+            return CouchReply.json(200, ["ok": true, "id": .string(id), "rev": .string(saved.rev.description)])
+        default:
+            throw CouchError.methodNotAllowed
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import DocumentStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// `GET|POST /{db}/_changes`: normal, longpoll and continuous feeds, as CouchDB writes them.
+extension CouchResponder {
+    /// One read of the changes feed: rows, the sequence reached, and how many remain.
+    struct ChangesPage: Sendable {
+        var rows: [JSONValue]
+        var lastSequence: Int64
+        var pending: Int
+    }
+
+    func changes(_ database: Database, _ request: CouchRequest) async throws -> Response {
+        try Self.allow(request, [.get, .post])
+        let options = try ChangesRequest(request, maxTimeoutMilliseconds: state.configuration.maxLongpollTimeout)
+        let start = try await StoreWork.run { try options.since ?? database.store.lastSequence }
+        let first = try await StoreWork.run { try Self.readChanges(database.store, since: start, options: options) }
+        switch options.feed {
+        case .normal:
+            return Self.changesReply(first)
+        case .longpoll where !first.rows.isEmpty:
+            return Self.changesReply(first)
+        case .longpoll:
+            let body = ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "{\"results\":[\n"))
+                let page = try await waitForChanges(database, since: start, options: options, writer: &writer)
+                let rows = page.rows.map(JSONText.string).joined(separator: ",\n")
+                try await writer.write(ByteBuffer(string: rows + Self.changesTail(page)))
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: Self.jsonHeaders, body: body)
+        case .continuous:
+            let body = ResponseBody { writer in
+                var since = start
+                var page = first
+                let deadline = ContinuousClock.now.advanced(by: options.timeout)
+                var sent = 0
+                while true {
+                    for row in page.rows {
+                        try await writer.write(ByteBuffer(string: JSONText.string(row) + "\n"))
+                    }
+                    sent += page.rows.count
+                    since = page.lastSequence
+                    if let limit = options.limit, sent >= limit { break }
+                    if ContinuousClock.now >= deadline || state.isStopping { break }
+                    var remaining = options
+                    if let limit = options.limit { remaining.limit = limit - sent }
+                    page = try await waitForChanges(database, since: since, options: remaining, writer: &writer, deadline: deadline)
+                    if page.rows.isEmpty { break }
+                }
+                try await writer.write(ByteBuffer(string: JSONText.string(["last_seq": .string(String(since)), "pending": 0]) + "\n"))
+                try await writer.finish(nil)
+            }
+            return Response(status: .ok, headers: Self.jsonHeaders, body: body)
+        }
+    }
+
+    private static var jsonHeaders: HTTPFields {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.cacheControl] = "must-revalidate"
+        return headers
+    }
+
+    /// Waits (writing heartbeat newlines) until changes after `since` exist, the timeout
+    /// passes or the server stops; returns what it then reads.
+    private func waitForChanges(
+        _ database: Database, since: Int64, options: ChangesRequest,
+        writer: inout any ResponseBodyWriter, deadline given: ContinuousClock.Instant? = nil
+    ) async throws -> ChangesPage {
+        let clock = ContinuousClock()
+        let deadline = given ?? clock.now.advanced(by: options.timeout)
+        var nextHeartbeat = options.heartbeat.map { clock.now.advanced(by: $0) }
+        while true {
+            let page = try await StoreWork.run { try Self.readChanges(database.store, since: since, options: options) }
+            if !page.rows.isEmpty || clock.now >= deadline || state.isStopping { return page }
+            var wake = min(deadline, clock.now.advanced(by: .milliseconds(500)))
+            if let beat = nextHeartbeat { wake = min(wake, beat) }
+            await database.notifier.wait(timeout: max(.zero, clock.now.duration(to: wake)))
+            if let beat = nextHeartbeat, clock.now >= beat, let interval = options.heartbeat {
+                try await writer.write(ByteBuffer(string: "\n"))
+                nextHeartbeat = clock.now.advanced(by: interval)
+            }
+        }
+    }
+
+    /// The whole normal-feed reply.
+    private static func changesReply(_ page: ChangesPage) -> Response {
+        var text = "{\"results\":[\n"
+        text += page.rows.map(JSONText.string).joined(separator: ",\n")
+        text += changesTail(page)
+        var headers = jsonHeaders
+        headers[.contentLength] = String(text.utf8.count)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// Everything after the rows: closing bracket, `last_seq`, `pending`.
+    private static func changesTail(_ page: ChangesPage) -> String {
+        (page.rows.isEmpty ? "" : "\n") + "],\n\"last_seq\":\"\(page.lastSequence)\",\"pending\":\(page.pending)}\n"
+    }
+
+    /// Reads the rows after `since`, honouring limit, style, doc-ID filter and include_docs.
+    static func readChanges(_ store: DocumentStore, since: Int64, options: ChangesRequest) throws -> ChangesPage {
+        var rows = [JSONValue]()
+        var position = since
+        let wanted = options.limit ?? Int.max
+        var limited = false
+        scan: while true {
+            let batch = try store.changes(since: position, limit: 1000)
+            if batch.changes.isEmpty { break }
+            for change in batch.changes {
+                if rows.count >= wanted { limited = true; break scan }
+                position = change.sequence
+                if let ids = options.docIDs, !ids.contains(change.id) { continue }
+                rows.append(try row(for: change, store: store, options: options))
+            }
+            position = max(position, batch.lastSequence)
+        }
+        var pending = 0
+        if limited {
+            var after = position
+            while true {
+                let batch = try store.changes(since: after, limit: 5000)
+                if batch.changes.isEmpty { break }
+                pending += options.docIDs.map { ids in batch.changes.filter { ids.contains($0.id) }.count } ?? batch.changes.count
+                after = batch.lastSequence
+            }
+        }
+        return ChangesPage(rows: rows, lastSequence: position, pending: pending)
+    }
+
+    private static func row(for change: Change, store: DocumentStore, options: ChangesRequest) throws -> JSONValue {
+        let revisions = options.allDocsStyle ? change.revisions : Array(change.revisions.prefix(1))
+        var row: JSONObject = [
+            "seq": .string(String(change.sequence)),
+            "id": .string(change.id),
+            "changes": .array(revisions.map { ["rev": .string($0.description)] }),
+        ]
+        if change.deleted { row["deleted"] = true }
+        if options.includeDocs {
+            if let winner = try store.leafRevisions(id: change.id).first {
+                var renderer = DocumentRenderer()
+                renderer.conflicts = options.conflicts
+                row["doc"] = .object(try renderer.render(winner, store: store).json)
+            } else {
+                row["doc"] = .null
+            }
+        }
+        return .object(row)
+    }
+}

@@ -1,0 +1,145 @@
+import DocumentStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Database-level endpoints: info, create, delete, `POST /{db}` and `_all_docs`.
+extension CouchResponder {
+    func databaseRequest(_ name: String, _ request: CouchRequest) async throws -> Response {
+        switch request.method {
+        case .get, .head:
+            let database = try await state.registry.database(name)
+            return CouchReply.json(200, try await databaseInfo(database))
+        case .put:
+            _ = try await state.registry.create(name)
+            return CouchReply.json(201, CouchReply.ok, headers: [(.location, "\(request.baseURL)/\(Self.pathEncode(name))")])
+        case .delete:
+            try await state.registry.delete(name)
+            return CouchReply.json(200, CouchReply.ok)
+        case .post:
+            let database = try await state.registry.database(name)
+            return try await postDocument(database, request)
+        default:
+            throw CouchError.methodNotAllowed
+        }
+    }
+
+    /// The `GET /{db}` object.
+    func databaseInfo(_ database: Database) async throws -> JSONValue {
+        let (sequence, count, deleted) = try await StoreWork.run {
+            (try database.store.lastSequence, try database.store.documentCount(), try database.deletedDocumentCount())
+        }
+        let fileSize = (try? FileManager.default.attributesOfItem(atPath: database.store.path)[.size] as? Int) ?? 0
+        return [
+            "db_name": .string(database.name.name),
+            "update_seq": .string(String(sequence)),
+            "purge_seq": "0",
+            "sizes": ["file": .int(Int64(fileSize)), "external": 0, "active": .int(Int64(fileSize))],
+            "props": [:],
+            "doc_del_count": .int(Int64(deleted)),
+            "doc_count": .int(Int64(count)),
+            "disk_format_version": 8,
+            "compact_running": false,
+            "cluster": ["q": 1, "n": 1, "w": 1, "r": 1],
+            "instance_start_time": .string(state.instanceStartTime),
+        ]
+    }
+
+    /// `POST /{db}`: a new document, its ID from `_id` or a fresh UUID.
+    private func postDocument(_ database: Database, _ request: CouchRequest) async throws -> Response {
+        var incoming = try IncomingDocument(request.jsonObjectBody())
+        let id = incoming.id ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        incoming.id = id
+        try IncomingDocument.validate(id: id)
+        let saved = try await save(incoming, id: id, in: database)
+        return CouchReply.json(
+            201, ["ok": true, "id": .string(id), "rev": .string(saved.rev.description)],
+            headers: [(.eTag, "\"\(saved.rev)\""), (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))")])
+    }
+
+    /// `GET|POST /{db}/_all_docs`.
+    func allDocs(_ database: Database, _ request: CouchRequest) async throws -> Response {
+        try Self.allow(request, [.get, .post])
+        let query = request.query
+        var keys: [String]? = nil
+        if request.method == .post, !request.body.isEmpty {
+            let body = try request.jsonObjectBody()
+            if let value = body["keys"] {
+                guard let array = value.arrayValue else { throw CouchError.badRequest("`keys` must be an array") }
+                keys = array.compactMap(\.stringValue)
+            }
+        }
+        if keys == nil, let value = try query.json("keys") {
+            keys = value.arrayValue?.compactMap(\.stringValue)
+        }
+        if keys == nil, let key = try query.json("key")?.stringValue { keys = [key] }
+        let includeDocs = try query.bool("include_docs")
+        var renderer = DocumentRenderer()
+        renderer.conflicts = try query.bool("conflicts")
+        renderer.attachments = try query.bool("attachments")
+        let descending = try query.bool("descending")
+        let limit = try query.int("limit")
+        let skip = try query.int("skip") ?? 0
+        let startKey = try (query.json("startkey") ?? query.json("start_key"))?.stringValue
+        let endKey = try (query.json("endkey") ?? query.json("end_key"))?.stringValue
+        let inclusiveEnd = try query.bool("inclusive_end", default: true)
+        let rendererCopy = renderer
+        let keysCopy = keys
+        let (total, rows) = try await StoreWork.run { () throws -> (Int, [JSONValue]) in
+            let store = database.store
+            let total = try store.documentCount()
+            var rows = [JSONValue]()
+            if let keysCopy {
+                var selected = keysCopy
+                if descending { selected.reverse() }
+                selected = Array(selected.dropFirst(skip))
+                if let limit { selected = Array(selected.prefix(limit)) }
+                for key in selected {
+                    rows.append(try Self.allDocsRow(key: key, store: store, includeDocs: includeDocs, renderer: rendererCopy))
+                }
+            } else {
+                let options = AllDocsOptions(startKey: startKey, endKey: endKey, inclusiveEnd: inclusiveEnd,
+                                             limit: limit, skip: skip, descending: descending)
+                for revision in try store.allDocuments(options) {
+                    var row: JSONObject = [
+                        "id": .string(revision.id), "key": .string(revision.id),
+                        "value": ["rev": .string(revision.rev.description)],
+                    ]
+                    if includeDocs { row["doc"] = .object(try rendererCopy.render(revision, store: store).json) }
+                    rows.append(.object(row))
+                }
+            }
+            return (total, rows)
+        }
+        return CouchReply.json(200, [
+            "total_rows": .int(Int64(total)),
+            "offset": keys == nil ? .int(Int64(skip)) : .null,
+            "rows": .array(rows),
+        ])
+    }
+
+    /// One `_all_docs` row for an explicitly requested key: live, deleted or missing.
+    private static func allDocsRow(key: String, store: DocumentStore, includeDocs: Bool, renderer: DocumentRenderer) throws -> JSONValue {
+        if !key.hasPrefix("_"), let live = try store.get(id: key) {
+            var row: JSONObject = ["id": .string(key), "key": .string(key), "value": ["rev": .string(live.rev.description)]]
+            if includeDocs { row["doc"] = .object(try renderer.render(live, store: store).json) }
+            return .object(row)
+        }
+        if !key.hasPrefix("_"), let winner = try store.leafRevisions(id: key).first {
+            var row: JSONObject = [
+                "id": .string(key), "key": .string(key),
+                "value": ["rev": .string(winner.rev.description), "deleted": true],
+            ]
+            if includeDocs { row["doc"] = .null }
+            return .object(row)
+        }
+        return ["key": .string(key), "error": "not_found"]
+    }
+
+    /// Percent-encodes one path segment for a `Location` header.
+    static func pathEncode(_ segment: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.remove("/")
+        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
+    }
+}

@@ -1,0 +1,213 @@
+import DocumentStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// `GET|PUT|DELETE /{db}/{docid}`, including `open_revs` (JSON or multipart/mixed) and
+/// `multipart/related` uploads with attachments, as CouchDB's replicator uses them.
+extension CouchResponder {
+    func document(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
+        switch request.method {
+        case .get, .head: return try await getDocument(id, database, request)
+        case .put: return try await putDocument(id, database, request)
+        case .delete: return try await deleteDocument(id, database, request)
+        default: throw CouchError.methodNotAllowed
+        }
+    }
+
+    /// The read options of a document GET.
+    private func renderer(for request: CouchRequest) throws -> DocumentRenderer {
+        let query = request.query
+        var renderer = DocumentRenderer()
+        let meta = try query.bool("meta")
+        renderer.revs = try query.bool("revs")
+        renderer.revsInfo = try query.bool("revs_info") || meta
+        renderer.conflicts = try query.bool("conflicts") || meta
+        renderer.deletedConflicts = try query.bool("deleted_conflicts") || meta
+        renderer.attachments = try query.bool("attachments")
+        renderer.attsSince = try query.revisionList("atts_since") ?? []
+        return renderer
+    }
+
+    private func getDocument(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
+        if request.query["open_revs"] != nil { return try await openRevs(id, database, request) }
+        let renderer = try renderer(for: request)
+        let rev = try request.query.revision()
+        if id.hasPrefix("_design/") { throw CouchError.missing }
+        try IncomingDocument.validate(id: id)
+        let rendered = try await StoreWork.run { () throws -> JSONObject in
+            let store = database.store
+            let revision: DocumentRevision
+            if let rev {
+                guard let found = try store.get(id: id, rev: rev) else { throw CouchError.missing }
+                revision = found
+            } else {
+                guard let winner = try store.get(id: id) else {
+                    throw try store.leafRevisions(id: id).isEmpty ? CouchError.missing : CouchError.deleted
+                }
+                revision = winner
+            }
+            return try renderer.render(revision, store: store).json
+        }
+        let etag = rendered["_rev"]?.stringValue.map { "\"\($0)\"" } ?? ""
+        return CouchReply.json(200, .object(rendered), headers: [(.eTag, etag)])
+    }
+
+    /// One entry of an `open_revs` answer.
+    private enum OpenRevResult: Sendable {
+        case found(DocumentRenderer.Rendered)
+        case missing(RevisionID)
+    }
+
+    private func openRevs(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
+        try IncomingDocument.validate(id: id)
+        var renderer = try renderer(for: request)
+        let multipart = request.accepts("multipart/mixed") && !request.accepts("application/json")
+        if multipart, request.query["attachments"] == nil { renderer.attachments = true }
+        renderer.attachmentsFollow = multipart
+        let latest = try request.query.bool("latest")
+        let requested: [RevisionID]?
+        if request.query["open_revs"] == "all" {
+            requested = nil
+        } else {
+            guard let value = try request.query.json("open_revs") else { throw CouchError.badRequest("open_revs is missing") }
+            if value == .string("all") {
+                requested = nil
+            } else {
+                requested = try QueryParameters.revisions(from: value)
+            }
+        }
+        let rendererCopy = renderer
+        let results = try await StoreWork.run { () throws -> [OpenRevResult] in
+            let store = database.store
+            let leaves = try store.leafRevisions(id: id)
+            guard let requested else {
+                if leaves.isEmpty { throw CouchError.missing }
+                return try leaves.map { .found(try rendererCopy.render($0, store: store)) }
+            }
+            var results = [OpenRevResult]()
+            var seen = Set<RevisionID>()
+            for rev in requested {
+                var matches = [DocumentRevision]()
+                if latest {
+                    for leaf in leaves {
+                        if try leaf.rev == rev || store.history(id: id, rev: leaf.rev).contains(rev) {
+                            matches.append(leaf)
+                        }
+                    }
+                }
+                if matches.isEmpty, let exact = try store.get(id: id, rev: rev) { matches = [exact] }
+                if matches.isEmpty { results.append(.missing(rev)) }
+                for match in matches where seen.insert(match.rev).inserted {
+                    results.append(.found(try rendererCopy.render(match, store: store)))
+                }
+            }
+            return results
+        }
+        guard multipart else {
+            let array = results.map { result -> JSONValue in
+                switch result {
+                case .found(let rendered): return ["ok": .object(rendered.json)]
+                case .missing(let rev): return ["missing": .string(rev.description)]
+                }
+            }
+            return CouchReply.json(200, .array(array))
+        }
+        var writer = MultipartWriter()
+        for result in results {
+            switch result {
+            case .missing(let rev):
+                writer.append(headers: [("Content-Type", "application/json; error=\"true\"")],
+                              body: JSONText.encode(["missing": .string(rev.description)]))
+            case .found(let rendered) where rendered.following.isEmpty:
+                writer.append(headers: [("Content-Type", "application/json")], body: JSONText.encode(.object(rendered.json)))
+            case .found(let rendered):
+                let inner = try await Self.relatedBody(rendered, store: database.store)
+                writer.append(headers: [("Content-Type", inner.contentType)], body: inner.body)
+            }
+        }
+        let contentType = writer.contentType("mixed")
+        return CouchReply.bytes(200, writer.finish(), contentType: contentType)
+    }
+
+    /// A `multipart/related` body: the document JSON, then one part per following attachment.
+    static func relatedBody(_ rendered: DocumentRenderer.Rendered, store: DocumentStore) async throws -> (contentType: String, body: Data) {
+        var writer = MultipartWriter()
+        writer.append(headers: [("Content-Type", "application/json")], body: JSONText.encode(.object(rendered.json)))
+        for (name, info) in rendered.following {
+            let data = try await StoreWork.run { try store.attachmentData(digest: info.digest) }
+            guard let data else {
+                throw CouchError(status: 500, error: "internal_server_error", reason: "Attachment \(name) has no stored data")
+            }
+            writer.append(headers: [
+                ("Content-Disposition", "attachment; filename=\"\(name)\""),
+                ("Content-Type", info.contentType),
+                ("Content-Length", String(data.count)),
+            ], body: data)
+        }
+        let contentType = writer.contentType("related")
+        return (contentType, writer.finish())
+    }
+
+    /// The document and its attachment parts of a PUT body, JSON or `multipart/related`.
+    private func incomingDocument(_ request: CouchRequest) throws -> IncomingDocument {
+        if request.mediaType == "multipart/related" {
+            guard let boundary = MediaTypeParameters.value(of: "boundary", in: request.headers[.contentType] ?? "") else {
+                throw CouchError.badRequest("multipart/related body without a boundary")
+            }
+            let parts = try MultipartReader.parts(of: request.body, boundary: boundary)
+            guard let first = parts.first else { throw CouchError.badRequest("multipart/related body has no parts") }
+            var incoming = try IncomingDocument(JSONText.decodeObject(first.body))
+            try incoming.attachFollowingParts(Array(parts.dropFirst()))
+            return incoming
+        }
+        return try IncomingDocument(request.jsonObjectBody())
+    }
+
+    private func putDocument(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
+        var incoming = try incomingDocument(request)
+        try IncomingDocument.validate(id: id)
+        if let queryRev = try request.query.revision() {
+            if let bodyRev = incoming.rev, bodyRev != queryRev {
+                throw CouchError.badRequest("Document rev from request body and query string have different values")
+            }
+            incoming.rev = queryRev
+        }
+        let newEdits = try request.query.bool("new_edits", default: true)
+        let document = incoming
+        let rev: RevisionID
+        if newEdits {
+            rev = try await save(document, id: id, in: database).rev
+        } else {
+            rev = try await StoreWork.run { () throws -> RevisionID in
+                let revision = try Self.replicatedRevision(document, id: id, store: database.store)
+                try database.store.insertRevisions([revision])
+                return revision.rev
+            }
+            database.didWrite()
+        }
+        return CouchReply.json(
+            201, ["ok": true, "id": .string(id), "rev": .string(rev.description)],
+            headers: [(.eTag, "\"\(rev)\""),
+                      (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))")])
+    }
+
+    private func deleteDocument(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
+        try IncomingDocument.validate(id: id)
+        var rev = try request.query.revision()
+        if rev == nil, let match = request.headers[.ifMatch] {
+            guard let parsed = RevisionID(match.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) else {
+                throw CouchError.invalidRev
+            }
+            rev = parsed
+        }
+        guard let rev else {
+            let exists = try await StoreWork.run { try database.store.get(id: id) != nil }
+            throw exists ? CouchError.conflict : CouchError.missing
+        }
+        let deleted = try await StoreWork.run { try database.store.delete(id: id, parent: rev) }
+        database.didWrite()
+        return CouchReply.json(200, ["ok": true, "id": .string(id), "rev": .string(deleted.rev.description)],
+                               headers: [(.eTag, "\"\(deleted.rev)\"")])
+    }
+}

@@ -1,0 +1,102 @@
+import Crypto
+import DocumentStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// Mango queries: `POST /{db}/_find` and `POST /{db}/_index`, served by the store's queries.
+extension CouchResponder {
+    /// `POST /{db}/_find`.
+    func find(_ database: Database, _ request: CouchRequest) async throws -> Response {
+        try Self.allow(request, [.post])
+        let body = try request.jsonObjectBody()
+        guard let selector = body["selector"], selector.objectValue != nil else {
+            throw CouchError(status: 400, error: "missing_required_key", reason: "Missing required key: selector")
+        }
+        var sort = [SortField]()
+        if let value = body["sort"] {
+            guard let array = value.arrayValue else { throw CouchError.badRequest("sort must be an array") }
+            for element in array {
+                switch element {
+                case .string(let field):
+                    sort.append(SortField(field: field, ascending: true))
+                case .object(let object) where object.count == 1:
+                    let (field, direction) = object.first!
+                    guard let text = direction.stringValue, text == "asc" || text == "desc" else {
+                        throw CouchError.badRequest("Sort direction must be \"asc\" or \"desc\"")
+                    }
+                    sort.append(SortField(field: field, ascending: text == "asc"))
+                default:
+                    throw CouchError.badRequest("Invalid sort field: \(JSONText.string(element))")
+                }
+            }
+        }
+        let limit = body["limit"].map { $0.intValue.map(Int.init) } ?? 25
+        let skip = body["skip"]?.intValue.map(Int.init) ?? 0
+        guard let limit, limit >= 0, skip >= 0 else { throw CouchError.badRequest("limit and skip must be non-negative integers") }
+        var fields: [String]? = nil
+        if let value = body["fields"] {
+            guard let array = value.arrayValue else { throw CouchError.badRequest("fields must be an array of strings") }
+            fields = array.compactMap(\.stringValue)
+        }
+        let query = Query(selector: selector, sort: sort, limit: limit, skip: skip)
+        let wantedFields = fields
+        let docs = try await StoreWork.run { () throws -> [JSONValue] in
+            let store = database.store
+            return try store.find(query).map { revision in
+                let rendered = try DocumentRenderer().render(revision, store: store).json
+                guard let wantedFields else { return .object(rendered) }
+                return .object(Self.project(rendered, fields: wantedFields))
+            }
+        }
+        return CouchReply.json(200, ["docs": .array(docs), "bookmark": "nil"])
+    }
+
+    /// Keeps only `fields` (dotted paths allowed) of a rendered document.
+    static func project(_ document: JSONObject, fields: [String]) -> JSONObject {
+        var result = JSONObject()
+        for field in fields {
+            let path = field.split(separator: ".").map(String.init)
+            guard let first = path.first, let value = document[first] else { continue }
+            if path.count == 1 {
+                result[first] = value
+                continue
+            }
+            var current: JSONValue? = value
+            for component in path.dropFirst() { current = current?.objectValue?[component] }
+            guard let leaf = current else { continue }
+            // Rebuild the nested objects down to the selected leaf.
+            var nested = leaf
+            for component in path.dropFirst().reversed() { nested = .object([component: nested]) }
+            if case .object(let existing)? = result[first], case .object(let adding) = nested {
+                result[first] = .object(existing.merging(adding) { old, _ in old })
+            } else {
+                result[first] = nested
+            }
+        }
+        return result
+    }
+
+    /// `POST /{db}/_index`: declares a JSON index on fields.
+    func index(_ database: Database, _ request: CouchRequest) async throws -> Response {
+        try Self.allow(request, [.post])
+        let body = try request.jsonObjectBody()
+        guard let fieldValues = body["index"]?.objectValue?["fields"]?.arrayValue, !fieldValues.isEmpty else {
+            throw CouchError(status: 400, error: "missing_required_key", reason: "Missing required key: index.fields")
+        }
+        var fields = [String]()
+        for value in fieldValues {
+            switch value {
+            case .string(let field): fields.append(field)
+            case .object(let object) where object.count == 1: fields.append(object.keys.first!)
+            default: throw CouchError.badRequest("Invalid index field: \(JSONText.string(value))")
+            }
+        }
+        let digest = Insecure.SHA1.hash(data: JSONText.encode(.array(fields.map { .string($0) })))
+        let hash = digest.map { String(format: "%02x", $0) }.joined()
+        let name = body["name"]?.stringValue ?? hash
+        let indexFields = fields
+        try await StoreWork.run { try database.store.ensureIndex(fields: indexFields, name: name) }
+        return CouchReply.json(200, ["result": "created", "id": .string("_design/\(hash)"), "name": .string(name)])
+    }
+}

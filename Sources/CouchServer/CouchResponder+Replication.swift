@@ -1,0 +1,216 @@
+import DocumentStore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The replication endpoints: `_revs_diff`, `_bulk_get`, `_bulk_docs`.
+extension CouchResponder {
+    /// `POST /{db}/_revs_diff`: which of the offered revisions are missing here.
+    func revsDiff(_ database: Database, _ request: CouchRequest) async throws -> Response {
+        try Self.allow(request, [.post])
+        var asked = [String: [RevisionID]]()
+        var unparseable = [String: [String]]()
+        for (id, value) in try request.jsonObjectBody() {
+            guard let array = value.arrayValue else { throw CouchError.badRequest("_revs_diff values must be arrays") }
+            // A revision that does not parse can never be stored here, so it is reported
+            // missing rather than failing the whole request.
+            var revisions = [RevisionID]()
+            for element in array {
+                guard let text = element.stringValue else { throw CouchError.badRequest("_revs_diff revisions must be strings") }
+                if let rev = RevisionID(text) { revisions.append(rev) } else { unparseable[id, default: []].append(text) }
+            }
+            asked[id] = revisions
+        }
+        let request = asked
+        let diff = try await StoreWork.run { try database.store.revsDiff(request) }
+        var reply = JSONObject()
+        for (id, texts) in unparseable {
+            let known = diff[id]?.missing.map(\.description) ?? []
+            let possible = diff[id]?.possibleAncestors ?? []
+            var object: JSONObject = ["missing": .array((known + texts).map { .string($0) })]
+            if !possible.isEmpty { object["possible_ancestors"] = .array(possible.map { .string($0.description) }) }
+            reply[id] = .object(object)
+        }
+        for (id, entry) in diff where !entry.missing.isEmpty && unparseable[id] == nil {
+            var object: JSONObject = ["missing": .array(entry.missing.map { .string($0.description) })]
+            if !entry.possibleAncestors.isEmpty {
+                object["possible_ancestors"] = .array(entry.possibleAncestors.map { .string($0.description) })
+            }
+            reply[id] = .object(object)
+        }
+        return CouchReply.json(200, .object(reply))
+    }
+
+    /// One document asked for in `_bulk_get`.
+    private struct BulkGetItem: Sendable {
+        var id: String
+        var rev: RevisionID?
+        var revText: String?
+        var attsSince: [RevisionID]
+    }
+
+    /// `POST /{db}/_bulk_get`: many revisions in one request (JSON, or multipart/mixed when
+    /// the client asks only for that).
+    func bulkGet(_ database: Database, _ request: CouchRequest) async throws -> Response {
+        try Self.allow(request, [.post])
+        let body = try request.jsonObjectBody()
+        guard let docs = body["docs"]?.arrayValue else { throw CouchError.badRequest("Missing JSON list of 'docs'.") }
+        var items = [BulkGetItem]()
+        for element in docs {
+            guard let object = element.objectValue, let id = object["id"]?.stringValue else {
+                throw CouchError.badRequest("Every _bulk_get entry needs an id")
+            }
+            let revText = object["rev"]?.stringValue
+            let attsSince = try object["atts_since"].map(QueryParameters.revisions(from:)) ?? []
+            items.append(BulkGetItem(id: id, rev: revText.flatMap(RevisionID.init), revText: revText, attsSince: attsSince))
+        }
+        var renderer = DocumentRenderer()
+        renderer.revs = try request.query.bool("revs") || body["revs"]?.boolValue == true
+        renderer.attachments = try request.query.bool("attachments") || body["attachments"]?.boolValue == true
+        let latest = try request.query.bool("latest") || body["latest"]?.boolValue == true
+        let rendererCopy = renderer
+        let requested = items
+        let results = try await StoreWork.run { () throws -> [JSONValue] in
+            let store = database.store
+            return try requested.map { item in
+                var renderer = rendererCopy
+                renderer.attsSince = item.attsSince
+                var docs = [JSONValue]()
+                let missing: JSONValue = [
+                    "error": [
+                        "id": .string(item.id), "rev": .string(item.revText ?? "undefined"),
+                        "error": "not_found", "reason": "missing",
+                    ],
+                ]
+                if item.id.hasPrefix("_") {
+                    docs.append(missing)
+                } else if let rev = item.rev {
+                    var matches = [DocumentRevision]()
+                    if latest {
+                        for leaf in try store.leafRevisions(id: item.id) {
+                            if try leaf.rev == rev || store.history(id: item.id, rev: leaf.rev).contains(rev) {
+                                matches.append(leaf)
+                            }
+                        }
+                    }
+                    if matches.isEmpty, let exact = try store.get(id: item.id, rev: rev) { matches = [exact] }
+                    if matches.isEmpty { docs.append(missing) }
+                    for match in matches { docs.append(["ok": .object(try renderer.render(match, store: store).json)]) }
+                } else if item.revText != nil {
+                    docs.append(["error": [
+                        "id": .string(item.id), "rev": .string(item.revText!),
+                        "error": "bad_request", "reason": "Invalid rev format",
+                    ]])
+                } else if let winner = try store.leafRevisions(id: item.id).first {
+                    docs.append(["ok": .object(try renderer.render(winner, store: store).json)])
+                } else {
+                    docs.append(missing)
+                }
+                return ["id": .string(item.id), "docs": .array(docs)]
+            }
+        }
+        if request.accepts("multipart/mixed") && !request.accepts("application/json") {
+            return try await bulkGetMultipart(results, renderer: renderer, database: database)
+        }
+        return CouchReply.json(200, ["results": .array(results)])
+    }
+
+    /// The multipart/mixed form of `_bulk_get`: one part per returned revision or error.
+    private func bulkGetMultipart(_ results: [JSONValue], renderer: DocumentRenderer, database: Database) async throws -> Response {
+        var writer = MultipartWriter()
+        for result in results {
+            for doc in result.objectValue?["docs"]?.arrayValue ?? [] {
+                if let ok = doc.objectValue?["ok"] {
+                    writer.append(headers: [("Content-Type", "application/json")], body: JSONText.encode(ok))
+                } else {
+                    writer.append(headers: [("Content-Type", "application/json; error=\"true\"")],
+                                  body: JSONText.encode(doc.objectValue?["error"] ?? .null))
+                }
+            }
+        }
+        let contentType = writer.contentType("mixed")
+        return CouchReply.bytes(200, writer.finish(), contentType: contentType)
+    }
+
+    /// `POST /{db}/_bulk_docs`: many writes; with `new_edits:false` revisions are inserted as
+    /// given (replication), otherwise each document is an ordinary edit with its own result.
+    func bulkDocs(_ database: Database, _ request: CouchRequest) async throws -> Response {
+        try Self.allow(request, [.post])
+        let body = try request.jsonObjectBody()
+        guard let docs = body["docs"]?.arrayValue else { throw CouchError.badRequest("POST body must include `docs` parameter.") }
+        let newEdits = body["new_edits"]?.boolValue ?? true
+        // Parse and validate everything first: a malformed request writes nothing.
+        // Design documents are refused one by one (the store keeps no `_design/` IDs), so a
+        // replicator's batch still lands its ordinary documents.
+        var incoming = [IncomingDocument]()
+        var refused = [JSONValue]()
+        for element in docs {
+            guard let object = element.objectValue else { throw CouchError.badRequest("Document must be a JSON object") }
+            let document = try IncomingDocument(object)
+            if let id = document.id, id.hasPrefix("_design/") {
+                var entry: JSONObject = [
+                    "id": .string(id), "error": "forbidden",
+                    "reason": "This server does not store design documents.",
+                ]
+                if let rev = document.rev { entry["rev"] = .string(rev.description) }
+                refused.append(.object(entry))
+                continue
+            }
+            if let id = document.id { try IncomingDocument.validate(id: id) }
+            incoming.append(document)
+        }
+        if newEdits {
+            var results = refused
+            for var document in incoming {
+                let id = document.id ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+                document.id = id
+                let prepared = document
+                do {
+                    let saved = try await StoreWork.run { try Self.saveNow(prepared, id: id, store: database.store) }
+                    results.append(["ok": true, "id": .string(id), "rev": .string(saved.rev.description)])
+                } catch {
+                    let couch = CouchError.from(error)
+                    if couch.status >= 500 { throw couch }
+                    results.append(["id": .string(id), "error": .string(couch.error), "reason": .string(couch.reason)])
+                }
+            }
+            database.didWrite()
+            return CouchReply.json(201, .array(results))
+        }
+        var revisions = [ReplicatedRevision]()
+        for document in incoming {
+            guard let id = document.id else { throw CouchError.badRequest("new_edits=false needs _id on every document") }
+            guard document.rev != nil || document.revisions != nil else {
+                throw CouchError.badRequest("new_edits=false needs _rev on every document")
+            }
+            revisions.append(try Self.replicatedRevision(document, id: id, store: database.store))
+        }
+        let prepared = revisions
+        let failures = try await StoreWork.run { () throws -> [JSONValue] in
+            let store = database.store
+            do {
+                try store.insertRevisions(prepared)
+                return []
+            } catch let error as DocumentStoreError {
+                if case .storage = error { throw error }
+                // One bad revision spoils the batch: insert one by one to report exactly which.
+                var failures = [JSONValue]()
+                for revision in prepared {
+                    do {
+                        try store.insertRevisions([revision])
+                    } catch let single as DocumentStoreError {
+                        if case .storage = single { throw single }
+                        let couch = CouchError(single)
+                        failures.append([
+                            "id": .string(revision.id), "rev": .string(revision.rev.description),
+                            "error": .string(couch.error), "reason": .string(couch.reason),
+                        ])
+                    }
+                }
+                return failures
+            }
+        }
+        database.didWrite()
+        return CouchReply.json(201, .array(refused + failures))
+    }
+}

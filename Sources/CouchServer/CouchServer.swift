@@ -1,0 +1,112 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import NIOConcurrencyHelpers
+
+/// CouchDB's HTTP API over local DocumentStore files, one per database in a data directory:
+/// enough of it for CouchDB's replicator, PouchDB and this package's replicator to sync.
+///
+/// Start it in-process (tests use port 0 and read the bound port back) or from `recipes serve`.
+public final class CouchServer: Sendable {
+    /// The configuration the server runs with.
+    public let configuration: CouchServerConfiguration
+    private let logger: Logger
+    private let state: ServerState
+    private let running = NIOLockedValueBox<Running?>(nil)
+
+    private struct Running: Sendable {
+        var group: ServiceGroup
+        var task: Task<Void, any Error>
+        var port: Int
+    }
+
+    /// Makes a server; nothing listens until `start()`.
+    public init(configuration: CouchServerConfiguration, logger: Logger = Logger(label: "recipes.serve")) {
+        self.configuration = configuration
+        self.logger = logger
+        self.state = ServerState(configuration: configuration)
+    }
+
+    /// The port the server listens on, once started.
+    public var port: Int? { running.withLockedValue { $0?.port } }
+
+    /// Binds and starts serving; returns the bound port (useful with port 0).
+    ///
+    /// With `handleSignals`, SIGINT and SIGTERM stop the server gracefully (for the CLI).
+    @discardableResult
+    public func start(handleSignals: Bool = false) async throws -> Int {
+        let portBox = NIOLockedValueBox<CheckedContinuation<Int, any Error>?>(nil)
+        let app = Application(
+            responder: CouchResponder(state: state, logger: logger),
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port),
+                                 serverName: "Recipes-CouchServer"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                portBox.withLockedValue { $0?.resume(returning: port); $0 = nil }
+            },
+            logger: logger
+        )
+        let group = ServiceGroup(configuration: .init(
+            services: [app],
+            gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
+            logger: logger))
+        let port: Int = try await withCheckedThrowingContinuation { continuation in
+            portBox.withLockedValue { $0 = continuation }
+            let task = Task {
+                do {
+                    try await group.run()
+                    portBox.withLockedValue {
+                        $0?.resume(throwing: CouchServerError.stoppedBeforeListening)
+                        $0 = nil
+                    }
+                } catch {
+                    portBox.withLockedValue { $0?.resume(throwing: CouchServerError.cannotListen(String(describing: error))); $0 = nil }
+                    throw error
+                }
+            }
+            running.withLockedValue { $0 = Running(group: group, task: task, port: 0) }
+        }
+        running.withLockedValue { $0?.port = port }
+        return port
+    }
+
+    /// Waits until the server stops (after `stop()` or a signal), then closes the stores.
+    public func waitUntilStopped() async throws {
+        guard let task = running.withLockedValue({ $0?.task }) else { return }
+        _ = try? await task.value
+        await state.registry.closeAll()
+    }
+
+    /// Stops listening, lets in-flight requests finish (longpoll feeds answer at once) and
+    /// closes every store.
+    public func stop() async {
+        guard let current = running.withLockedValue({ value -> Running? in
+            defer { value = nil }
+            return value
+        }) else { return }
+        state.markStopping()
+        await current.group.triggerGracefulShutdown()
+        _ = try? await current.task.value
+        await state.registry.closeAll()
+    }
+}
+
+/// Why a `CouchServer` could not start.
+public enum CouchServerError: Error, Sendable, CustomStringConvertible {
+    /// Binding failed (address in use, not permitted, bad host).
+    case cannotListen(String)
+    /// The server shut down before it was listening.
+    case stoppedBeforeListening
+
+    /// A sentence naming the cause and the fix.
+    public var description: String {
+        switch self {
+        case .cannotListen(let reason):
+            return "Cannot listen: \(reason). Pick another --port (or 0 for any free port) or check --bind."
+        case .stoppedBeforeListening:
+            return "The server stopped before it was listening. Check the address and try again."
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import DocumentStore
+import Foundation
+
+/// The databases of a data directory: one DocumentStore file per database, opened on first
+/// use and kept open until the server stops or the database is deleted.
+actor DatabaseRegistry {
+    private let directory: URL
+    private let storeOptions: DocumentStore.Options
+    private var open: [String: Database] = [:]
+
+    init(directory: URL, storeOptions: DocumentStore.Options = .init()) {
+        self.directory = directory
+        self.storeOptions = storeOptions
+    }
+
+    private func path(of name: DatabaseName) -> String {
+        directory.appendingPathComponent(name.fileName).path
+    }
+
+    /// The existing database called `name`; 404 `not_found` when there is none (or the name is
+    /// not a valid database name, which no database can have).
+    func database(_ name: String) throws -> Database {
+        if let database = open[name] { return database }
+        guard let valid = try? DatabaseName(validating: name),
+              FileManager.default.fileExists(atPath: path(of: valid))
+        else { throw CouchError.databaseMissing }
+        return try openStore(valid)
+    }
+
+    /// Whether a database called `name` exists.
+    func exists(_ name: String) -> Bool {
+        if open[name] != nil { return true }
+        guard let valid = try? DatabaseName(validating: name) else { return false }
+        return FileManager.default.fileExists(atPath: path(of: valid))
+    }
+
+    /// Creates the database; 400 for an invalid name, 412 `file_exists` if it already exists.
+    func create(_ name: String) throws -> Database {
+        let valid = try DatabaseName(validating: name)
+        if open[name] != nil || FileManager.default.fileExists(atPath: path(of: valid)) {
+            throw CouchError.databaseExists
+        }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return try openStore(valid)
+    }
+
+    /// Closes and removes the database's files; 404 when there is no such database.
+    func delete(_ name: String) throws {
+        let database = try database(name)
+        open[name] = nil
+        try? database.store.close()
+        let base = path(of: database.name)
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: base + suffix) {
+            try FileManager.default.removeItem(atPath: base + suffix)
+        }
+    }
+
+    /// Names of all databases, sorted.
+    func names() throws -> [String] {
+        guard FileManager.default.fileExists(atPath: directory.path) else { return [] }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        return files.compactMap { DatabaseName(fileName: $0)?.name }.sorted()
+    }
+
+    /// Closes every open store.
+    func closeAll() {
+        for database in open.values { try? database.store.close() }
+        open.removeAll()
+    }
+
+    private func openStore(_ name: DatabaseName) throws -> Database {
+        let store: DocumentStore
+        do {
+            store = try DocumentStore(path: path(of: name), options: storeOptions)
+        } catch let error as DocumentStoreError {
+            throw CouchError(error)
+        }
+        let database = Database(name: name, store: store)
+        open[name.name] = database
+        return database
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// What every request handler shares: the configuration, the databases, the session-cookie
+/// signer and the identity CouchDB clients read from `GET /`.
+final class ServerState: Sendable {
+    let configuration: CouchServerConfiguration
+    let registry: DatabaseRegistry
+    let cookies: SessionCookie
+    /// Seconds since 1970 when the server started, as CouchDB reports `instance_start_time`.
+    let instanceStartTime: String
+    /// The server's UUID, stable across restarts on the same data directory.
+    let uuid: String
+    private let stopping = NIOLockedValueBox<Bool>(false)
+
+    init(configuration: CouchServerConfiguration) {
+        self.configuration = configuration
+        self.registry = DatabaseRegistry(directory: configuration.dataDirectory)
+        self.cookies = SessionCookie(lifetime: configuration.sessionLifetime)
+        self.instanceStartTime = String(Int(Date().timeIntervalSince1970))
+        self.uuid = Self.loadUUID(in: configuration.dataDirectory)
+    }
+
+    /// Whether the server is shutting down (longpoll requests then answer at once).
+    var isStopping: Bool { stopping.withLockedValue { $0 } }
+
+    /// Marks the server as shutting down.
+    func markStopping() { stopping.withLockedValue { $0 = true } }
+
+    private static func loadUUID(in directory: URL) -> String {
+        let file = directory.appendingPathComponent(".server-uuid")
+        if let text = try? String(contentsOf: file, encoding: .utf8),
+           case let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines), trimmed.count == 32 {
+            return trimmed
+        }
+        let fresh = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try? fresh.write(to: file, atomically: true, encoding: .utf8)
+        return fresh
+    }
+}
