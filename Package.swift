@@ -22,7 +22,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "DocumentStoreTests", dependencies: ["DocumentStore"]),
+        .testTarget(
+            name: "DocumentStoreTests",
+            dependencies: [
+                "DocumentStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "RecipesKit",
             dependencies: [

@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+
+extension DocumentStore {
+    /// Writes a local document: never replicated, no history, not in the changes feed. The ID
+    /// may be given with or without its `_local/` prefix.
+    public func putLocal(id: String, body: JSONObject) throws {
+        let key = try Self.localKey(id)
+        let bytes = try StoreTransaction.encodeBody(body, id: "_local/" + key)
+        try mapped {
+            try pool.write { db in
+                try db.execute(sql: "INSERT OR REPLACE INTO local_docs(id, body) VALUES (?, ?)",
+                               arguments: [key, Data(bytes)])
+            }
+        }
+    }
+
+    /// Reads a local document, nil if absent.
+    public func getLocal(id: String) throws -> JSONObject? {
+        let key = try Self.localKey(id)
+        return try reading { db in
+            try Data.fetchOne(db, sql: "SELECT body FROM local_docs WHERE id = ?", arguments: [key])
+                .map(JSONBodyDecoder.decodeObject)
+        }
+    }
+
+    /// Deletes a local document; deleting an absent one changes nothing.
+    public func deleteLocal(id: String) throws {
+        let key = try Self.localKey(id)
+        try mapped {
+            try pool.write { db in try db.execute(sql: "DELETE FROM local_docs WHERE id = ?", arguments: [key]) }
+        }
+    }
+
+    private static func localKey(_ id: String) throws -> String {
+        let key = id.hasPrefix("_local/") ? String(id.dropFirst("_local/".count)) : id
+        guard !key.isEmpty else { throw DocumentStoreError.invalidDocumentID(id) }
+        return key
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import GRDB
+
+/// A local datastore of revisioned JSON documents in one SQLite file, with CouchDB's model:
+/// revision trees, deterministic revision IDs, conflicts and a deterministic winner,
+/// tombstones, attachments stored once by digest, local documents, a changes feed, and
+/// Mango-style queries served by declared indexes.
+///
+/// The file is opened in WAL mode through a GRDB `DatabasePool`, so reads run on a pool of
+/// readers and never wait for a write. Every write (and every batch of writes) is one SQLite
+/// transaction: it happens entirely or not at all. The type is `Sendable`; any thread or task
+/// may call it, and writes are serialized by SQLite.
+public final class DocumentStore: Sendable {
+    /// Tunables of a store.
+    public struct Options: Sendable {
+        /// How many ancestors each leaf keeps (CouchDB's `revs_limit`); deeper ones are pruned.
+        public var revisionLimit = 1000
+        /// The defaults.
+        public init() {}
+    }
+
+    /// A write of a batch given to `write(_:)`.
+    public enum WriteOperation: Sendable {
+        /// Creates a document (or a new revision on top of a deleted one).
+        case create(id: String, body: JSONObject, attachments: [AttachmentChange])
+        /// Updates the leaf revision `parent`.
+        case update(id: String, parent: RevisionID, body: JSONObject, attachments: [AttachmentChange])
+        /// Tombstones the leaf revision `parent`.
+        case delete(id: String, parent: RevisionID)
+    }
+
+    /// The store's identity, a UUID made when the file was created and kept in it.
+    public let storeID: String
+    /// The path of the SQLite file.
+    public let path: String
+    let options: Options
+    let pool: DatabasePool
+
+    /// Opens the store at `path`, creating the file and its schema if needed.
+    public init(path: String, options: Options = .init()) throws {
+        self.path = path
+        self.options = options
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(30)
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
+            pool = try DatabasePool(path: path, configuration: configuration)
+            try StoreSchema.migrator().migrate(pool)
+            storeID = try pool.read { db in
+                try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store_id'") ?? ""
+            }
+        } catch let error as DocumentStoreError {
+            throw error
+        } catch {
+            throw DocumentStoreError.storage("cannot open store at \(path): \(error)")
+        }
+    }
+
+    /// Closes the file; later calls fail with `.storage`.
+    public func close() throws {
+        try mapped { try pool.close() }
+    }
+
+    // MARK: CRUD
+
+    /// Creates a document; a nil `id` gets a random one. An existing live document is a
+    /// `.conflict`; an existing deleted one gets a new revision on top of its tombstone.
+    @discardableResult
+    public func create(id: String? = nil, body: JSONObject,
+                       attachments: [AttachmentChange] = []) throws -> DocumentRevision {
+        let id = id ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        return try writing { try $0.apply(.create, id: id, body: body, attachments: attachments) }
+    }
+
+    /// Makes a child of the leaf revision `parent`; attachments not changed are kept.
+    @discardableResult
+    public func update(id: String, parent: RevisionID, body: JSONObject,
+                       attachments: [AttachmentChange] = []) throws -> DocumentRevision {
+        try writing { try $0.apply(.update(parent: parent), id: id, body: body, attachments: attachments) }
+    }
+
+    /// Tombstones the leaf revision `parent`.
+    @discardableResult
+    public func delete(id: String, parent: RevisionID) throws -> DocumentRevision {
+        try writing { try $0.apply(.delete(parent: parent), id: id, body: [:], attachments: []) }
+    }
+
+    /// Several writes in one transaction, all or nothing; returns the revisions made, in order.
+    @discardableResult
+    public func write(_ operations: [WriteOperation]) throws -> [DocumentRevision] {
+        try writing { txn in
+            try operations.map { operation in
+                switch operation {
+                case .create(let id, let body, let attachments):
+                    return try txn.apply(.create, id: id, body: body, attachments: attachments)
+                case .update(let id, let parent, let body, let attachments):
+                    return try txn.apply(.update(parent: parent), id: id, body: body, attachments: attachments)
+                case .delete(let id, let parent):
+                    return try txn.apply(.delete(parent: parent), id: id, body: [:], attachments: [])
+                }
+            }
+        }
+    }
+
+    /// The winning revision, or nil if the document is absent or its winner is deleted.
+    public func get(id: String) throws -> DocumentRevision? {
+        try reading { db in
+            guard let doc = try TreeRows.doc(db, id: id), !doc.deleted,
+                  let row = try TreeRows.rev(db, revNum: doc.winnerRevNum)
+            else { return nil }
+            return try TreeRows.revision(row, id: id, sequence: doc.seq)
+        }
+    }
+
+    /// Any stored revision that still has its body, deleted ones included.
+    public func get(id: String, rev: RevisionID) throws -> DocumentRevision? {
+        try reading { db in
+            guard let doc = try TreeRows.doc(db, id: id),
+                  let row = try TreeRows.rev(db, docNum: doc.docNum, rev: rev), row.body != nil
+            else { return nil }
+            return try TreeRows.revision(row, id: id, sequence: row.revNum == doc.winnerRevNum ? doc.seq : 0)
+        }
+    }
+
+    /// Every leaf revision, deleted ones included, winner first. Leaves whose body is not
+    /// held come with an empty body.
+    public func leafRevisions(id: String) throws -> [DocumentRevision] {
+        try reading { db in
+            guard let doc = try TreeRows.doc(db, id: id) else { return [] }
+            return try TreeRows.leaves(db, docNum: doc.docNum).compactMap { leaf in
+                guard let row = try TreeRows.rev(db, revNum: leaf.revNum) else { return nil }
+                return try TreeRows.revision(row, id: id, sequence: row.revNum == doc.winnerRevNum ? doc.seq : 0)
+            }
+        }
+    }
+
+    /// The live leaves other than the winner.
+    public func conflicts(id: String) throws -> [RevisionID] {
+        try reading { db in
+            guard let doc = try TreeRows.doc(db, id: id) else { return [] }
+            return try TreeRows.leaves(db, docNum: doc.docNum).dropFirst().filter { !$0.deleted }.map(\.rev)
+        }
+    }
+
+    /// `rev` then its ancestors held here, newest first; `.notFound` if the store lacks `rev`.
+    public func history(id: String, rev: RevisionID) throws -> [RevisionID] {
+        try reading { db in
+            guard let doc = try TreeRows.doc(db, id: id),
+                  let revNum = try TreeRows.exists(db, docNum: doc.docNum, rev: rev)
+            else { throw DocumentStoreError.notFound(id: "\(id) \(rev)") }
+            return try TreeRows.history(db, revNum: revNum)
+        }
+    }
+
+    /// Tombstones every live leaf except `keeping`, in one transaction, so the document has no
+    /// conflicts left; `.conflict` if `keeping` is not a live leaf.
+    public func resolveConflicts(id: String, keeping: RevisionID) throws {
+        try writing { try $0.resolveConflicts(id: id, keeping: keeping) }
+    }
+
+    /// Number of live documents (winner not deleted).
+    public func documentCount() throws -> Int {
+        try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM docs WHERE deleted = 0") ?? 0 }
+    }
+
+    /// Live documents in ID order (byte order), as `_all_docs` lists them.
+    public func allDocuments(_ options: AllDocsOptions) throws -> [DocumentRevision] {
+        var conditions = ["d.deleted = 0"]
+        var arguments: [any DatabaseValueConvertible] = []
+        let lowerOp = options.descending ? "<=" : ">="
+        let upperOp = options.descending ? (options.inclusiveEnd ? ">=" : ">") : (options.inclusiveEnd ? "<=" : "<")
+        if let start = options.startKey { conditions.append("d.doc_id \(lowerOp) ?"); arguments.append(start) }
+        if let end = options.endKey { conditions.append("d.doc_id \(upperOp) ?"); arguments.append(end) }
+        let sql = """
+            SELECT d.doc_id, d.seq, r.rev_num, r.rev, r.parent, r.deleted, r.leaf, r.body, r.atts
+            FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY d.doc_id \(options.descending ? "DESC" : "ASC") LIMIT ? OFFSET ?
+            """
+        arguments.append(options.limit ?? -1)
+        arguments.append(max(0, options.skip))
+        return try reading { db in
+            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Self.winnerRevision)
+        }
+    }
+
+    /// Builds a winner from a row of `doc_id, seq, rev_num, rev, parent, deleted, leaf, body, atts`.
+    static func winnerRevision(_ row: Row) throws -> DocumentRevision {
+        let rev = RevRow(revNum: row[2], rev: try TreeRows.parseRev(row[3]), parent: row[4], deleted: row[5],
+                         leaf: row[6], body: row[7], atts: row[8])
+        return try TreeRows.revision(rev, id: row[0], sequence: row[1])
+    }
+
+    // MARK: plumbing
+
+    /// Runs `body` in a write transaction, mapping SQLite failures to `.storage`.
+    func writing<T>(_ body: (inout StoreTransaction) throws -> T) throws -> T {
+        try mapped {
+            try pool.write { db in
+                var txn = try StoreTransaction(db: db, revisionLimit: options.revisionLimit)
+                return try body(&txn)
+            }
+        }
+    }
+
+    /// Runs `body` on a reader snapshot, mapping SQLite failures to `.storage`.
+    func reading<T>(_ body: (Database) throws -> T) throws -> T {
+        try mapped { try pool.read(body) }
+    }
+
+    func mapped<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as DocumentStoreError {
+            throw error
+        } catch {
+            throw DocumentStoreError.storage("\(error)")
+        }
+    }
+}

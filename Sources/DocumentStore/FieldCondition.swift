@@ -1,0 +1,80 @@
+/// A condition on one field's value (the operator part of a Mango selector).
+indirect enum FieldCondition: Sendable {
+    case eq(JSONValue)
+    case ne(JSONValue)
+    case gt(JSONValue)
+    case gte(JSONValue)
+    case lt(JSONValue)
+    case lte(JSONValue)
+    case `in`([JSONValue])
+    case nin([JSONValue])
+    case exists(Bool)
+    case and([FieldCondition])
+    case not(FieldCondition)
+
+    /// Parses an operator object such as `{"$gt": 1, "$lt": 5}` (several operators = `$and`).
+    init(parsing members: JSONObject, field: String) throws {
+        var conditions: [FieldCondition] = []
+        for key in CanonicalJSON.sortedKeys(members) {
+            let argument = members[key]!
+            switch key {
+            case "$eq": conditions.append(.eq(argument))
+            case "$ne": conditions.append(.ne(argument))
+            case "$gt": conditions.append(.gt(argument))
+            case "$gte": conditions.append(.gte(argument))
+            case "$lt": conditions.append(.lt(argument))
+            case "$lte": conditions.append(.lte(argument))
+            case "$in", "$nin":
+                guard case .array(let values) = argument else {
+                    throw DocumentStoreError.invalidJSON("\(key) on field '\(field)' needs an array")
+                }
+                conditions.append(key == "$in" ? .in(values) : .nin(values))
+            case "$exists":
+                guard case .bool(let flag) = argument else {
+                    throw DocumentStoreError.invalidJSON("$exists on field '\(field)' needs true or false")
+                }
+                conditions.append(.exists(flag))
+            case "$not":
+                guard case .object(let inner) = argument, !inner.isEmpty,
+                      inner.keys.allSatisfy({ $0.hasPrefix("$") })
+                else {
+                    throw DocumentStoreError.invalidJSON("$not on field '\(field)' needs an operator object")
+                }
+                conditions.append(.not(try FieldCondition(parsing: inner, field: field)))
+            default:
+                throw DocumentStoreError.invalidJSON("unknown operator \(key) on field '\(field)'")
+            }
+        }
+        self = conditions.count == 1 ? conditions[0] : .and(conditions)
+    }
+
+    /// Whether a field value (`nil` when the field is missing) satisfies the condition.
+    func matches(_ value: JSONValue?) -> Bool {
+        guard let value else {
+            switch self {
+            case .exists(let flag): return !flag
+            case .and(let parts): return parts.allSatisfy { $0.matches(nil) }
+            default: return false
+            }
+        }
+        switch self {
+        case .eq(let argument): return JSONEquality.equal(value, argument)
+        case .ne(let argument): return !JSONEquality.equal(value, argument)
+        case .gt(let argument): return CollationKey.compare(value, argument) > 0
+        case .gte(let argument): return CollationKey.compare(value, argument) >= 0
+        case .lt(let argument): return CollationKey.compare(value, argument) < 0
+        case .lte(let argument): return CollationKey.compare(value, argument) <= 0
+        case .in(let arguments): return arguments.contains { JSONEquality.equal(value, $0) }
+        case .nin(let arguments): return !arguments.contains { JSONEquality.equal(value, $0) }
+        case .exists(let flag): return flag
+        case .and(let parts): return parts.allSatisfy { $0.matches(value) }
+        case .not(let part): return !part.matches(value)
+        }
+    }
+
+    /// The condition split into the parts that must all hold.
+    var conjuncts: [FieldCondition] {
+        if case .and(let parts) = self { return parts.flatMap(\.conjuncts) }
+        return [self]
+    }
+}

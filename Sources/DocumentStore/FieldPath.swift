@@ -1,0 +1,48 @@
+/// A dotted path into a JSON body (`"a.b.c"`; `\.` stands for a literal dot in a name).
+struct FieldPath: Hashable, Sendable {
+    /// The member names, outermost first.
+    let components: [String]
+    /// The text it was parsed from.
+    let text: String
+
+    /// Parses a dotted path; `.invalidJSON` if it is empty or has an empty component.
+    init(_ text: String) throws {
+        var components: [String] = []
+        var current = ""
+        var escaping = false
+        for character in text {
+            if escaping {
+                current.append(character)
+                escaping = false
+            } else if character == "\\" {
+                escaping = true
+            } else if character == "." {
+                components.append(current)
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        components.append(current)
+        guard !text.isEmpty, !components.contains(where: \.isEmpty) else {
+            throw DocumentStoreError.invalidJSON("field path '\(text)' is empty or has an empty part")
+        }
+        self.components = components
+        self.text = text
+    }
+
+    init(components: [String]) {
+        self.components = components
+        self.text = components.map { $0.replacingOccurrences(of: ".", with: "\\.") }.joined(separator: ".")
+    }
+
+    /// The value at this path in `body`, or `nil` when some member on the way is missing.
+    func value(in body: JSONObject) -> JSONValue? {
+        var current: JSONValue? = body[components[0]]
+        for component in components.dropFirst() {
+            guard case .object(let object)? = current else { return nil }
+            current = object[component]
+        }
+        return current
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import GRDB
+
+/// How a query reads candidates: which index (if any), the SQL constraints on its key columns,
+/// and whether the rows come out already in the requested sort order. Candidates are always
+/// checked against the full selector afterwards, so a plan only has to return a superset.
+struct QueryPlan {
+    let index: QueryIndex?
+    let sql: String
+    let arguments: [any DatabaseValueConvertible]
+    /// Rows come in the query's sort order, so reading can stop after skip + limit matches.
+    let ordered: Bool
+
+    static let columns = "d.doc_id, d.seq, r.rev_num, r.rev, r.parent, r.deleted, r.leaf, r.body, r.atts"
+
+    /// A full scan of live documents.
+    static func scan(sort: [SortField]) -> QueryPlan {
+        QueryPlan(index: nil, sql: """
+            SELECT \(columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num WHERE d.deleted = 0
+            """, arguments: [], ordered: sort.isEmpty)
+    }
+
+    /// The best index plan for the selector and sort, or a scan when no index helps.
+    static func choose(selector: Selector, sort: [(FieldPath, Bool)], indexes: [QueryIndex]) -> QueryPlan {
+        let constraints = FieldConstraints.collect(selector.requiredConditions)
+        var best: (score: Int, plan: QueryPlan)?
+        for index in indexes {
+            guard let candidate = plan(index: index, constraints: constraints, sort: sort) else { continue }
+            if best == nil || candidate.score > best!.score { best = candidate }
+        }
+        return best?.plan ?? scan(sort: sort.map { SortField(field: $0.0.text, ascending: $0.1) })
+    }
+
+    private static func plan(index: QueryIndex, constraints: [FieldPath: FieldConstraints],
+                             sort: [(FieldPath, Bool)]) -> (score: Int, plan: QueryPlan)? {
+        var clauses: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        var score = 0
+        for (position, field) in index.fields.enumerated() {
+            guard let constraint = constraints[field], constraint.usable else { break }
+            let column = "x.\(index.column(position))"
+            if let equal = constraint.equal {
+                clauses.append("\(column) = ?")
+                arguments.append(Data(equal))
+                score += 4
+                continue
+            }
+            if let values = constraint.inList {
+                clauses.append("\(column) IN (\(values.map { _ in "?" }.joined(separator: ",")))")
+                arguments.append(contentsOf: values.map { Data($0) })
+            } else {
+                clauses.append("\(column) IS NOT NULL")
+                if let (key, inclusive) = constraint.lower {
+                    clauses.append("\(column) \(inclusive ? ">=" : ">") ?")
+                    arguments.append(Data(key))
+                }
+                if let (key, inclusive) = constraint.upper {
+                    clauses.append("\(column) \(inclusive ? "<=" : "<") ?")
+                    arguments.append(Data(key))
+                }
+            }
+            score += 2
+            break
+        }
+        let sortPositions = sort.map { field, _ in index.fields.firstIndex(of: field) }
+        let sortServed = !sort.isEmpty && sortPositions.allSatisfy { $0 != nil }
+        if sortServed, sortPositions.first == 0 || score > 0 { score += 1 }
+        guard score > 0 else { return nil }
+        var sql = """
+            SELECT \(columns) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num
+            JOIN revs r ON r.rev_num = d.winner_rev_num
+            """
+        if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
+        if sortServed {
+            sql += " ORDER BY " + zip(sortPositions, sort).map { position, key in
+                "x.\(index.column(position!)) \(key.1 ? "ASC" : "DESC")"
+            }.joined(separator: ", ")
+        }
+        return (score, QueryPlan(index: index, sql: sql, arguments: arguments, ordered: sort.isEmpty || sortServed))
+    }
+}
+
+/// What the top-level conditions on one field say about its collation key, for an index.
+struct FieldConstraints {
+    var equal: [UInt8]?
+    var inList: [[UInt8]]?
+    var lower: ([UInt8], Bool)?
+    var upper: ([UInt8], Bool)?
+    var contradictory = false
+
+    var usable: Bool { !contradictory && (equal != nil || inList != nil || lower != nil || upper != nil || existsOnly) }
+    var existsOnly = false
+
+    static func collect(_ conditions: [(FieldPath, FieldCondition)]) -> [FieldPath: FieldConstraints] {
+        var result: [FieldPath: FieldConstraints] = [:]
+        for (path, condition) in conditions {
+            var constraint = result[path] ?? FieldConstraints()
+            switch condition {
+            case .eq(let value): constraint.setEqual(CollationKey.make(value))
+            case .gt(let value): constraint.raiseLower(CollationKey.make(value), inclusive: false)
+            case .gte(let value): constraint.raiseLower(CollationKey.make(value), inclusive: true)
+            case .lt(let value): constraint.lowerUpper(CollationKey.make(value), inclusive: false)
+            case .lte(let value): constraint.lowerUpper(CollationKey.make(value), inclusive: true)
+            case .in(let values):
+                if constraint.inList == nil { constraint.inList = values.map(CollationKey.make) }
+            case .exists(true): constraint.existsOnly = true
+            default: continue
+            }
+            result[path] = constraint
+        }
+        return result
+    }
+
+    private mutating func setEqual(_ key: [UInt8]) {
+        if let equal, equal != key { contradictory = true }
+        equal = key
+    }
+
+    private mutating func raiseLower(_ key: [UInt8], inclusive: Bool) {
+        if let (current, currentInclusive) = lower {
+            let order = CollationKey.compare(key, current)
+            if order < 0 || (order == 0 && !currentInclusive) { return }
+        }
+        lower = (key, inclusive)
+    }
+
+    private mutating func lowerUpper(_ key: [UInt8], inclusive: Bool) {
+        if let (current, currentInclusive) = upper {
+            let order = CollationKey.compare(key, current)
+            if order > 0 || (order == 0 && !currentInclusive) { return }
+        }
+        upper = (key, inclusive)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+
+/// The SQLite schema of a store file, created and upgraded by a GRDB migrator.
+///
+/// - `docs`: one row per document: its winner (row number, text, deletion flag) and the
+///   sequence of its latest change, so reads and the changes feed never walk the tree.
+/// - `revs`: the revision trees (parent pointers), a leaf flag, the canonical body (NULL for
+///   stubs and compacted revisions) and the attachments' metadata as JSON.
+/// - `attachment_chunks`: attachment bytes, once per digest, in chunks for streaming.
+/// - `local_docs`, `meta` (store identity, sequence counter), `query_indexes` (declared indexes,
+///   each backed by a table `query_index_<n>` of order-preserving keys).
+enum StoreSchema {
+    /// Bytes per stored attachment chunk.
+    static let chunkSize = 256 * 1024
+
+    static func migrator() -> DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                CREATE TABLE docs (
+                    doc_num INTEGER PRIMARY KEY,
+                    doc_id TEXT NOT NULL UNIQUE,
+                    winner_rev_num INTEGER NOT NULL,
+                    deleted INTEGER NOT NULL,
+                    seq INTEGER NOT NULL
+                );
+                CREATE UNIQUE INDEX docs_by_seq ON docs(seq);
+                CREATE TABLE revs (
+                    rev_num INTEGER PRIMARY KEY,
+                    doc_num INTEGER NOT NULL,
+                    rev TEXT NOT NULL,
+                    generation INTEGER NOT NULL,
+                    parent INTEGER,
+                    deleted INTEGER NOT NULL,
+                    leaf INTEGER NOT NULL,
+                    body BLOB,
+                    atts BLOB
+                );
+                CREATE UNIQUE INDEX revs_by_doc ON revs(doc_num, rev);
+                CREATE TABLE attachments (
+                    digest TEXT PRIMARY KEY NOT NULL,
+                    length INTEGER NOT NULL
+                );
+                CREATE TABLE attachment_chunks (
+                    digest TEXT NOT NULL,
+                    idx INTEGER NOT NULL,
+                    data BLOB NOT NULL
+                );
+                CREATE UNIQUE INDEX attachment_chunks_by_digest ON attachment_chunks(digest, idx);
+                CREATE TABLE local_docs (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL);
+                CREATE TABLE query_indexes (
+                    index_num INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    fields TEXT NOT NULL
+                );
+                """)
+            try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('store_id', ?), ('last_seq', '0')",
+                           arguments: [UUID().uuidString.lowercased()])
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,275 @@
+import Foundation
+import GRDB
+
+/// The write side of the store inside one SQLite transaction: local edits, replicated
+/// insertions, winner bookkeeping, index maintenance and stemming. Every public write of
+/// `DocumentStore` runs its operations through one of these, so a batch is all-or-nothing.
+struct StoreTransaction {
+    /// What a local (new_edits=true) edit does.
+    enum Edit {
+        case create
+        case update(parent: RevisionID)
+        case delete(parent: RevisionID)
+    }
+
+    let db: Database
+    let revisionLimit: Int
+    let indexes: [QueryIndex]
+    private var lastSeq: Int64
+    private var nextDocNum: Int64?
+
+    init(db: Database, revisionLimit: Int) throws {
+        self.db = db
+        self.revisionLimit = max(1, revisionLimit)
+        self.lastSeq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM docs")) ?? 0
+        self.indexes = try QueryIndex.all(db)
+    }
+
+    // MARK: validation
+
+    /// Refuses empty IDs and IDs starting with `_` (local documents have their own API).
+    static func validateID(_ id: String) throws {
+        guard !id.isEmpty, !id.hasPrefix("_") else { throw DocumentStoreError.invalidDocumentID(id) }
+    }
+
+    /// The canonical bytes of a body, refusing reserved fields and non-finite numbers.
+    static func encodeBody(_ body: JSONObject, id: String) throws -> [UInt8] {
+        if let reserved = body.keys.filter({ $0.hasPrefix("_") }).min() {
+            throw DocumentStoreError.reservedField(id: id, field: reserved)
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        guard CanonicalJSON.appendObject(body, to: &bytes) else {
+            throw DocumentStoreError.invalidJSON("document '\(id)' holds a number that is not finite (NaN or infinity)")
+        }
+        return bytes
+    }
+
+    // MARK: local edits
+
+    /// Applies one local edit and returns the revision it made.
+    mutating func apply(_ edit: Edit, id: String, body: JSONObject,
+                        attachments: [AttachmentChange]) throws -> DocumentRevision {
+        try Self.validateID(id)
+        var deleted = false
+        if case .delete = edit { deleted = true }
+        let body = deleted ? [:] : body
+        let bodyBytes = try Self.encodeBody(body, id: id)
+        let doc = try TreeRows.doc(db, id: id)
+
+        var parent: RevRow?
+        switch edit {
+        case .create:
+            if let doc {
+                guard doc.deleted else { throw DocumentStoreError.conflict(id: id) }
+                parent = try TreeRows.rev(db, revNum: doc.winnerRevNum)
+            }
+        case .update(let parentRev), .delete(let parentRev):
+            guard let doc, let row = try TreeRows.rev(db, docNum: doc.docNum, rev: parentRev), row.leaf,
+                  !(deleted && row.deleted)
+            else { throw DocumentStoreError.conflict(id: id) }
+            parent = row
+        }
+
+        let generation = (parent?.rev.generation ?? 0) + 1
+        var infos = deleted ? [:] : AttachmentStorage.decodeMetadata(parent?.atts)
+        for change in attachments where !deleted {
+            switch change {
+            case .put(let name, let contentType, let data):
+                guard !name.isEmpty, !name.hasPrefix("_") else {
+                    throw DocumentStoreError.invalidJSON("attachment name '\(name)' of '\(id)' is empty or starts with '_'")
+                }
+                let digest = try AttachmentStorage.store(db, data: data)
+                infos[name] = AttachmentInfo(contentType: contentType, length: data.count, digest: digest,
+                                             revpos: generation)
+            case .remove(let name):
+                infos[name] = nil
+            }
+        }
+
+        let rev = RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted, canonicalBody: bodyBytes,
+                                            attachmentDigests: infos.mapValues(\.digest))
+        let docNum: Int64
+        if let doc {
+            docNum = doc.docNum
+            if try TreeRows.exists(db, docNum: docNum, rev: rev) != nil { throw DocumentStoreError.conflict(id: id) }
+        } else {
+            docNum = try allocateDocNum()
+        }
+        if let parent { try markInterior(parent.revNum) }
+        let revNum = try insertRev(docNum: docNum, rev: rev, parent: parent?.revNum, deleted: deleted, leaf: true,
+                                   body: Data(bodyBytes), atts: AttachmentStorage.encodeMetadata(infos))
+        let seq = try settle(docNum: docNum, id: id, existing: doc,
+                             changed: LeafRow(revNum: revNum, rev: rev, deleted: deleted), changedBody: body)
+        return DocumentRevision(id: id, rev: rev, deleted: deleted, body: body, attachments: infos, sequence: seq)
+    }
+
+    // MARK: replicated insertions
+
+    /// Adds a revision made elsewhere, with its ancestry; a revision already held is a no-op.
+    mutating func insert(_ revision: ReplicatedRevision) throws {
+        let id = revision.id
+        try Self.validateID(id)
+        guard revision.history.first == revision.rev else {
+            throw DocumentStoreError.invalidRevision("the history of '\(id)' must start with \(revision.rev)")
+        }
+        for (offset, ancestor) in revision.history.enumerated()
+        where ancestor.generation != revision.rev.generation - offset {
+            throw DocumentStoreError.invalidRevision(
+                "the history of '\(id)' has \(ancestor) where generation \(revision.rev.generation - offset) belongs")
+        }
+        let bodyBytes = try Self.encodeBody(revision.body, id: id)
+        let infos = try resolveAttachments(revision)
+        let doc = try TreeRows.doc(db, id: id)
+
+        if let doc, let existing = try TreeRows.rev(db, docNum: doc.docNum, rev: revision.rev) {
+            guard existing.body == nil else { return }
+            try db.cachedStatement(sql: "UPDATE revs SET body = ?, atts = ?, deleted = ? WHERE rev_num = ?")
+                .execute(arguments: [Data(bodyBytes), AttachmentStorage.encodeMetadata(infos), revision.deleted,
+                                     existing.revNum])
+            _ = try settle(docNum: doc.docNum, id: id, existing: doc,
+                           changed: LeafRow(revNum: existing.revNum, rev: revision.rev, deleted: revision.deleted),
+                           changedBody: revision.body)
+            return
+        }
+
+        let history = Array(revision.history.prefix(revisionLimit))
+        let docNum = try doc?.docNum ?? allocateDocNum()
+        var parent: Int64?
+        var oldestMissing = history.count - 1
+        if doc != nil {
+            for index in history.indices.dropFirst() {
+                if let found = try TreeRows.exists(db, docNum: docNum, rev: history[index]) {
+                    parent = found
+                    oldestMissing = index - 1
+                    break
+                }
+            }
+        }
+        if let parent { try markInterior(parent) }
+        for index in stride(from: oldestMissing, to: 0, by: -1) {
+            parent = try insertRev(docNum: docNum, rev: history[index], parent: parent, deleted: false, leaf: false,
+                                   body: nil, atts: nil)
+        }
+        let revNum = try insertRev(docNum: docNum, rev: revision.rev, parent: parent, deleted: revision.deleted,
+                                   leaf: true, body: Data(bodyBytes), atts: AttachmentStorage.encodeMetadata(infos))
+        _ = try settle(docNum: docNum, id: id, existing: doc,
+                       changed: LeafRow(revNum: revNum, rev: revision.rev, deleted: revision.deleted),
+                       changedBody: revision.body)
+    }
+
+    private func resolveAttachments(_ revision: ReplicatedRevision) throws -> [String: AttachmentInfo] {
+        var infos: [String: AttachmentInfo] = [:]
+        for (name, attachment) in revision.attachments {
+            switch attachment {
+            case .data(let contentType, let data, let revpos):
+                let digest = try AttachmentStorage.store(db, data: data)
+                infos[name] = AttachmentInfo(contentType: contentType, length: data.count, digest: digest, revpos: revpos)
+            case .stub(let info):
+                guard try AttachmentStorage.has(db, digest: info.digest) else {
+                    throw DocumentStoreError.missingAttachment(id: revision.id, name: name, digest: info.digest)
+                }
+                infos[name] = info
+            }
+        }
+        return infos
+    }
+
+    // MARK: conflicts
+
+    /// Tombstones every live leaf other than `keeping`.
+    mutating func resolveConflicts(id: String, keeping: RevisionID) throws {
+        try Self.validateID(id)
+        guard let doc = try TreeRows.doc(db, id: id) else { throw DocumentStoreError.notFound(id: id) }
+        let leaves = try TreeRows.leaves(db, docNum: doc.docNum)
+        guard leaves.contains(where: { $0.rev == keeping && !$0.deleted }) else {
+            throw DocumentStoreError.conflict(id: id)
+        }
+        for leaf in leaves where !leaf.deleted && leaf.rev != keeping {
+            _ = try apply(.delete(parent: leaf.rev), id: id, body: [:], attachments: [])
+        }
+    }
+
+    // MARK: bookkeeping
+
+    private mutating func allocateDocNum() throws -> Int64 {
+        let next = try nextDocNum
+            ?? (Int64.fetchOne(db.cachedStatement(sql: "SELECT coalesce(max(doc_num), 0) + 1 FROM docs")) ?? 1)
+        nextDocNum = next + 1
+        return next
+    }
+
+    private func insertRev(docNum: Int64, rev: RevisionID, parent: Int64?, deleted: Bool, leaf: Bool,
+                           body: Data?, atts: Data?) throws -> Int64 {
+        try db.cachedStatement(sql: """
+            INSERT INTO revs(doc_num, rev, generation, parent, deleted, leaf, body, atts) VALUES (?,?,?,?,?,?,?,?)
+            """).execute(arguments: [docNum, rev.description, rev.generation, parent, deleted, leaf, body, atts])
+        return db.lastInsertedRowID
+    }
+
+    private func markInterior(_ revNum: Int64) throws {
+        try db.cachedStatement(sql: "UPDATE revs SET leaf = 0 WHERE rev_num = ?").execute(arguments: [revNum])
+    }
+
+    /// After a revision was added (or filled in): choose the winner, take the next sequence,
+    /// keep the indexes in step and stem the tree. Returns the document's new sequence.
+    private mutating func settle(docNum: Int64, id: String, existing: DocRow?, changed: LeafRow,
+                                 changedBody: JSONObject) throws -> Int64 {
+        let winner = try existing == nil ? changed : (TreeRows.leaves(db, docNum: docNum).first ?? changed)
+        lastSeq += 1
+        if existing == nil {
+            try db.cachedStatement(sql: "INSERT INTO docs(doc_num, doc_id, winner_rev_num, deleted, seq) VALUES (?,?,?,?,?)")
+                .execute(arguments: [docNum, id, winner.revNum, winner.deleted, lastSeq])
+        } else {
+            try db.cachedStatement(sql: "UPDATE docs SET winner_rev_num = ?, deleted = ?, seq = ? WHERE doc_num = ?")
+                .execute(arguments: [winner.revNum, winner.deleted, lastSeq, docNum])
+        }
+        if !indexes.isEmpty {
+            if winner.deleted {
+                for index in indexes { try index.remove(db, docNum: docNum) }
+            } else {
+                let body = try winner.revNum == changed.revNum
+                    ? changedBody
+                    : (TreeRows.rev(db, revNum: winner.revNum)?.body.map(JSONBodyDecoder.decodeObject) ?? [:])
+                for index in indexes { try index.upsert(db, docNum: docNum, body: body) }
+            }
+        }
+        if changed.rev.generation > revisionLimit { try stem(docNum: docNum) }
+        return lastSeq
+    }
+
+    /// Prunes the ancestors deeper than the revision limit below every leaf (CouchDB's stemming);
+    /// revisions whose parent was pruned become roots.
+    func stem(docNum: Int64) throws {
+        var parentOf: [Int64: Int64] = [:]
+        var all: [Int64] = []
+        var leaves: [Int64] = []
+        let cursor = try Row.fetchCursor(
+            db.cachedStatement(sql: "SELECT rev_num, parent, leaf FROM revs WHERE doc_num = ?"), arguments: [docNum])
+        while let row = try cursor.next() {
+            let revNum: Int64 = row[0]
+            all.append(revNum)
+            if let parent: Int64 = row[1] { parentOf[revNum] = parent }
+            if row[2] as Bool { leaves.append(revNum) }
+        }
+        guard all.count > revisionLimit else { return }
+        var keep = Set<Int64>()
+        for leaf in leaves {
+            var current: Int64? = leaf
+            var depth = 0
+            while let revNum = current, depth < revisionLimit {
+                keep.insert(revNum)
+                current = parentOf[revNum]
+                depth += 1
+            }
+        }
+        let delete = try db.cachedStatement(sql: "DELETE FROM revs WHERE rev_num = ?")
+        for revNum in all where !keep.contains(revNum) {
+            try delete.execute(arguments: [revNum])
+        }
+        let orphan = try db.cachedStatement(sql: "UPDATE revs SET parent = NULL WHERE rev_num = ?")
+        for revNum in keep {
+            if let parent = parentOf[revNum], !keep.contains(parent) { try orphan.execute(arguments: [revNum]) }
+        }
+    }
+}

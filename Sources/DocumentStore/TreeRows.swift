@@ -1,0 +1,108 @@
+import Foundation
+import GRDB
+
+/// A document's row: its winner and the sequence of its latest change.
+struct DocRow: Sendable {
+    let docNum: Int64
+    let id: String
+    let winnerRevNum: Int64
+    let deleted: Bool
+    let seq: Int64
+}
+
+/// A revision's row in a document's tree.
+struct RevRow: Sendable {
+    let revNum: Int64
+    let rev: RevisionID
+    let parent: Int64?
+    let deleted: Bool
+    let leaf: Bool
+    let body: Data?
+    let atts: Data?
+}
+
+/// A leaf of a document's tree, enough to choose the winner.
+struct LeafRow: Sendable {
+    let revNum: Int64
+    let rev: RevisionID
+    let deleted: Bool
+
+    /// CouchDB's winner order: live before deleted, then the greater revision ID.
+    static func winsOver(_ a: LeafRow, _ b: LeafRow) -> Bool {
+        if a.deleted != b.deleted { return !a.deleted }
+        return b.rev < a.rev
+    }
+}
+
+/// Reads of the document and revision tables shared by reads and writes.
+enum TreeRows {
+    static func doc(_ db: Database, id: String) throws -> DocRow? {
+        let statement = try db.cachedStatement(
+            sql: "SELECT doc_num, winner_rev_num, deleted, seq FROM docs WHERE doc_id = ?")
+        guard let row = try Row.fetchOne(statement, arguments: [id]) else { return nil }
+        return DocRow(docNum: row[0], id: id, winnerRevNum: row[1], deleted: row[2], seq: row[3])
+    }
+
+    static func rev(_ db: Database, docNum: Int64, rev: RevisionID) throws -> RevRow? {
+        let statement = try db.cachedStatement(sql: """
+            SELECT rev_num, rev, parent, deleted, leaf, body, atts FROM revs WHERE doc_num = ? AND rev = ?
+            """)
+        return try Row.fetchOne(statement, arguments: [docNum, rev.description]).map(revRow)
+    }
+
+    static func rev(_ db: Database, revNum: Int64) throws -> RevRow? {
+        let statement = try db.cachedStatement(sql: """
+            SELECT rev_num, rev, parent, deleted, leaf, body, atts FROM revs WHERE rev_num = ?
+            """)
+        return try Row.fetchOne(statement, arguments: [revNum]).map(revRow)
+    }
+
+    static func exists(_ db: Database, docNum: Int64, rev: RevisionID) throws -> Int64? {
+        try Int64.fetchOne(db.cachedStatement(sql: "SELECT rev_num FROM revs WHERE doc_num = ? AND rev = ?"),
+                           arguments: [docNum, rev.description])
+    }
+
+    /// The leaves of a document's tree, winner first.
+    static func leaves(_ db: Database, docNum: Int64) throws -> [LeafRow] {
+        let statement = try db.cachedStatement(
+            sql: "SELECT rev_num, rev, deleted FROM revs WHERE doc_num = ? AND leaf = 1")
+        var leaves: [LeafRow] = []
+        let cursor = try Row.fetchCursor(statement, arguments: [docNum])
+        while let row = try cursor.next() {
+            leaves.append(LeafRow(revNum: row[0], rev: try parseRev(row[1]), deleted: row[2]))
+        }
+        return leaves.sorted(by: LeafRow.winsOver)
+    }
+
+    /// The ancestry of a revision, itself first, newest first.
+    static func history(_ db: Database, revNum: Int64) throws -> [RevisionID] {
+        let statement = try db.cachedStatement(sql: """
+            WITH RECURSIVE chain(rev_num, rev, parent, depth) AS (
+                SELECT rev_num, rev, parent, 0 FROM revs WHERE rev_num = ?
+                UNION ALL
+                SELECT r.rev_num, r.rev, r.parent, chain.depth + 1 FROM revs r JOIN chain ON r.rev_num = chain.parent
+            )
+            SELECT rev FROM chain ORDER BY depth
+            """)
+        return try String.fetchAll(statement, arguments: [revNum]).map(parseRev)
+    }
+
+    /// Builds the public value of a revision row that has a body.
+    static func revision(_ row: RevRow, id: String, sequence: Int64) throws -> DocumentRevision {
+        DocumentRevision(id: id, rev: row.rev, deleted: row.deleted,
+                         body: try row.body.map(JSONBodyDecoder.decodeObject) ?? [:],
+                         attachments: AttachmentStorage.decodeMetadata(row.atts), sequence: sequence)
+    }
+
+    static func parseRev(_ text: String) throws -> RevisionID {
+        guard let rev = RevisionID(text) else {
+            throw DocumentStoreError.storage("stored revision ID '\(text)' is malformed")
+        }
+        return rev
+    }
+
+    private static func revRow(_ row: Row) throws -> RevRow {
+        RevRow(revNum: row[0], rev: try parseRev(row[1]), parent: row[2], deleted: row[3], leaf: row[4],
+               body: row[5], atts: row[6])
+    }
+}

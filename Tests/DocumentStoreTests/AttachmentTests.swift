@@ -1,0 +1,79 @@
+import Crypto
+import Foundation
+import Testing
+@testable import DocumentStore
+
+@Suite struct AttachmentTests {
+    @Test func addReplaceRemoveAndInherit() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let photo = Data((0..<1000).map { UInt8($0 % 251) })
+        let one = try store.create(id: "r", body: ["name": "Pie"], attachments: [
+            .put(name: "photo.jpg", contentType: "image/jpeg", data: photo),
+            .put(name: "notes.txt", contentType: "text/plain", data: Data("crisp".utf8)),
+        ])
+        let info = try #require(one.attachments["photo.jpg"])
+        #expect(info == AttachmentInfo(contentType: "image/jpeg", length: 1000,
+                                       digest: "md5-" + Data(Insecure.MD5.hash(data: photo)).base64EncodedString(),
+                                       revpos: 1))
+        #expect(one.rev == RevisionHasher.revisionID(parent: nil, deleted: false, body: ["name": "Pie"],
+                                                     attachmentDigests: one.attachments.mapValues(\.digest)))
+
+        let two = try store.update(id: "r", parent: one.rev, body: ["name": "Apple pie"])
+        #expect(two.attachments == one.attachments)                  // inherited unchanged
+        #expect(try store.attachment(id: "r", name: "photo.jpg")?.data == photo)
+
+        let three = try store.update(id: "r", parent: two.rev, body: ["name": "Apple pie"], attachments: [
+            .put(name: "notes.txt", contentType: "text/plain", data: Data("crisper".utf8)),
+            .remove(name: "photo.jpg"),
+        ])
+        #expect(three.attachments.keys.sorted() == ["notes.txt"])
+        #expect(three.attachments["notes.txt"]?.revpos == 3)
+        #expect(try store.get(id: "r")?.attachments == three.attachments)
+        #expect(try store.attachment(id: "r", name: "photo.jpg") == nil)
+        #expect(try store.attachment(id: "r", rev: one.rev, name: "photo.jpg")?.data == photo)
+        #expect(try store.attachment(id: "r", name: "notes.txt")?.data == Data("crisper".utf8))
+        #expect(try store.attachment(id: "r", rev: two.rev, name: "notes.txt")?.data == Data("crisp".utf8))
+    }
+
+    @Test func sameBytesAreStoredOnce() throws {
+        let (store, directory) = try makeStore()
+        let data = Data(repeating: 7, count: 5000)
+        let a = try store.create(id: "a", body: [:], attachments: [.put(name: "x", contentType: "application/octet-stream", data: data)])
+        try store.create(id: "b", body: [:], attachments: [.put(name: "y", contentType: "application/octet-stream", data: data)])
+        try store.update(id: "a", parent: a.rev, body: ["changed": true])
+        #expect(try countRows(directory.path(), "SELECT count(*) FROM attachments") == 1)
+        #expect(try store.hasAttachment(digest: RevisionHasher.attachmentDigest(data)))
+        #expect(try store.attachmentData(digest: RevisionHasher.attachmentDigest(data)) == data)
+        #expect(try store.attachmentData(digest: "md5-none") == nil)
+    }
+
+    @Test func largeAttachmentsStreamInChunks() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        var generator = SystemRandomNumberGenerator()
+        let big = Data((0..<700_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let made = try store.create(id: "big", body: [:], attachments: [.put(name: "blob", contentType: "application/octet-stream", data: big)])
+        let digest = try #require(made.attachments["blob"]?.digest)
+        var pieces: [Int] = []
+        var assembled = Data()
+        try store.readAttachment(digest: digest, chunkSize: 100_000) { chunk in
+            pieces.append(chunk.count)
+            assembled.append(chunk)
+        }
+        #expect(assembled == big)
+        #expect(pieces == Array(repeating: 100_000, count: 7))
+        #expect(throws: DocumentStoreError.notFound(id: "md5-missing")) {
+            try store.readAttachment(digest: "md5-missing") { _ in }
+        }
+    }
+
+    @Test func deletingDropsAttachmentsFromTheTombstone() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let made = try store.create(id: "a", body: [:], attachments: [.put(name: "x", contentType: "text/plain", data: Data("1".utf8))])
+        let gone = try store.delete(id: "a", parent: made.rev)
+        #expect(gone.attachments.isEmpty)
+        #expect(try store.attachment(id: "a", name: "x") == nil)
+    }
+}

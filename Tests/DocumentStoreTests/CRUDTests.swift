@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+@testable import DocumentStore
+
+@Suite struct CRUDTests {
+    @Test func createReadUpdateDelete() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let first = try store.create(id: "recipe-1", body: ["name": "Soup", "minutes": 20])
+        #expect(first.rev.generation == 1)
+        #expect(first.rev.hash.count == 32)
+        #expect(try store.get(id: "recipe-1")?.body == ["name": "Soup", "minutes": 20])
+
+        let second = try store.update(id: "recipe-1", parent: first.rev, body: ["name": "Soup", "minutes": 25])
+        #expect(second.rev.generation == 2)
+        #expect(try store.get(id: "recipe-1")?.rev == second.rev)
+        #expect(try store.get(id: "recipe-1", rev: first.rev)?.body["minutes"] == 20)
+        #expect(try store.history(id: "recipe-1", rev: second.rev) == [second.rev, first.rev])
+
+        let tombstone = try store.delete(id: "recipe-1", parent: second.rev)
+        #expect(tombstone.deleted)
+        #expect(tombstone.rev.generation == 3)
+        #expect(try store.get(id: "recipe-1") == nil)
+        #expect(try store.documentCount() == 0)
+        #expect(try store.get(id: "recipe-1", rev: tombstone.rev)?.deleted == true)
+        #expect(try store.leafRevisions(id: "recipe-1").map(\.rev) == [tombstone.rev])
+        #expect(try store.get(id: "never-there") == nil)
+    }
+
+    @Test func staleParentIsAConflict() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let first = try store.create(id: "a", body: ["v": 1])
+        _ = try store.update(id: "a", parent: first.rev, body: ["v": 2])
+        #expect(throws: DocumentStoreError.conflict(id: "a")) {
+            try store.update(id: "a", parent: first.rev, body: ["v": 3])
+        }
+        #expect(throws: DocumentStoreError.conflict(id: "a")) { try store.delete(id: "a", parent: first.rev) }
+        #expect(throws: DocumentStoreError.conflict(id: "a")) { try store.create(id: "a", body: ["v": 9]) }
+        #expect(throws: DocumentStoreError.conflict(id: "missing")) {
+            try store.update(id: "missing", parent: first.rev, body: [:])
+        }
+        #expect(try store.get(id: "a")?.body == ["v": 2])
+    }
+
+    @Test func createOnTombstoneContinuesTheTree() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let first = try store.create(id: "a", body: ["v": 1])
+        let tombstone = try store.delete(id: "a", parent: first.rev)
+        #expect(throws: DocumentStoreError.conflict(id: "a")) { try store.delete(id: "a", parent: tombstone.rev) }
+        let revived = try store.create(id: "a", body: ["v": 2])
+        #expect(revived.rev.generation == 3)
+        #expect(try store.history(id: "a", rev: revived.rev) == [revived.rev, tombstone.rev, first.rev])
+        #expect(try store.get(id: "a")?.body == ["v": 2])
+    }
+
+    @Test func revisionIDsAreDeterministicAcrossStores() throws {
+        let (one, d1) = try makeStore()
+        let (two, d2) = try makeStore()
+        _ = (d1, d2)
+        let body: JSONObject = ["name": "Cake", "tags": ["sweet", "baked"], "nested": ["b": 1, "a": 2.5]]
+        let a = try one.create(id: "cake", body: body)
+        let b = try two.create(id: "cake", body: body)
+        #expect(a.rev == b.rev)
+        #expect(a.rev == RevisionHasher.revisionID(parent: nil, deleted: false, body: body, attachmentDigests: [:]))
+        let a2 = try one.update(id: "cake", parent: a.rev, body: ["name": "Cake 2"])
+        let b2 = try two.update(id: "cake", parent: b.rev, body: ["name": "Cake 2"])
+        #expect(a2.rev == b2.rev)
+        // Each input changes the ID.
+        let base = RevisionHasher.revisionID(parent: a.rev, deleted: false, body: ["x": 1], attachmentDigests: [:])
+        #expect(base != RevisionHasher.revisionID(parent: b2.rev, deleted: false, body: ["x": 1], attachmentDigests: [:]))
+        #expect(base != RevisionHasher.revisionID(parent: a.rev, deleted: true, body: ["x": 1], attachmentDigests: [:]))
+        #expect(base != RevisionHasher.revisionID(parent: a.rev, deleted: false, body: ["x": 2], attachmentDigests: [:]))
+        #expect(base != RevisionHasher.revisionID(parent: a.rev, deleted: false, body: ["x": 1],
+                                                  attachmentDigests: ["f": "md5-abc"]))
+    }
+
+    @Test func generatedIDsAndAllDocuments() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let generated = try store.create(body: ["k": true])
+        #expect(generated.id.count == 32)
+        for name in ["b", "a", "d", "c"] { try store.create(id: name, body: ["n": .string(name)]) }
+        let d = try #require(try store.get(id: "d"))
+        try store.delete(id: "d", parent: d.rev)
+        let ids = try store.allDocuments(AllDocsOptions(startKey: "a", endKey: "c")).map(\.id)
+        #expect(ids == ["a", "b", "c"])
+        #expect(try store.allDocuments(AllDocsOptions(startKey: "a", endKey: "c", inclusiveEnd: false)).map(\.id) == ["a", "b"])
+        #expect(try store.allDocuments(AllDocsOptions(startKey: "c", endKey: "a", descending: true)).map(\.id) == ["c", "b", "a"])
+        let everything = ["a", "b", "c", generated.id].sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(try store.allDocuments(AllDocsOptions(limit: 2, skip: 1)).map(\.id) == Array(everything[1...2]))
+        #expect(try store.documentCount() == 4)
+    }
+
+    @Test func valuesRoundTripExactly() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let body: JSONObject = [
+            "int": .int(Int64.max), "min": .int(Int64.min), "double": 0.1, "whole": 3.0, "neg": -2.5e-8,
+            "bool": false, "null": nil, "text": "quote \" backslash \\ newline \n tab \t é ✓ \u{1}",
+            "array": [1, "two", [3], ["four": 4]], "empty": [:], "emptyArray": [],
+        ]
+        try store.create(id: "values", body: body)
+        #expect(try store.get(id: "values")?.body == body)
+    }
+
+    @Test func storeIdentityIsStableAcrossReopen() throws {
+        let directory = try TemporaryDirectory()
+        let store = try DocumentStore(path: directory.path())
+        let identity = store.storeID
+        #expect(UUID(uuidString: identity) != nil)
+        try store.create(id: "x", body: [:])
+        try store.close()
+        let reopened = try DocumentStore(path: directory.path())
+        #expect(reopened.storeID == identity)
+        #expect(try reopened.get(id: "x") != nil)
+        let other = try DocumentStore(path: directory.path("other.sqlite"))
+        #expect(other.storeID != identity)
+    }
+}

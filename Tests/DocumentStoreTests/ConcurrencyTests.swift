@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import DocumentStore
+
+@Suite struct ConcurrencyTests {
+    @Test func twoWritersRacingOnOneDocument() async throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let base = try store.create(id: "shared", body: ["v": 0])
+        let outcomes = await withTaskGroup(of: Result<RevisionID, DocumentStoreError>.self) { group in
+            for writer in 1...2 {
+                group.addTask {
+                    do {
+                        return .success(try store.update(id: "shared", parent: base.rev, body: ["v": .int(Int64(writer))]).rev)
+                    } catch let error as DocumentStoreError {
+                        return .failure(error)
+                    } catch {
+                        return .failure(.storage("\(error)"))
+                    }
+                }
+            }
+            var all: [Result<RevisionID, DocumentStoreError>] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        let winners = outcomes.compactMap { try? $0.get() }
+        let failures = outcomes.compactMap { if case .failure(let e) = $0 { e } else { nil } }
+        #expect(winners.count == 1)
+        #expect(failures == [.conflict(id: "shared")])
+        #expect(try store.leafRevisions(id: "shared").map(\.rev) == winners)
+        #expect(try store.conflicts(id: "shared").isEmpty)
+        #expect(try store.history(id: "shared", rev: winners[0]) == [winners[0], base.rev])
+    }
+
+    @Test func retryingWritersNeverLoseAnUpdate() async throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        try store.create(id: "counter", body: ["n": 0])
+        let perWriter = 25
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<2 {
+                group.addTask {
+                    var done = 0
+                    while done < perWriter {
+                        let current = try #require(try store.get(id: "counter"))
+                        let n = current.body["n"]?.intValue ?? 0
+                        do {
+                            try store.update(id: "counter", parent: current.rev, body: ["n": .int(n + 1)])
+                            done += 1
+                        } catch DocumentStoreError.conflict {
+                            continue
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let final = try #require(try store.get(id: "counter"))
+        #expect(final.body["n"] == .int(Int64(2 * perWriter)))
+        #expect(final.rev.generation == 2 * perWriter + 1)
+        #expect(try store.leafRevisions(id: "counter").count == 1)
+    }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import GRDB
+import Testing
+@testable import DocumentStore
+
+@Suite struct QueryTests {
+    static let documents: [(String, JSONObject)] = [
+        ("r1", ["type": "dessert", "name": "Apple pie", "minutes": 60, "rating": 4.5, "meta": ["author": "ann", "year": 2019]]),
+        ("r2", ["type": "dessert", "name": "Brownies", "minutes": 35, "rating": 5, "tags": ["chocolate"]]),
+        ("r3", ["type": "main", "name": "Curry", "minutes": 45, "rating": 4, "meta": ["author": "bob", "year": 2021]]),
+        ("r4", ["type": "main", "name": "Dal", "minutes": 30, "vegan": true]),
+        ("r5", ["type": "starter", "name": "Edamame", "minutes": 5, "rating": nil, "vegan": true]),
+        ("r6", ["type": "main", "name": "Fish pie", "minutes": 50, "rating": 3, "vegan": false, "meta": ["author": "ann"]]),
+        ("r7", ["name": "Gazpacho", "minutes": "cold"]),
+    ]
+
+    static func filledStore(indexed: Bool) throws -> (DocumentStore, TemporaryDirectory) {
+        let (store, directory) = try makeStore()
+        if indexed {   // declared before the writes: maintained on every write
+            try store.ensureIndex(fields: ["type", "name"], name: "by-type-name")
+        }
+        try store.write(documents.map { .create(id: $0.0, body: $0.1, attachments: []) })
+        if indexed {   // declared after the writes: built over what is there
+            try store.ensureIndex(fields: ["minutes"], name: "by-minutes")
+            try store.ensureIndex(fields: ["meta.author", "meta.year"], name: "by-author")
+        }
+        return (store, directory)
+    }
+
+    static let cases: [(JSONValue, [String])] = [
+        ([:], ["r1", "r2", "r3", "r4", "r5", "r6", "r7"]),
+        (["type": "main"], ["r3", "r4", "r6"]),
+        (["type": ["$eq": "main"], "vegan": true], ["r4"]),
+        (["type": ["$ne": "main"]], ["r1", "r2", "r5"]),
+        (["minutes": ["$gt": 30, "$lte": 50]], ["r2", "r3", "r6"]),
+        (["minutes": ["$gte": 30]], ["r1", "r2", "r3", "r4", "r6", "r7"]),   // strings collate after numbers
+        (["minutes": ["$lt": 30]], ["r5"]),
+        (["type": ["$in": ["starter", "dessert"]]], ["r1", "r2", "r5"]),
+        (["type": ["$nin": ["starter", "dessert"]]], ["r3", "r4", "r6"]),
+        (["rating": ["$exists": true]], ["r1", "r2", "r3", "r5", "r6"]),
+        (["rating": ["$exists": false]], ["r4", "r7"]),
+        (["rating": nil], ["r5"]),
+        (["rating": 5.0], ["r2"]),
+        (["meta.author": "ann"], ["r1", "r6"]),
+        (["meta": ["author": "ann", "year": 2019]], ["r1"]),
+        (["meta.year": ["$gt": 2000]], ["r1", "r3"]),
+        (["$or": [["type": "starter"], ["minutes": ["$gte": 60]]]], ["r1", "r5", "r7"]),   // "cold" > every number
+        (["$and": [["type": "main"], ["minutes": ["$lt": 50]]]], ["r3", "r4"]),
+        (["$not": ["type": "main"]], ["r1", "r2", "r5", "r7"]),
+        (["$nor": [["type": "main"], ["type": "dessert"]]], ["r5", "r7"]),
+        (["rating": ["$not": ["$gt": 4]]], ["r3", "r5", "r6"]),
+        (["tags": ["chocolate"]], ["r2"]),
+        (["type": "main", "name": ["$gt": "D"]], ["r4", "r6"]),
+        (["type": "none"], []),
+        (["minutes": ["$gt": 40, "$lt": 35]], []),
+    ]
+
+    @Test func selectorsMatchWithAndWithoutIndexes() throws {
+        let (plain, d1) = try Self.filledStore(indexed: false)
+        let (indexed, d2) = try Self.filledStore(indexed: true)
+        _ = (d1, d2)
+        for (selector, expected) in Self.cases {
+            for store in [plain, indexed] {
+                for useIndex in [true, false] {
+                    var query = Query(selector: selector)
+                    query.useIndex = useIndex
+                    let ids = try store.find(query).map(\.id).sorted()
+                    #expect(ids == expected, "selector \(selector) useIndex \(useIndex)")
+                }
+            }
+            #expect(try indexed.count(selector: selector) == expected.count)
+        }
+    }
+
+    @Test func sortLimitAndSkip() throws {
+        let (store, directory) = try Self.filledStore(indexed: true)
+        _ = directory
+        for useIndex in [true, false] {
+            var query = Query(selector: ["type": "main"], sort: [SortField(field: "name", ascending: false)], limit: 2)
+            query.useIndex = useIndex
+            #expect(try store.find(query).map(\.id) == ["r6", "r4"])
+            query.skip = 1
+            #expect(try store.find(query).map(\.id) == ["r4", "r3"])
+            var byTime = Query(selector: ["minutes": ["$gte": 0]], sort: [SortField(field: "minutes")], limit: 3)
+            byTime.useIndex = useIndex
+            #expect(try store.find(byTime).map(\.id) == ["r5", "r4", "r2"])
+            var missingFirst = Query(selector: [:], sort: [SortField(field: "rating"), SortField(field: "name")])
+            missingFirst.useIndex = useIndex
+            #expect(try store.find(missingFirst).map(\.id) == ["r4", "r7", "r5", "r6", "r3", "r1", "r2"])
+        }
+        #expect(try store.find(Query(selector: [:], limit: 0)).isEmpty)
+    }
+
+    @Test func queriesReadThroughACoveringIndex() throws {
+        let (store, directory) = try Self.filledStore(indexed: true)
+        _ = directory
+        func plan(_ selector: JSONValue, _ sort: [SortField] = []) throws -> QueryPlan {
+            try store.reading { db in
+                QueryPlan.choose(selector: try Selector(parsing: selector),
+                                 sort: try sort.map { (try FieldPath($0.field), $0.ascending) },
+                                 indexes: try QueryIndex.all(db))
+            }
+        }
+        let typed = try plan(["type": "main"], [SortField(field: "name")])
+        #expect(typed.index?.name == "by-type-name")
+        #expect(typed.ordered)
+        #expect(try plan(["minutes": ["$gt": 3]]).index?.name == "by-minutes")
+        #expect(try plan(["meta.author": "ann", "meta.year": 2019]).index?.name == "by-author")
+        #expect(try plan(["vegan": true]).index == nil)
+        let unsortable = try plan(["type": "main"], [SortField(field: "rating")])
+        #expect(unsortable.index?.name == "by-type-name")
+        #expect(!unsortable.ordered)
+    }
+
+    @Test func indexesFollowUpdatesDeletesAndConflicts() throws {
+        let (store, directory) = try Self.filledStore(indexed: true)
+        _ = directory
+        let dal = try #require(try store.get(id: "r4"))
+        try store.update(id: "r4", parent: dal.rev, body: ["type": "starter", "name": "Dal soup", "minutes": 30])
+        let curry = try #require(try store.get(id: "r3"))
+        try store.delete(id: "r3", parent: curry.rev)
+        #expect(try store.find(Query(selector: ["type": "main"])).map(\.id) == ["r6"])
+        #expect(try store.find(Query(selector: ["type": "starter"], sort: [SortField(field: "name")])).map(\.id) == ["r4", "r5"])
+        // A replicated revision that becomes the winner moves the document in the index.
+        let fish = try #require(try store.get(id: "r6"))
+        let newer = RevisionID(generation: 2, hash: "ffffffff")
+        try store.insertRevisions([ReplicatedRevision(id: "r6", rev: newer, body: ["type": "dessert", "name": "Fish pie"],
+                                                      history: [newer, fish.rev])])
+        #expect(try store.find(Query(selector: ["type": "main"])).isEmpty)
+        #expect(try store.find(Query(selector: ["type": "dessert"])).map(\.id).sorted() == ["r1", "r2", "r6"])
+        // Redeclaring the same index changes nothing; another field set under the name rebuilds it.
+        try store.ensureIndex(fields: ["type", "name"], name: "by-type-name")
+        try store.ensureIndex(fields: ["vegan"], name: "by-type-name")
+        #expect(try store.find(Query(selector: ["vegan": true])).map(\.id) == ["r5"])
+    }
+
+    @Test func deeplyNestedAndEscapedPaths() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        try store.create(id: "n", body: ["a": ["b": ["c": 1]], "dotted.key": "yes"])
+        #expect(try store.find(Query(selector: ["a.b.c": 1])).map(\.id) == ["n"])
+        #expect(try store.find(Query(selector: ["dotted\\.key": "yes"])).map(\.id) == ["n"])
+        try store.ensureIndex(fields: ["a.b.c"], name: "deep")
+        #expect(try store.find(Query(selector: ["a.b.c": ["$gte": 1]])).map(\.id) == ["n"])
+    }
+}

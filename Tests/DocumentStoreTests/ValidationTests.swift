@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import DocumentStore
+
+@Suite struct ValidationTests {
+    @Test(arguments: ["", "_design/x", "_local/x", "_anything"])
+    func refusesReservedDocumentIDs(_ id: String) throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        #expect(throws: DocumentStoreError.invalidDocumentID(id)) { try store.create(id: id, body: [:]) }
+        #expect(throws: DocumentStoreError.invalidDocumentID(id)) {
+            try store.insertRevisions([ReplicatedRevision(id: id, rev: rev("1-a"), body: [:])])
+        }
+        #expect(try store.lastSequence == 0)
+    }
+
+    @Test func refusesReservedTopLevelFields() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        #expect(throws: DocumentStoreError.reservedField(id: "a", field: "_attachments")) {
+            try store.create(id: "a", body: ["_attachments": [:], "ok": 1])
+        }
+        let created = try store.create(id: "a", body: ["nested": ["_inner": 1]])   // only top level is reserved
+        #expect(throws: DocumentStoreError.reservedField(id: "a", field: "_rev")) {
+            try store.update(id: "a", parent: created.rev, body: ["_rev": "1-x"])
+        }
+        #expect(throws: DocumentStoreError.reservedField(id: "_local/cp", field: "_id")) {
+            try store.putLocal(id: "cp", body: ["_id": "x"])
+        }
+    }
+
+    @Test func refusesNonFiniteNumbers() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        #expect(throws: DocumentStoreError.self) { try store.create(id: "nan", body: ["x": .double(.nan)]) }
+        do {
+            try store.create(id: "inf", body: ["deep": [.double(.infinity)]])
+            Issue.record("an infinite number was accepted")
+        } catch let error as DocumentStoreError {
+            guard case .invalidJSON(let reason) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(reason.contains("inf"))
+        }
+        #expect(try store.documentCount() == 0)
+    }
+
+    @Test func refusesMalformedHistories() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        #expect(throws: DocumentStoreError.self) {
+            try store.insertRevisions([ReplicatedRevision(id: "d", rev: rev("3-c"), body: [:],
+                                                          history: [rev("2-b"), rev("1-a")])])
+        }
+        #expect(throws: DocumentStoreError.self) {
+            try store.insertRevisions([ReplicatedRevision(id: "d", rev: rev("3-c"), body: [:],
+                                                          history: [rev("3-c"), rev("1-a")])])
+        }
+        #expect(try store.leafRevisions(id: "d").isEmpty)
+    }
+
+    @Test func refusesBadSelectorsAndIndexes() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        #expect(throws: DocumentStoreError.self) { try store.find(Query(selector: ["a": ["$regexp": "x"]])) }
+        #expect(throws: DocumentStoreError.self) { try store.find(Query(selector: ["$or": 3])) }
+        #expect(throws: DocumentStoreError.self) { try store.find(Query(selector: ["a": ["$in": 3]])) }
+        #expect(throws: DocumentStoreError.self) { try store.find(Query(selector: ["a": ["$gt": 1, "b": 2]])) }
+        #expect(throws: DocumentStoreError.self) { try store.find(Query(selector: [1, 2])) }
+        #expect(throws: DocumentStoreError.self) { try store.ensureIndex(fields: [], name: "none") }
+        #expect(throws: DocumentStoreError.self) { try store.ensureIndex(fields: ["a..b"], name: "bad") }
+    }
+
+    @Test func errorsNameCauseAndFix() {
+        let text = DocumentStoreError.conflict(id: "doc-1").description
+        #expect(text.contains("doc-1"))
+        #expect(text.contains("retry"))
+        #expect(DocumentStoreError.invalidDocumentID("_x").description.contains("putLocal"))
+    }
+
+    @Test func operationsAfterCloseFailWithStorageError() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        try store.close()
+        do {
+            _ = try store.get(id: "x")
+            Issue.record("read after close succeeded")
+        } catch let error as DocumentStoreError {
+            guard case .storage = error else { Issue.record("wrong error \(error)"); return }
+        }
+    }
+}
