@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "RecipesKit", targets: ["RecipesKit"]),
+        .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -43,6 +44,13 @@ let package = Package(
             name: "RecipesKitTests",
             dependencies: ["RecipesKit", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(
+            name: "ObjectGraph",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
     ],
     swiftLanguageModes: [.v6]
 )

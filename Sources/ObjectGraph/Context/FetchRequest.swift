@@ -1,0 +1,48 @@
+/// What a context fetch returns.
+public enum FetchResultType: Sendable, Hashable {
+    /// Managed objects registered in the context.
+    case objects
+    /// Object IDs only.
+    case objectIDs
+    /// The number of matching objects.
+    case count
+}
+
+/// A query for objects of one entity: predicate, sort, paging, result type.
+public struct FetchRequest: Sendable, Hashable {
+    /// The entity to fetch.
+    public var entityName: String
+    /// Objects must satisfy this (`nil`: all).
+    public var predicate: ObjectPredicate?
+    /// Order of the results, most significant first (unsorted results come in store order).
+    public var sortDescriptors: [FetchSortDescriptor]
+    /// Maximum number of results (`nil` or 0: no limit).
+    public var fetchLimit: Int?
+    /// Number of leading results to skip.
+    public var fetchOffset: Int
+    /// When > 0, only the first `fetchBatchSize` objects come back with their values loaded;
+    /// the rest are faults that load on first access.
+    public var fetchBatchSize: Int
+    /// Objects, IDs or a count.
+    public var resultType: FetchResultType
+    /// Whether objects of sub-entities match too (default `true`).
+    public var includesSubentities: Bool
+    /// Whether unsaved inserts, changes and deletions in the context are reflected
+    /// (default `true`, as in Core Data).
+    public var includesPendingChanges: Bool
+
+    /// Creates a request.
+    public init(entityName: String, predicate: ObjectPredicate? = nil, sortDescriptors: [FetchSortDescriptor] = [],
+                fetchLimit: Int? = nil, fetchOffset: Int = 0, fetchBatchSize: Int = 0,
+                resultType: FetchResultType = .objects, includesSubentities: Bool = true, includesPendingChanges: Bool = true) {
+        self.entityName = entityName
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = fetchLimit
+        self.fetchOffset = fetchOffset
+        self.fetchBatchSize = fetchBatchSize
+        self.resultType = resultType
+        self.includesSubentities = includesSubentities
+        self.includesPendingChanges = includesPendingChanges
+    }
+}

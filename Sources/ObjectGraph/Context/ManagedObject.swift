@@ -1,0 +1,265 @@
+import Foundation
+
+/// One object of the graph, living in exactly one ``ObjectContext``.
+///
+/// Values are read and written by key with type checking against the model. A fetched or
+/// referenced object starts as a *fault*: its row loads on first access, and each to-many
+/// relationship loads separately on first access. Setting a relationship keeps its inverse
+/// up to date. Managed objects are not `Sendable`: use them inside their context's
+/// ``ObjectContext/perform(_:)`` and pass ``objectID`` between contexts.
+public final class ManagedObject: Hashable, CustomStringConvertible {
+    /// A pending (unsaved) value of one property.
+    enum PendingValue: Equatable {
+        case attribute(AttributeValue)
+        case toOne(ObjectID?)
+        case toMany([ObjectID])
+    }
+
+    /// The object's entity.
+    public let entity: EntityDescription
+    /// The object's ID: temporary until the first save, permanent after.
+    public internal(set) var objectID: ObjectID
+    weak var contextStorage: ObjectContext?
+
+    /// The last persisted row (nil: fault, or never saved).
+    var baseline: RowSnapshot?
+    /// Unsaved values by property.
+    var pending: [String: PendingValue] = [:]
+    /// Persisted to-many destinations loaded so far.
+    var toManyBaseline: [String: [ObjectID]] = [:]
+    /// Values of transient attributes (never saved, not counted as changes).
+    var transientValues: [String: AttributeValue] = [:]
+    var insertedFlag = false
+    var deletedFlag = false
+    var insertionSequence = 0
+
+    init(entity: EntityDescription, objectID: ObjectID, context: ObjectContext) {
+        self.entity = entity
+        self.objectID = objectID
+        self.contextStorage = context
+    }
+
+    /// The context the object belongs to (`nil` after its deletion was saved).
+    public var managedObjectContext: ObjectContext? { contextStorage }
+    /// Whether the object's values have not been loaded yet.
+    public var isFault: Bool { contextStorage?.performAndWait { baseline == nil && !insertedFlag } ?? true }
+    /// Whether the object was inserted and not saved yet.
+    public var isInserted: Bool { contextStorage?.performAndWait { insertedFlag && !deletedFlag } ?? false }
+    /// Whether the object was deleted and the deletion not saved yet.
+    public var isDeleted: Bool { contextStorage?.performAndWait { deletedFlag } ?? false }
+    /// Whether the object has unsaved changes to its persisted properties.
+    public var isUpdated: Bool { contextStorage?.performAndWait { !insertedFlag && !deletedFlag && !pending.isEmpty } ?? false }
+    /// Whether the object is inserted, deleted or updated.
+    public var hasChanges: Bool { contextStorage?.performAndWait { insertedFlag || deletedFlag || !pending.isEmpty } ?? false }
+    /// The changed attribute values (relationships excluded).
+    public var changedAttributeValues: [String: AttributeValue] {
+        contextStorage?.performAndWait { pendingAttributes } ?? [:]
+    }
+    var pendingAttributes: [String: AttributeValue] {
+        pending.compactMapValues { if case .attribute(let v) = $0 { return v } else { return nil } }
+    }
+    /// Names of the properties changed since the last save.
+    public var changedKeys: Set<String> { contextStorage?.performAndWait { Set(pending.keys) } ?? [] }
+
+    func context() throws -> ObjectContext {
+        guard let c = contextStorage else { throw ObjectGraphError.objectNotFound(objectID) }
+        return c
+    }
+
+    // MARK: State access (on the context's queue)
+
+    func fireFault() throws {
+        guard baseline == nil, !insertedFlag else { return }
+        guard let row = try context().coordinator.snapshot(for: objectID) else { throw ObjectGraphError.objectNotFound(objectID) }
+        baseline = row
+    }
+
+    func currentAttribute(_ name: String) throws -> AttributeValue {
+        if case .attribute(let v)? = pending[name] { return v }
+        if entity.attribute(named: name)?.isTransient == true { return transientValues[name] ?? .null }
+        try fireFault()
+        return baseline?.attributes[name] ?? .null
+    }
+
+    func currentToOne(_ name: String) throws -> ObjectID? {
+        if case .toOne(let v)? = pending[name] { return v }
+        try fireFault()
+        return baseline?.toOne[name]
+    }
+
+    func persistedToMany(_ name: String) throws -> [ObjectID] {
+        if let ids = toManyBaseline[name] { return ids }
+        let ids = insertedFlag ? [] : try context().coordinator.toManyDestinations(of: objectID, relationship: name)
+        toManyBaseline[name] = ids
+        return ids
+    }
+
+    func currentToMany(_ name: String) throws -> [ObjectID] {
+        if case .toMany(let v)? = pending[name] { return v }
+        return try persistedToMany(name)
+    }
+
+    /// Records a new value without inverse maintenance.
+    func primitiveSet(_ name: String, _ value: PendingValue) throws {
+        try fireFault()
+        pending[name] = value
+        try context().markDirty(self)
+    }
+
+    // MARK: Public key-value access
+
+    private func attributeDescription(_ key: String) throws -> AttributeDescription {
+        guard let a = entity.attribute(named: key) else {
+            throw ObjectGraphError.unknownProperty(entity: entity.name, key: key, expected: "an attribute")
+        }
+        return a
+    }
+
+    private func relationshipDescription(_ key: String, toMany: Bool) throws -> RelationshipDescription {
+        guard let r = entity.relationship(named: key), r.isToMany == toMany else {
+            throw ObjectGraphError.unknownProperty(entity: entity.name, key: key, expected: toMany ? "a to-many relationship" : "a to-one relationship")
+        }
+        return r
+    }
+
+    /// The value of an attribute (pending change, else persisted value; fires the fault).
+    public func value(forKey key: String) throws -> AttributeValue {
+        let ctx = try context()
+        return try ctx.performAndWait {
+            _ = try attributeDescription(key)
+            return try currentAttribute(key)
+        }
+    }
+
+    /// Sets an attribute. The value must fit the attribute's type (integers convert to
+    /// floating-point and decimal attributes; integers must fit the width).
+    /// - Throws: ``ObjectGraphError/typeMismatch(entity:key:expected:got:)``.
+    public func setValue(_ value: AttributeValue, forKey key: String) throws {
+        let ctx = try context()
+        try ctx.performAndWait {
+            let a = try attributeDescription(key)
+            guard let v = a.type.coerce(value) else {
+                throw ObjectGraphError.typeMismatch(entity: entity.name, key: key, expected: a.type, got: value.kindName)
+            }
+            if a.isTransient { transientValues[key] = v; return }
+            try primitiveSet(key, .attribute(v))
+        }
+    }
+
+    /// Sets an attribute from a Swift value (`String`, `Int`, `Date`, `Data`, …) or `nil`.
+    public func set(_ key: String, _ value: (some PredicateArgument)?) throws {
+        let expr = value?.predicateExpression ?? .constant(.null)
+        guard case .constant(let v) = expr else {
+            throw ObjectGraphError.typeMismatch(entity: entity.name, key: key, expected: entity.attribute(named: key)?.type ?? .string, got: "non-attribute")
+        }
+        try setValue(v, forKey: key)
+    }
+
+    /// The string value of an attribute, or `nil`.
+    public func string(_ key: String) throws -> String? { try value(forKey: key).stringValue }
+    /// The integer value of an attribute, or `nil`.
+    public func int(_ key: String) throws -> Int64? { try value(forKey: key).int64Value }
+    /// The date value of an attribute, or `nil`.
+    public func date(_ key: String) throws -> Date? { try value(forKey: key).dateValue }
+    /// The binary value of an attribute, or `nil`.
+    public func data(_ key: String) throws -> Data? { try value(forKey: key).dataValue }
+
+    /// The destination of a to-one relationship (a fault until accessed), or `nil`.
+    public func object(forKey key: String) throws -> ManagedObject? {
+        let ctx = try context()
+        return try ctx.performAndWait {
+            _ = try relationshipDescription(key, toMany: false)
+            return try currentToOne(key).map { try ctx.object(with: $0) }
+        }
+    }
+
+    /// Sets a to-one relationship and updates the inverse on the old and new destinations.
+    public func setObject(_ object: ManagedObject?, forKey key: String) throws {
+        let ctx = try context()
+        try ctx.performAndWait {
+            let rel = try relationshipDescription(key, toMany: false)
+            if let current = try currentToOne(key) {
+                if current == object?.objectID { return }
+                try ctx.unlink(self, rel, try ctx.object(with: current))
+            }
+            if let object { try ctx.link(self, rel, object) }
+        }
+    }
+
+    /// The destinations of a to-many relationship (loaded on first access).
+    public func objects(forKey key: String) throws -> [ManagedObject] {
+        let ctx = try context()
+        return try ctx.performAndWait {
+            _ = try relationshipDescription(key, toMany: true)
+            return try currentToMany(key).map { try ctx.object(with: $0) }
+        }
+    }
+
+    /// The destination IDs of a relationship (to-one: zero or one), without faulting them.
+    public func objectIDs(forKey key: String) throws -> [ObjectID] {
+        let ctx = try context()
+        return try ctx.performAndWait {
+            guard let rel = entity.relationship(named: key) else {
+                throw ObjectGraphError.unknownProperty(entity: entity.name, key: key, expected: "a relationship")
+            }
+            return rel.isToMany ? try currentToMany(key) : (try currentToOne(key)).map { [$0] } ?? []
+        }
+    }
+
+    /// Adds an object to a to-many relationship (and sets the inverse).
+    public func addObject(_ object: ManagedObject, toKey key: String) throws {
+        let ctx = try context()
+        try ctx.performAndWait {
+            let rel = try relationshipDescription(key, toMany: true)
+            try ctx.link(self, rel, object)
+        }
+    }
+
+    /// Removes an object from a to-many relationship (and clears the inverse).
+    public func removeObject(_ object: ManagedObject, fromKey key: String) throws {
+        let ctx = try context()
+        try ctx.performAndWait {
+            let rel = try relationshipDescription(key, toMany: true)
+            try ctx.unlink(self, rel, object)
+        }
+    }
+
+    /// Replaces a to-many relationship's destinations, maintaining inverses.
+    public func setObjects(_ objects: [ManagedObject], forKey key: String) throws {
+        let ctx = try context()
+        try ctx.performAndWait {
+            let rel = try relationshipDescription(key, toMany: true)
+            let wanted = Set(objects.map(\.objectID))
+            for id in try currentToMany(key) where !wanted.contains(id) { try ctx.unlink(self, rel, try ctx.object(with: id)) }
+            for o in objects { try ctx.link(self, rel, o) }
+        }
+    }
+
+    /// Objects are equal only to themselves (one instance per ID per context).
+    public static func == (lhs: ManagedObject, rhs: ManagedObject) -> Bool { lhs === rhs }
+    /// Hashes by identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// `<Entity objectID>`.
+    public var description: String { "<\(entity.name) \(objectID)>" }
+}
+
+extension ManagedObject: PredicateEvaluable {
+    /// The object's ID.
+    public var evaluationObjectID: ObjectID? { objectID }
+
+    /// Current (pending or persisted) values, relationships as managed objects.
+    public func evaluationValue(forKey key: String) throws -> PredicateKeyValue {
+        let ctx = try context()
+        return try ctx.performAndWait {
+            if entity.attribute(named: key) != nil { return .attribute(try currentAttribute(key)) }
+            guard let rel = entity.relationship(named: key) else { throw PredicateEvaluationError.unknownKey(key, entity: entity.name) }
+            if rel.isToMany { return .toMany(try currentToMany(key).map { try ctx.object(with: $0) }) }
+            return .toOne(try currentToOne(key).map { try ctx.object(with: $0) })
+        }
+    }
+}
+
+extension ManagedObject: PredicateArgument {
+    /// A reference to this object (its ID).
+    public var predicateExpression: PredicateExpression { .object(objectID) }
+}

@@ -1,0 +1,144 @@
+import Foundation
+
+/// Connects contexts to one ``IncrementalStore``: serializes store calls, keeps a row cache
+/// shared by all its contexts, finishes in memory what a store leaves of a fetch, and
+/// forwards changes the store reports underneath to the contexts.
+public final class PersistentStoreCoordinator: @unchecked Sendable {
+    /// The model every context of this coordinator uses.
+    public let model: ObjectModel
+    /// The store.
+    public let store: any IncrementalStore
+    /// The store's metadata, read when the coordinator was created.
+    public let metadata: StoreMetadata
+
+    private let lock = NSRecursiveLock()
+    private var rowCache: [ObjectID: RowSnapshot] = [:]
+    private final class WeakContext { weak var context: ObjectContext?; init(_ c: ObjectContext) { context = c } }
+    private var contexts: [ObjectIdentifier: WeakContext] = [:]
+
+    /// Opens `store` for `model`.
+    /// - Throws: ``ObjectGraphError/store(_:)`` when the store cannot be loaded (for example
+    ///   it was written with another model version).
+    public init(model: ObjectModel, store: any IncrementalStore) throws {
+        self.model = model
+        self.store = store
+        do { self.metadata = try store.loadMetadata(for: model) } catch let e as IncrementalStoreError { throw ObjectGraphError.store(e) }
+        store.setChangeObserver { [weak self] changes in self?.storeDidChange(changes) }
+    }
+
+    deinit { store.setChangeObserver(nil) }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    private func storeCall<T>(_ body: () throws -> T) throws -> T {
+        do { return try locked(body) } catch let e as IncrementalStoreError { throw ObjectGraphError.store(e) }
+    }
+
+    /// Number of rows in the shared cache.
+    public var cachedRowCount: Int { locked { rowCache.count } }
+
+    /// The row of one object, from the cache or the store; `nil` if the store lacks it.
+    public func snapshot(for id: ObjectID) throws -> RowSnapshot? {
+        if id.isTemporary { return nil }
+        return try storeCall {
+            if let row = rowCache[id] { return row }
+            let row = try store.snapshot(for: id)
+            rowCache[id] = row
+            return row
+        }
+    }
+
+    /// Loads the rows of several objects into the cache in one store call.
+    public func prefetch(_ ids: [ObjectID]) throws {
+        try storeCall {
+            let missing = ids.filter { !$0.isTemporary && rowCache[$0] == nil }
+            guard !missing.isEmpty else { return }
+            for row in try store.snapshots(for: missing) { rowCache[row.objectID] = row }
+        }
+    }
+
+    /// A to-many relationship's destinations as the store has them.
+    public func toManyDestinations(of id: ObjectID, relationship: String) throws -> [ObjectID] {
+        if id.isTemporary { return [] }
+        return try storeCall { try store.toManyDestinations(of: id, relationship: relationship) }
+    }
+
+    /// Permanent IDs for temporary ones.
+    public func obtainPermanentIDs(for ids: [ObjectID]) throws -> [ObjectID] {
+        guard !ids.isEmpty else { return [] }
+        return try storeCall { try store.obtainPermanentIDs(for: ids) }
+    }
+
+    /// Drops cached rows so the next read goes to the store.
+    public func invalidateCache(for ids: some Sequence<ObjectID>) {
+        locked { for id in ids { rowCache[id] = nil } }
+    }
+
+    /// Rows matching a fetch, in final order: the store does what it can, the rest (residual
+    /// predicate, sort, paging) is done here.
+    public func fetchRows(entity: EntityDescription, includesSubentities: Bool, predicate: ObjectPredicate?,
+                          sortDescriptors: [FetchSortDescriptor], fetchLimit: Int?, fetchOffset: Int) throws -> [RowSnapshot] {
+        let entities = includesSubentities ? model.entityAndSubentities(of: entity) : [entity]
+        let names = entities.filter { !$0.isAbstract }.map(\.name)
+        guard !names.isEmpty else { return [] }
+        let request = StoreFetchRequest(entityNames: names, predicate: predicate, sortDescriptors: sortDescriptors,
+                                        fetchLimit: fetchLimit, fetchOffset: fetchOffset)
+        return try storeCall {
+            let result = try store.execute(request)
+            for row in result.rows { rowCache[row.objectID] = row }
+            var rows = result.rows
+            let lookup: (ObjectID) -> RowSnapshot? = { [unowned self] id in try? self.snapshot(for: id) }
+            let toMany: (ObjectID, String) -> [ObjectID] = { [unowned self] id, key in (try? self.toManyDestinations(of: id, relationship: key)) ?? [] }
+            let subject: (RowSnapshot) -> RowEvaluationSubject = { [model] in
+                RowEvaluationSubject(snapshot: $0, model: model, row: lookup, toMany: toMany)
+            }
+            if let residual = result.residualPredicate {
+                rows = try rows.filter { try PredicateEvaluator.evaluate(residual, on: subject($0)) }
+            }
+            if !result.isSorted {
+                rows = try FetchSortDescriptor.sort(rows, by: sortDescriptors, subject: subject)
+            }
+            if !result.appliedLimitAndOffset {
+                rows = Array(rows.dropFirst(fetchOffset))
+                if let limit = fetchLimit, limit > 0 { rows = Array(rows.prefix(limit)) }
+            }
+            return rows
+        }
+    }
+
+    /// Writes a save and updates the cache with the new rows.
+    /// - Throws: ``ObjectGraphError/store(_:)`` wrapping ``IncrementalStoreError/conflicts(_:)``
+    ///   when rows changed since they were read.
+    public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
+        try storeCall {
+            let result = try store.save(request)
+            for change in request.inserted + request.updated {
+                guard let version = result.versions[change.objectID] else { rowCache[change.objectID] = nil; continue }
+                rowCache[change.objectID] = RowSnapshot(objectID: change.objectID, attributes: change.attributes, toOne: change.toOne, version: version)
+            }
+            for deletion in request.deleted { rowCache[deletion.objectID] = nil }
+            return result
+        }
+    }
+
+    func register(_ context: ObjectContext) {
+        locked {
+            contexts = contexts.filter { $0.value.context != nil }
+            contexts[ObjectIdentifier(context)] = WeakContext(context)
+        }
+    }
+
+    /// Called (through the store's observer) when rows changed underneath: drops them from
+    /// the cache and lets every context refresh its copies.
+    public func storeDidChange(_ changes: StoreChangeSet) {
+        let live = locked { () -> [ObjectContext] in
+            for id in changes.updated.union(changes.deleted).union(changes.inserted) { rowCache[id] = nil }
+            return contexts.values.compactMap(\.context)
+        }
+        for context in live { context.storeDidChange(changes) }
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+
+/// One attribute of an entity as declared in the XML model.
+public struct AttributeDescription: Sendable, Hashable {
+    /// The attribute's name, unique among the entity's properties (inherited ones included).
+    public let name: String
+    /// The declared type.
+    public let type: AttributeType
+    /// Whether `null` is allowed when saving.
+    public let isOptional: Bool
+    /// Transient attributes live only in memory and are never sent to the store.
+    public let isTransient: Bool
+    /// The value a newly inserted object starts with (`.null` if none was declared).
+    public let defaultValue: AttributeValue
+    /// Lower bound: the value for numbers and dates, the length for strings and binary data.
+    public let minValue: AttributeValue?
+    /// Upper bound: the value for numbers and dates, the length for strings and binary data.
+    public let maxValue: AttributeValue?
+    /// Whether the model asks stores to index this attribute.
+    public let isIndexed: Bool
+    /// The identifier the attribute had in the previous model version (`elementID` /
+    /// `renamingIdentifier`), used by migration to follow renames.
+    public let renamingIdentifier: String?
+    /// Free-form `<userInfo>` entries.
+    public let userInfo: [String: String]
+    /// SHA-256 (hex) of the attribute's structural definition; see ``ObjectModel``.
+    public let versionHash: String
+    /// Line of the `<attribute>` element in its file, for diagnostics.
+    public let line: Int
+}

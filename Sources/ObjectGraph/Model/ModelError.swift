@@ -1,0 +1,14 @@
+/// Why a model could not be loaded: the file, the line and the element at fault.
+public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Path of the offending file.
+    public let file: String
+    /// 1-based line of the offending element (0 when the file could not be read).
+    public let line: Int
+    /// The element, e.g. `relationship "type" of entity "Recipe"`.
+    public let element: String
+    /// What is wrong and how to fix it.
+    public let reason: String
+
+    /// `file:line: element: reason`.
+    public var description: String { "\(file):\(line): \(element): \(reason)" }
+}

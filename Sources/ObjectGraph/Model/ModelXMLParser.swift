@@ -1,0 +1,117 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// The raw content of a model file: elements with their XML attributes and line numbers,
+/// before any validation.
+struct ParsedModel {
+    struct Element {
+        var attributes: [String: String]
+        var line: Int
+        var userInfo: [String: String] = [:]
+    }
+    struct Entity {
+        var element: Element
+        var attributes: [Element] = []
+        var relationships: [Element] = []
+        var fetchIndexes: [(element: Element, items: [Element])] = []
+    }
+    var entities: [Entity] = []
+}
+
+/// Reads Xcode's model XML with FoundationXML's `XMLParser`, keeping line numbers.
+/// Unknown elements (layout `<elements>`, configurations) are skipped.
+final class ModelXMLParser: NSObject, XMLParserDelegate {
+    private var model = ParsedModel()
+    private var sawModelRoot = false
+    private var stack: [String] = []
+    private var failure: ModelError?
+    private let path: String
+    private weak var parser: XMLParser?
+
+    private init(path: String) { self.path = path }
+
+    static func parse(data: Data, path: String) throws -> ParsedModel {
+        let delegate = ModelXMLParser(path: path)
+        let parser = XMLParser(data: data)
+        delegate.parser = parser
+        parser.delegate = delegate
+        let ok = parser.parse()
+        if let failure = delegate.failure { throw failure }
+        if !ok {
+            let message = parser.parserError.map { "\($0)" } ?? "unknown XML error"
+            throw ModelError(file: path, line: max(parser.lineNumber, 1), element: "XML",
+                             reason: "malformed XML (\(message)); fix the markup at this line")
+        }
+        if !delegate.sawModelRoot {
+            throw ModelError(file: path, line: 1, element: "model",
+                             reason: "no <model> root element; this is not a Core Data model file")
+        }
+        return delegate.model
+    }
+
+    private var line: Int { parser?.lineNumber ?? 0 }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        defer { stack.append(elementName) }
+        let parent = stack.last
+        let element = ParsedModel.Element(attributes: attributeDict, line: parser.lineNumber)
+        switch (parent, elementName) {
+        case (nil, "model"):
+            sawModelRoot = true
+        case ("model", "entity"):
+            model.entities.append(.init(element: element))
+        case ("entity", "attribute"):
+            model.entities[model.entities.count - 1].attributes.append(element)
+        case ("entity", "relationship"):
+            model.entities[model.entities.count - 1].relationships.append(element)
+        case ("entity", "fetchIndex"):
+            model.entities[model.entities.count - 1].fetchIndexes.append((element, []))
+        case ("fetchIndex", "fetchIndexElement"):
+            let e = model.entities.count - 1
+            let f = model.entities[e].fetchIndexes.count - 1
+            model.entities[e].fetchIndexes[f].items.append(element)
+        case ("userInfo", "entry"):
+            addUserInfo(key: attributeDict["key"] ?? "", value: attributeDict["value"] ?? "")
+        default:
+            break
+        }
+    }
+
+    /// Attaches a `<userInfo><entry/>` to the element that owns the `<userInfo>`.
+    private func addUserInfo(key: String, value: String) {
+        guard stack.count >= 2 else { return }
+        let owner = stack[stack.count - 2]
+        guard !model.entities.isEmpty else { return }
+        let e = model.entities.count - 1
+        switch owner {
+        case "entity": model.entities[e].element.userInfo[key] = value
+        case "attribute":
+            let a = model.entities[e].attributes.count - 1
+            if a >= 0 { model.entities[e].attributes[a].userInfo[key] = value }
+        case "relationship":
+            let r = model.entities[e].relationships.count - 1
+            if r >= 0 { model.entities[e].relationships[r].userInfo[key] = value }
+        default: break
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?) {
+        if let open = stack.last, open != elementName, failure == nil {
+            failure = ModelError(file: path, line: parser.lineNumber, element: "XML",
+                                 reason: "malformed XML: </\(elementName)> closes <\(open)>; close <\(open)> first")
+            parser.abortParsing()
+        }
+        if !stack.isEmpty { stack.removeLast() }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        if failure == nil {
+            failure = ModelError(file: path, line: max(parser.lineNumber, 1), element: "XML",
+                                 reason: "malformed XML (\(parseError)); fix the markup at this line")
+        }
+    }
+}

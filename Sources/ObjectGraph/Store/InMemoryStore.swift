@@ -1,0 +1,239 @@
+import Foundation
+
+/// An ``IncrementalStore`` that keeps rows in memory.
+///
+/// It is the reference implementation of the protocol: the tests of this module run on it,
+/// and other stores are checked against it. ``PredicateSupport`` chooses how much of a fetch
+/// it evaluates itself, so the coordinator's in-memory completion path can be exercised.
+public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
+    /// How much of a fetch predicate the store evaluates itself.
+    public enum PredicateSupport: Sendable {
+        /// Everything, plus sorting, limit and offset.
+        case all
+        /// Only top-level conjuncts comparing plain attributes; no sorting.
+        case attributesOnly
+        /// Nothing: every row of the entities comes back with the full predicate as residual.
+        case none
+    }
+
+    private struct StoredRow {
+        var attributes: [String: AttributeValue]
+        var toOne: [String: ObjectID]
+        var toMany: [String: [ObjectID]]
+        var version: Int
+        var sequence: Int
+    }
+
+    private let lock = NSLock()
+    private var rows: [ObjectID: StoredRow] = [:]
+    private var nextSequence = 0
+    private var metadata: StoreMetadata?
+    private var model: ObjectModel?
+    private var observer: (@Sendable (StoreChangeSet) -> Void)?
+    private let predicateSupport: PredicateSupport
+    private let identifier: String
+
+    /// Number of ``execute(_:)`` calls so far (lets tests see when the store was asked).
+    public private(set) var fetchCount = 0
+    /// Number of ``snapshot(for:)`` calls so far (lets tests check the coordinator's row cache).
+    public private(set) var snapshotCount = 0
+
+    /// Creates an empty store.
+    public init(predicateSupport: PredicateSupport = .all, identifier: String = UUID().uuidString) {
+        self.predicateSupport = predicateSupport
+        self.identifier = identifier
+    }
+
+    private func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    public func loadMetadata(for model: ObjectModel) throws -> StoreMetadata {
+        try locked {
+            if let m = metadata {
+                guard m.modelVersionHash == model.versionHash else {
+                    throw IncrementalStoreError.modelMismatch(storeHash: m.modelVersionHash, modelHash: model.versionHash)
+                }
+                self.model = model
+                return m
+            }
+            let m = StoreMetadata(storeIdentifier: identifier, modelVersionHash: model.versionHash,
+                                  entityVersionHashes: model.entityVersionHashes)
+            metadata = m
+            self.model = model
+            return m
+        }
+    }
+
+    private func snapshotLocked(_ id: ObjectID) -> RowSnapshot? {
+        rows[id].map { RowSnapshot(objectID: id, attributes: $0.attributes, toOne: $0.toOne, version: RowVersion(String($0.version))) }
+    }
+
+    public func snapshot(for objectID: ObjectID) throws -> RowSnapshot? {
+        locked {
+            snapshotCount += 1
+            return snapshotLocked(objectID)
+        }
+    }
+
+    public func toManyDestinations(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
+        try locked {
+            guard let row = rows[objectID] else { throw IncrementalStoreError.objectNotFound(objectID) }
+            return row.toMany[relationship] ?? []
+        }
+    }
+
+    public func obtainPermanentIDs(for temporaryIDs: [ObjectID]) throws -> [ObjectID] {
+        temporaryIDs.map { ObjectID(entityName: $0.entityName, referenceString: "mem-\($0.entityName)-\(UUID().uuidString)") }
+    }
+
+    public func setChangeObserver(_ observer: (@Sendable (StoreChangeSet) -> Void)?) {
+        locked { self.observer = observer }
+    }
+
+    /// Splits a predicate into the part this store evaluates and the residual.
+    private func split(_ predicate: ObjectPredicate?, entityNames: [String], model: ObjectModel) -> (evaluated: ObjectPredicate?, residual: ObjectPredicate?) {
+        guard let p = predicate else { return (nil, nil) }
+        switch predicateSupport {
+        case .all: return (p, nil)
+        case .none: return (nil, p)
+        case .attributesOnly:
+            let conjuncts: [ObjectPredicate]
+            if case .and(let items) = p { conjuncts = items } else { conjuncts = [p] }
+            let entities = entityNames.compactMap { model.entity(named: $0) }
+            func plain(_ c: ObjectPredicate) -> Bool {
+                guard case .comparison(let cmp) = c, cmp.modifier == .direct else { return false }
+                for e in [cmp.left, cmp.right] {
+                    switch e {
+                    case .keyPath(let k): if !entities.allSatisfy({ $0.attribute(named: k) != nil }) { return false }
+                    case .constant: break
+                    default: return false
+                    }
+                }
+                return true
+            }
+            let mine = conjuncts.filter(plain), rest = conjuncts.filter { !plain($0) }
+            let evaluated: ObjectPredicate? = mine.isEmpty ? nil : (mine.count == 1 ? mine[0] : .and(mine))
+            let residual: ObjectPredicate? = rest.isEmpty ? nil : (rest.count == 1 ? rest[0] : .and(rest))
+            return (evaluated, residual)
+        }
+    }
+
+    public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try locked {
+            fetchCount += 1
+            guard let model else { throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first") }
+            let wanted = Set(request.entityNames)
+            var candidates = rows.filter { wanted.contains($0.key.entityName) }.sorted { $0.value.sequence < $1.value.sequence }
+                .map { snapshotLocked($0.key)! }
+            let (evaluated, residual) = split(request.predicate, entityNames: request.entityNames, model: model)
+            let rowsCopy = rows
+            let lookup: (ObjectID) -> RowSnapshot? = { id in
+                rowsCopy[id].map { RowSnapshot(objectID: id, attributes: $0.attributes, toOne: $0.toOne, version: RowVersion(String($0.version))) }
+            }
+            let toMany: (ObjectID, String) -> [ObjectID] = { id, key in rowsCopy[id]?.toMany[key] ?? [] }
+            func subject(_ r: RowSnapshot) -> RowEvaluationSubject {
+                RowEvaluationSubject(snapshot: r, model: model, row: lookup, toMany: toMany)
+            }
+            if let evaluated {
+                candidates = try candidates.filter { try PredicateEvaluator.evaluate(evaluated, on: subject($0)) }
+            }
+            guard predicateSupport == .all else {
+                return StoreFetchResult(rows: candidates, residualPredicate: residual, isSorted: request.sortDescriptors.isEmpty, appliedLimitAndOffset: false)
+            }
+            candidates = try FetchSortDescriptor.sort(candidates, by: request.sortDescriptors, subject: subject)
+            let start = min(request.fetchOffset, candidates.count)
+            var page = Array(candidates[start...])
+            if let limit = request.fetchLimit, limit > 0 { page = Array(page.prefix(limit)) }
+            return StoreFetchResult(rows: page, residualPredicate: nil, isSorted: true, appliedLimitAndOffset: true)
+        }
+    }
+
+    private func changedKeys(_ stored: StoredRow, _ baseline: RowSnapshot) -> Set<String> {
+        var keys = Set<String>()
+        for k in Set(stored.attributes.keys).union(baseline.attributes.keys)
+            where (stored.attributes[k] ?? .null) != (baseline.attributes[k] ?? .null) { keys.insert(k) }
+        for k in Set(stored.toOne.keys).union(baseline.toOne.keys) where stored.toOne[k] != baseline.toOne[k] { keys.insert(k) }
+        return keys
+    }
+
+    public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
+        try locked {
+            var conflicts: [SaveConflict] = []
+            for change in request.inserted where rows[change.objectID] != nil {
+                throw IncrementalStoreError.duplicateObject(change.objectID)
+            }
+            for change in request.updated {
+                let baseVersion = change.baseline?.version
+                guard let stored = rows[change.objectID] else {
+                    conflicts.append(SaveConflict(objectID: change.objectID, baselineVersion: baseVersion, storedSnapshot: nil, changedInStore: []))
+                    continue
+                }
+                if let base = change.baseline, base.version.token != String(stored.version) {
+                    conflicts.append(SaveConflict(objectID: change.objectID, baselineVersion: baseVersion,
+                                                  storedSnapshot: snapshotLocked(change.objectID), changedInStore: changedKeys(stored, base)))
+                }
+            }
+            for deletion in request.deleted {
+                guard let stored = rows[deletion.objectID], let base = deletion.baseline else { continue }
+                if base.version.token != String(stored.version) {
+                    conflicts.append(SaveConflict(objectID: deletion.objectID, baselineVersion: base.version,
+                                                  storedSnapshot: snapshotLocked(deletion.objectID), changedInStore: changedKeys(stored, base)))
+                }
+            }
+            if !conflicts.isEmpty { throw IncrementalStoreError.conflicts(conflicts) }
+            var versions: [ObjectID: RowVersion] = [:]
+            for change in request.inserted {
+                rows[change.objectID] = StoredRow(attributes: change.attributes, toOne: change.toOne, toMany: change.toMany, version: 1, sequence: nextSequence)
+                nextSequence += 1
+                versions[change.objectID] = RowVersion("1")
+            }
+            for change in request.updated {
+                var row = rows[change.objectID]!
+                row.attributes = change.attributes
+                row.toOne = change.toOne
+                row.toMany = change.toMany
+                row.version += 1
+                rows[change.objectID] = row
+                versions[change.objectID] = RowVersion(String(row.version))
+            }
+            for deletion in request.deleted { rows[deletion.objectID] = nil }
+            return StoreSaveResult(versions: versions)
+        }
+    }
+
+    /// Writes rows as another writer would (a replicator, another process): bumps versions,
+    /// bypasses conflict checks, and tells the observer. Upserts carry full row state.
+    public func applyExternalChanges(upserts: [ObjectChange], deletions: [ObjectID] = []) {
+        let (changes, observer) = locked { () -> (StoreChangeSet, (@Sendable (StoreChangeSet) -> Void)?) in
+            var set = StoreChangeSet()
+            for change in upserts {
+                if var row = rows[change.objectID] {
+                    row.attributes = change.attributes
+                    row.toOne = change.toOne
+                    row.toMany = change.toMany
+                    row.version += 1
+                    rows[change.objectID] = row
+                    set.updated.insert(change.objectID)
+                } else {
+                    rows[change.objectID] = StoredRow(attributes: change.attributes, toOne: change.toOne, toMany: change.toMany, version: 1, sequence: nextSequence)
+                    nextSequence += 1
+                    set.inserted.insert(change.objectID)
+                }
+            }
+            for id in deletions where rows.removeValue(forKey: id) != nil { set.deleted.insert(id) }
+            return (set, self.observer)
+        }
+        observer?(changes)
+    }
+
+    /// The stored to-many destinations of every row (for comparing stores in tests).
+    public func toManyTable() -> [ObjectID: [String: [ObjectID]]] {
+        locked { rows.mapValues(\.toMany) }
+    }
+
+    /// IDs of all stored rows.
+    public var allObjectIDs: Set<ObjectID> { locked { Set(rows.keys) } }
+}

@@ -1,0 +1,66 @@
+/// A persistent store the object graph reads and writes rows through, shaped after Core
+/// Data's `NSIncrementalStore`.
+///
+/// The coordinator (``PersistentStoreCoordinator``) is the only caller; it serializes calls,
+/// so an implementation needs no reentrancy, but it must be `Sendable` because contexts on
+/// other threads reach it through the coordinator, and because it may report changes from
+/// its own threads (replication).
+///
+/// Contract:
+/// - **IDs.** The store chooses permanent reference strings in ``obtainPermanentIDs(for:)``
+///   (a document store uses `CDTIS-<Entity>-<UUID>`, the document ID). They must be stable
+///   forever: an ``ObjectID`` with that reference string is the same object on every run.
+/// - **Versions.** Every row carries an opaque ``RowVersion`` (a counter, a revision ID).
+///   Each successful write of a row gives it a new version.
+/// - **Fetch.** ``execute(_:)`` returns rows; the store says which part of the predicate it
+///   did not evaluate and whether it sorted, and the coordinator does the rest in memory.
+///   A store that can do nothing returns all rows of the entities with the full predicate as
+///   residual. Rows carry attributes and to-one destinations; to-many ones come from
+///   ``toManyDestinations(of:relationship:)``.
+/// - **Save.** ``save(_:)`` applies inserts, updates and deletions all or nothing. For every
+///   update and deletion whose `baseline.version` is not the row's current version (or whose
+///   row is gone) it writes nothing and throws ``IncrementalStoreError/conflicts(_:)`` listing
+///   every such object, with the current row and the properties that differ from the baseline.
+///   The context applies its merge policy and retries.
+/// - **Changes underneath.** When rows change other than through ``save(_:)`` (replication,
+///   another process), the store calls the observer set with ``setChangeObserver(_:)``; the
+///   coordinator then drops cached rows and contexts refresh the objects.
+public protocol IncrementalStore: AnyObject, Sendable {
+    /// Opens the store for `model` and returns its metadata. A new store records the
+    /// model's hashes; an existing one written with another model version throws
+    /// ``IncrementalStoreError/modelMismatch(storeHash:modelHash:)`` (migration is the
+    /// caller's business).
+    func loadMetadata(for model: ObjectModel) throws -> StoreMetadata
+
+    /// Returns rows for a fetch; see ``StoreFetchResult`` for what the store may leave undone.
+    func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult
+
+    /// Writes one context save, all or nothing; returns the new row versions.
+    /// - Throws: ``IncrementalStoreError/conflicts(_:)`` on optimistic-locking failures.
+    func save(_ request: StoreSaveRequest) throws -> StoreSaveResult
+
+    /// The current row of one object, or `nil` if the store does not have it.
+    func snapshot(for objectID: ObjectID) throws -> RowSnapshot?
+
+    /// The current rows of several objects (missing ones are left out); lets a store batch
+    /// reads when a context fires many faults.
+    func snapshots(for objectIDs: [ObjectID]) throws -> [RowSnapshot]
+
+    /// The destinations of a to-many relationship of one object, in order for ordered
+    /// relationships.
+    /// - Throws: ``IncrementalStoreError/objectNotFound(_:)`` if the object is gone.
+    func toManyDestinations(of objectID: ObjectID, relationship: String) throws -> [ObjectID]
+
+    /// Permanent IDs for newly inserted objects, one per temporary ID, same order and entity.
+    func obtainPermanentIDs(for temporaryIDs: [ObjectID]) throws -> [ObjectID]
+
+    /// Sets (or clears) the callback for rows changed underneath the coordinator.
+    func setChangeObserver(_ observer: (@Sendable (StoreChangeSet) -> Void)?)
+}
+
+extension IncrementalStore {
+    /// Reads rows one by one through ``snapshot(for:)``.
+    public func snapshots(for objectIDs: [ObjectID]) throws -> [RowSnapshot] {
+        try objectIDs.compactMap { try snapshot(for: $0) }
+    }
+}

@@ -1,0 +1,50 @@
+/// A fetch as the coordinator hands it to a store.
+///
+/// The store evaluates what it can and says what it left (``StoreFetchResult``); the
+/// coordinator finishes the rest in memory. ``fetchLimit`` and ``fetchOffset`` may be
+/// applied by the store only when it evaluated the whole predicate and the whole sort.
+public struct StoreFetchRequest: Sendable, Hashable {
+    /// The concrete entities to return rows of (the requested entity and, when sub-entities
+    /// are included, all its sub-entities; abstract entities have no rows of their own).
+    public var entityNames: [String]
+    /// Rows must satisfy this (`nil`: all rows).
+    public var predicate: ObjectPredicate?
+    /// Requested order, most significant first.
+    public var sortDescriptors: [FetchSortDescriptor]
+    /// Maximum number of rows (`nil`: no limit).
+    public var fetchLimit: Int?
+    /// Number of leading rows to skip.
+    public var fetchOffset: Int
+
+    /// Creates a store fetch request.
+    public init(entityNames: [String], predicate: ObjectPredicate? = nil, sortDescriptors: [FetchSortDescriptor] = [],
+                fetchLimit: Int? = nil, fetchOffset: Int = 0) {
+        self.entityNames = entityNames
+        self.predicate = predicate
+        self.sortDescriptors = sortDescriptors
+        self.fetchLimit = fetchLimit
+        self.fetchOffset = fetchOffset
+    }
+}
+
+/// What a store returns for a ``StoreFetchRequest``.
+public struct StoreFetchResult: Sendable, Hashable {
+    /// The rows: all rows matching the evaluated part of the predicate.
+    public var rows: [RowSnapshot]
+    /// The part of the predicate the store did not evaluate (`nil`: it evaluated all of it).
+    /// The coordinator filters ``rows`` with it.
+    public var residualPredicate: ObjectPredicate?
+    /// Whether ``rows`` are already in the requested order.
+    public var isSorted: Bool
+    /// Whether the store applied limit and offset (allowed only when ``residualPredicate``
+    /// is `nil` and ``isSorted`` is true).
+    public var appliedLimitAndOffset: Bool
+
+    /// Creates a result.
+    public init(rows: [RowSnapshot], residualPredicate: ObjectPredicate?, isSorted: Bool, appliedLimitAndOffset: Bool) {
+        self.rows = rows
+        self.residualPredicate = residualPredicate
+        self.isSorted = isSorted
+        self.appliedLimitAndOffset = appliedLimitAndOffset
+    }
+}

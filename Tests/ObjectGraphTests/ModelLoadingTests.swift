@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+@testable import ObjectGraph
+
+@Suite("Model loading")
+struct ModelLoadingTests {
+    @Test func loadsRecipesModelWithVersions() throws {
+        let set = try ModelVersionSet.load(contentsOf: TestSupport.recipesModeld)
+        #expect(set.versionNames == ["Recipes", "Recipes 2"])
+        #expect(set.currentVersionName == "Recipes")
+        let model = set.current
+        #expect(model.entities.map(\.name) == ["Image", "Ingredient", "Recipe", "RecipeType"])
+
+        let recipe = try #require(model.entity(named: "Recipe"))
+        #expect(recipe.attributes.map(\.name) == ["instructions", "name", "overview", "prepTime", "thumbnailImage"])
+        let name = try #require(recipe.attribute(named: "name"))
+        #expect(name.type == .string && !name.isOptional && name.isIndexed)
+        #expect(name.minValue == .int(1))
+        #expect(recipe.attribute(named: "thumbnailImage")?.type == .binary)
+        #expect(recipe.attribute(named: "thumbnailImage")?.userInfo == ["format": "JPEG or PNG"])
+        #expect(recipe.fetchIndexes == [FetchIndexDescription(name: "byNameIndex", elements: [.init(property: "name", ascending: true)])])
+
+        let type = try #require(recipe.relationship(named: "type"))
+        #expect(type.destinationEntityName == "RecipeType" && type.isToOne && type.deleteRule == .nullify && type.inverseName == "recipes")
+        let ingredients = try #require(recipe.relationship(named: "ingredients"))
+        #expect(ingredients.isToMany && ingredients.deleteRule == .cascade && ingredients.inverseName == "recipe" && !ingredients.isOrdered)
+        let image = try #require(recipe.relationship(named: "image"))
+        #expect(image.isToOne && image.deleteRule == .cascade && image.destinationEntityName == "Image")
+
+        let ingredient = try #require(model.entity(named: "Ingredient"))
+        #expect(ingredient.attribute(named: "displayOrder")?.type == .integer16)
+        #expect(ingredient.attribute(named: "displayOrder")?.defaultValue == .int(0))
+        #expect(ingredient.relationship(named: "recipe")?.deleteRule == .nullify)
+        #expect(model.entity(named: "RecipeType")?.relationship(named: "recipes")?.isToMany == true)
+        #expect(model.entity(named: "Image")?.relationship(named: "recipe")?.inverseName == "image")
+
+        // Version 2 adds Recipe.createdAt: the Recipe hash and the model hash change, the others do not.
+        let v2 = try #require(set.versions["Recipes 2"])
+        #expect(v2.entity(named: "Recipe")?.attribute(named: "createdAt")?.type == .date)
+        #expect(v2.entity(named: "Recipe")?.fetchIndexes.count == 2)
+        #expect(v2.versionHash != model.versionHash)
+        #expect(v2.entity(named: "Recipe")?.versionHash != recipe.versionHash)
+        #expect(v2.entity(named: "Ingredient")?.versionHash == ingredient.versionHash)
+        #expect(set.version(withHash: model.versionHash)?.name == "Recipes")
+    }
+
+    @Test func versionHashesAreDeterministicAndStructural() throws {
+        let a = try ObjectModel.load(contentsOf: TestSupport.recipesModeld.appendingPathComponent("Recipes.xcdatamodel/contents"))
+        let b = try ObjectModel.load(contentsOf: TestSupport.recipesModeld.appendingPathComponent("Recipes.xcdatamodel"))
+        #expect(a.versionHash == b.versionHash)
+        #expect(a.versionHash.count == 64)
+        #expect(a.entity(named: "Recipe")?.attribute(named: "name")?.versionHash.count == 64)
+        // Changing only a default value keeps hashes; changing optionality changes them.
+        let base = "<entity name=\"E\"><attribute name=\"x\" optional=\"YES\" attributeType=\"Integer 32\" defaultValueString=\"1\"/></entity>"
+        let m1 = try ObjectModel.load(xml: TestSupport.modelXML(base), name: "m", path: "m")
+        let m2 = try ObjectModel.load(xml: TestSupport.modelXML(base.replacingOccurrences(of: "\"1\"", with: "\"2\"")), name: "m", path: "m")
+        let m3 = try ObjectModel.load(xml: TestSupport.modelXML(base.replacingOccurrences(of: "optional=\"YES\"", with: "optional=\"NO\"")), name: "m", path: "m")
+        #expect(m1.versionHash == m2.versionHash)
+        #expect(m1.versionHash != m3.versionHash)
+        #expect(m1.entity(named: "E")?.attribute(named: "x")?.versionHash != m3.entity(named: "E")?.attribute(named: "x")?.versionHash)
+    }
+
+    @Test func loadsInheritanceAbstractAndAllTypes() throws {
+        let xml = """
+        <entity name="Base" isAbstract="YES" elementID="OldBase">
+            <attribute name="uid" optional="YES" attributeType="UUID"/>
+        </entity>
+        <entity name="Item" parentEntity="Base">
+            <attribute name="s" optional="YES" attributeType="String" minValueString="2" maxValueString="5"/>
+            <attribute name="i16" optional="YES" attributeType="Integer 16" defaultValueString="7"/>
+            <attribute name="i32" optional="YES" attributeType="Integer 32"/>
+            <attribute name="i64" optional="YES" attributeType="Integer 64" minValueString="-1" maxValueString="10"/>
+            <attribute name="d" optional="YES" attributeType="Double" defaultValueString="1.5"/>
+            <attribute name="f" optional="YES" attributeType="Float"/>
+            <attribute name="dec" optional="YES" attributeType="Decimal" defaultValueString="2.25"/>
+            <attribute name="b" optional="YES" attributeType="Boolean" defaultValueString="YES"/>
+            <attribute name="dt" optional="YES" attributeType="Date" defaultDateTimeInterval="100"/>
+            <attribute name="bin" optional="YES" attributeType="Binary"/>
+            <attribute name="t" optional="YES" attributeType="Transformable" elementID="oldT"/>
+            <attribute name="u" optional="YES" attributeType="URI"/>
+            <relationship name="tags" optional="YES" toMany="YES" ordered="YES" minCount="1" maxCount="3" deletionRule="Deny" destinationEntity="Tag" inverseName="items" inverseEntity="Tag"/>
+            <userInfo><entry key="k" value="v"/></userInfo>
+        </entity>
+        <entity name="Tag">
+            <relationship name="items" optional="YES" toMany="YES" deletionRule="No Action" destinationEntity="Item" inverseName="tags" inverseEntity="Item"/>
+        </entity>
+        """
+        let model = try ObjectModel.load(xml: TestSupport.modelXML(xml), name: "m", path: "m.xml")
+        let base = try #require(model.entity(named: "Base"))
+        let item = try #require(model.entity(named: "Item"))
+        #expect(base.isAbstract && base.subentityNames == ["Item"] && base.renamingIdentifier == "OldBase")
+        #expect(item.superentityName == "Base")
+        #expect(item.attributes.first?.name == "uid")
+        #expect(item.attributes.map(\.type) == [.uuid, .string, .integer16, .integer32, .integer64, .double, .float, .decimal, .boolean, .date, .binary, .transformable, .uri])
+        #expect(item.attribute(named: "i16")?.defaultValue == .int(7))
+        #expect(item.attribute(named: "dec")?.defaultValue == .decimal(Decimal(string: "2.25")!))
+        #expect(item.attribute(named: "b")?.defaultValue == .bool(true))
+        #expect(item.attribute(named: "dt")?.defaultValue == .date(Date(timeIntervalSinceReferenceDate: 100)))
+        #expect(item.attribute(named: "s")?.maxValue == .int(5))
+        #expect(item.attribute(named: "t")?.renamingIdentifier == "oldT")
+        #expect(item.userInfo == ["k": "v"])
+        let tags = try #require(item.relationship(named: "tags"))
+        #expect(tags.isOrdered && tags.minCount == 1 && tags.maxCount == 3 && tags.deleteRule == .deny)
+        #expect(model.entity(named: "Tag")?.relationship(named: "items")?.deleteRule == .noAction)
+        #expect(model.entityAndSubentities(of: base).map(\.name) == ["Base", "Item"])
+    }
+
+    /// Each invalid model with the line and a fragment of the element the error must name.
+    static let invalidCases: [(name: String, body: String, line: Int, element: String, reason: String)] = [
+        ("missing destination", "<entity name=\"A\">\n<relationship name=\"r\" optional=\"YES\" maxCount=\"1\" deletionRule=\"Nullify\"/>\n</entity>", 4, "relationship \"r\"", "destinationEntity"),
+        ("unknown destination", "<entity name=\"A\">\n<relationship name=\"r\" destinationEntity=\"Nope\"/>\n</entity>", 4, "relationship \"r\"", "Nope"),
+        ("inverse not pointing back", "<entity name=\"A\">\n<relationship name=\"b\" destinationEntity=\"B\" inverseName=\"a\"/>\n<relationship name=\"other\" destinationEntity=\"B\" inverseName=\"a\"/>\n</entity>\n<entity name=\"B\">\n<relationship name=\"a\" destinationEntity=\"A\" inverseName=\"other\"/>\n</entity>", 4, "relationship \"b\" of entity \"A\"", "does not point back"),
+        ("inverse missing", "<entity name=\"A\">\n<relationship name=\"b\" destinationEntity=\"B\" inverseName=\"zzz\"/>\n</entity>\n<entity name=\"B\"/>", 4, "relationship \"b\"", "zzz"),
+        ("duplicate entity", "<entity name=\"A\"/>\n<entity name=\"A\"/>", 4, "entity \"A\"", "duplicate entity"),
+        ("duplicate property", "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"String\"/>\n<attribute name=\"x\" attributeType=\"String\"/>\n</entity>", 5, "attribute \"x\"", "duplicate property"),
+        ("duplicate inherited property", "<entity name=\"P\">\n<attribute name=\"x\" attributeType=\"String\"/>\n</entity>\n<entity name=\"C\" parentEntity=\"P\">\n<relationship name=\"x\" destinationEntity=\"P\"/>\n</entity>", 7, "relationship \"x\" of entity \"C\"", "duplicate property"),
+        ("unknown attribute type", "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Integer 128\"/>\n</entity>", 4, "attribute \"x\"", "Integer 128"),
+        ("bad default", "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"Integer 16\" defaultValueString=\"99999\"/>\n</entity>", 4, "attribute \"x\"", "default value"),
+        ("unknown delete rule", "<entity name=\"A\">\n<relationship name=\"r\" destinationEntity=\"A\" deletionRule=\"Explode\"/>\n</entity>", 4, "relationship \"r\"", "deletionRule"),
+        ("missing parent", "<entity name=\"A\" parentEntity=\"Ghost\"/>", 3, "entity \"A\"", "Ghost"),
+        ("malformed XML", "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"String\">\n</entity>", 5, "XML", "malformed"),
+        ("malformed attribute syntax", "<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"String\" = />\n</entity>", 4, "XML", "malformed"),
+        ("fetch index on unknown property", "<entity name=\"A\">\n<fetchIndex name=\"i\">\n<fetchIndexElement property=\"nope\" type=\"Binary\" order=\"ascending\"/>\n</fetchIndex>\n</entity>", 5, "fetchIndexElement", "nope"),
+    ]
+
+    @Test(arguments: 0..<invalidCases.count)
+    func refusesInvalidModel(index: Int) throws {
+        let c = Self.invalidCases[index]
+        do {
+            _ = try ObjectModel.load(xml: TestSupport.modelXML(c.body), name: "bad", path: "bad/contents")
+            Issue.record("\(c.name): expected an error")
+        } catch let error as ModelError {
+            #expect(error.file == "bad/contents", "\(c.name)")
+            #expect(error.line == c.line, "\(c.name): \(error)")
+            #expect(error.element.contains(c.element), "\(c.name): \(error)")
+            #expect(error.reason.contains(c.reason), "\(c.name): \(error)")
+        }
+    }
+
+    @Test func refusesMissingCurrentVersionAndUnreadableFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("og-\(UUID().uuidString).xcdatamodeld")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let v = dir.appendingPathComponent("V1.xcdatamodel")
+        try FileManager.default.createDirectory(at: v, withIntermediateDirectories: true)
+        try TestSupport.modelXML("<entity name=\"A\"/>").write(to: v.appendingPathComponent("contents"))
+        #expect(try ModelVersionSet.load(contentsOf: dir).currentVersionName == "V1")
+        let plist = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>V9.xcdatamodel</string></dict></plist>"
+        try Data(plist.utf8).write(to: dir.appendingPathComponent(".xccurrentversion"))
+        #expect(throws: ModelError.self) { try ModelVersionSet.load(contentsOf: dir) }
+        #expect(throws: ModelError.self) { try ObjectModel.load(contentsOf: dir.appendingPathComponent("Missing.xcdatamodel")) }
+    }
+}
