@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "RecipesKit", targets: ["RecipesKit"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -51,6 +52,12 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        .target(name: "DocumentIncrementalStore", dependencies: ["ObjectGraph", "DocumentStore"]),
+        .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"]),
+        .testTarget(
+            name: "DocumentIncrementalStoreTests",
+            dependencies: ["DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
