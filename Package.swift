@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "RecipesKit", targets: ["RecipesKit"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
+        .executable(name: "recipes-bench", targets: ["recipes-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -24,10 +25,28 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .executableTarget(
+            name: "recipes-bench",
+            dependencies: [
+                "DocumentStore",
+                "ObjectGraph",
+                "DocumentIncrementalStore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "store-crash-writer",
+            dependencies: [
+                "DocumentStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(
             name: "DocumentStoreTests",
             dependencies: [
                 "DocumentStore",
+                "store-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

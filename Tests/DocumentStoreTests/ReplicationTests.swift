@@ -135,3 +135,29 @@ import Testing
             == RevsDiffEntry(missing: [rev("2-other")], possibleAncestors: []))
     }
 }
+
+@Suite struct StubTests {
+    @Test func aStubAncestorGetsItsBodyWhenItArrives() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        try store.insertRevisions([ReplicationTests.branchX])
+        #expect(try store.get(id: "doc", rev: rev("2-b")) == nil)
+        try store.insertRevisions([ReplicatedRevision(id: "doc", rev: rev("2-b"), body: ["from": "b"],
+                                                      history: [rev("2-b"), rev("1-a")])])
+        #expect(try store.get(id: "doc", rev: rev("2-b"))?.body == ["from": "b"])
+        #expect(try store.leafRevisions(id: "doc").map(\.rev) == [rev("3-x")])
+        #expect(try store.get(id: "doc")?.body == ["from": "x"])
+    }
+
+    @Test func defaultRevisionLimitIsAThousand() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let history = (1...1005).reversed().map { RevisionID(generation: $0, hash: "g\($0)") }
+        try store.insertRevisions([ReplicatedRevision(id: "long", rev: history[0], body: [:], history: history)])
+        let kept = try store.history(id: "long", rev: history[0])
+        #expect(kept.count == 1000)
+        #expect(kept.last == RevisionID(generation: 6, hash: "g6"))
+        let next = try store.update(id: "long", parent: history[0], body: ["n": 1])
+        #expect(try store.history(id: "long", rev: next.rev).count == 1000)
+    }
+}

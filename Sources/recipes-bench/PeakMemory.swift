@@ -1,0 +1,15 @@
+import Foundation
+
+/// The process's peak resident set size, read from `VmHWM` in `/proc/self/status` (Linux).
+enum PeakMemory {
+    /// Peak RSS in mebibytes, or nil where `/proc` is not available.
+    static func megabytes() -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 2, let kibibytes = Double(fields[1]) else { return nil }
+            return kibibytes / 1024
+        }
+        return nil
+    }
+}
