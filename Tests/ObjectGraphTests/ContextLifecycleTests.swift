@@ -35,7 +35,10 @@ struct ContextLifecycleTests {
         #expect(cake2 !== cake && cake2.objectID == cake.objectID)
         #expect(try cake2.string("name") == "Cake")
         #expect(try cake2.object(forKey: "type")?.string("name") == "Dessert")
+        let toManyReads = stack.store.toManyCount   // to-many relationships load lazily, once
         #expect(try Set(cake2.objects(forKey: "ingredients").map { try $0.string("name")! }) == ["Flour", "Sugar"])
+        #expect(try cake2.objects(forKey: "ingredients").count == 2)
+        #expect(stack.store.toManyCount == toManyReads + 1)
 
         // Update.
         try cake2.setValue(.string("Chocolate Cake"), forKey: "name")

@@ -48,6 +48,7 @@ struct ModelLoadingTests {
         let a = try ObjectModel.load(contentsOf: TestSupport.recipesModeld.appendingPathComponent("Recipes.xcdatamodel/contents"))
         let b = try ObjectModel.load(contentsOf: TestSupport.recipesModeld.appendingPathComponent("Recipes.xcdatamodel"))
         #expect(a.versionHash == b.versionHash)
+        #expect(try ObjectModel.load(contentsOf: TestSupport.recipesModeld).versionHash == a.versionHash)
         #expect(a.versionHash.count == 64)
         #expect(a.entity(named: "Recipe")?.attribute(named: "name")?.versionHash.count == 64)
         // Changing only a default value keeps hashes; changing optionality changes them.
@@ -148,5 +149,26 @@ struct ModelLoadingTests {
         try Data(plist.utf8).write(to: dir.appendingPathComponent(".xccurrentversion"))
         #expect(throws: ModelError.self) { try ModelVersionSet.load(contentsOf: dir) }
         #expect(throws: ModelError.self) { try ObjectModel.load(contentsOf: dir.appendingPathComponent("Missing.xcdatamodel")) }
+    }
+}
+
+@Suite("Model loading, unusual markup")
+struct ModelMarkupTests {
+    @Test func ignoresLookAlikeElementsOutsideEntities() throws {
+        let xml = """
+        <entity name="A">
+            <attribute name="x" optional="YES" attributeType="String"/>
+            <userInfo><entry key="k" value="v"/></userInfo>
+        </entity>
+        <elements>
+            <entity name="Layout"><attribute name="ghost" attributeType="Nonsense"/></entity>
+            <element name="A" positionX="1" positionY="2" width="128" height="44"/>
+        </elements>
+        <configuration name="Default"><memberEntity name="A"/></configuration>
+        """
+        let model = try ObjectModel.load(xml: TestSupport.modelXML(xml), name: "m", path: "m")
+        #expect(model.entities.map(\.name) == ["A"])
+        #expect(model.entity(named: "A")?.userInfo == ["k": "v"])
+        #expect(throws: ModelError.self) { try ObjectModel.load(xml: Data("<notAModel/>".utf8), name: "m", path: "m") }
     }
 }

@@ -123,3 +123,48 @@ struct PredicateEvaluatorTests {
         #expect(AttributeValue.looselyEqual(.decimal(Decimal(string: "2.5")!), .double(2.5)))
     }
 }
+
+@Suite("Predicate evaluator on managed objects")
+struct ManagedObjectEvaluationTests {
+    /// Inserts the sample rows into a context as managed objects (relationships through
+    /// the to-one side, so inverses fill in the to-many side).
+    static func insert(_ rows: SampleRows, into ctx: ObjectContext) throws -> [ObjectID: ManagedObject] {
+        var objects: [ObjectID: ManagedObject] = [:]
+        for row in rows.rows.values.sorted(by: { $0.objectID < $1.objectID }) {
+            let o = try ctx.insert(row.objectID.entityName)
+            for (k, v) in row.attributes { try o.setValue(v, forKey: k) }
+            objects[row.objectID] = o
+        }
+        for row in rows.rows.values.sorted(by: { $0.objectID < $1.objectID }) {
+            for (k, dest) in row.toOne { try objects[row.objectID]!.setObject(objects[dest]!, forKey: k) }
+        }
+        return objects
+    }
+
+    @Test func sameAnswersAsRowsBeforeAndAfterSaving() throws {
+        let (rows, ids) = SampleRows.recipes()
+        let stack = try Stack()
+        let ctx = stack.context()
+        let objects = try Self.insert(rows, into: ctx)
+        let recipes = objects.values.filter { $0.entity.name == "Recipe" }
+        func names(_ subjects: [ManagedObject], _ p: ObjectPredicate) throws -> [String] {
+            try subjects.filter { try PredicateEvaluator.evaluate(p, on: $0) }.map { try $0.string("name")! }.sorted()
+        }
+        // Unsaved objects (pending values only).
+        for (format, expected) in PredicateEvaluatorTests.cases {
+            #expect(try names(recipes, ObjectPredicate(format: format)) == expected, "unsaved: \(format)")
+        }
+        try ctx.save()
+        // Faults in a fresh context (values and to-many relationships load from the store).
+        let reader = stack.context()
+        let fetched = try reader.fetch(FetchRequest(entityName: "Recipe", fetchBatchSize: 1))
+        for (format, expected) in PredicateEvaluatorTests.cases {
+            #expect(try names(fetched, ObjectPredicate(format: format)) == expected, "saved: \(format)")
+        }
+        // Managed objects substitute as references.
+        let dessert = try reader.existingObject(with: objects[ids["dessert"]!]!.objectID)
+        #expect(try names(fetched, ObjectPredicate(format: "type == %@", dessert)) == ["Chocolate Cake", "Crème Brûlée"])
+        #expect(try names(fetched, ObjectPredicate(format: "type IN %@", [dessert.objectID])) == ["Chocolate Cake", "Crème Brûlée"])
+        #expect(try names(fetched, PredicateKey("type").equals(dessert) && PredicateKey.any("ingredients.name").beginsWith("coc", options: .caseInsensitive)) == ["Chocolate Cake"])
+    }
+}

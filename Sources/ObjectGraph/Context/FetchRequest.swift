@@ -1,13 +1,3 @@
-/// What a context fetch returns.
-public enum FetchResultType: Sendable, Hashable {
-    /// Managed objects registered in the context.
-    case objects
-    /// Object IDs only.
-    case objectIDs
-    /// The number of matching objects.
-    case count
-}
-
 /// A query for objects of one entity: predicate, sort, paging, result type.
 public struct FetchRequest: Sendable, Hashable {
     /// The entity to fetch.

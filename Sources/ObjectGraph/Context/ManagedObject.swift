@@ -87,16 +87,26 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         return baseline?.toOne[name]
     }
 
-    func persistedToMany(_ name: String) throws -> [ObjectID] {
+    /// The persisted destinations of a to-many relationship, loaded on first use. With
+    /// `lenient`, a row deleted in the store reads as empty instead of throwing (used while
+    /// saving, so the store can report the deletion as a conflict).
+    func persistedToMany(_ name: String, lenient: Bool = false) throws -> [ObjectID] {
         if let ids = toManyBaseline[name] { return ids }
-        let ids = insertedFlag ? [] : try context().coordinator.toManyDestinations(of: objectID, relationship: name)
+        let ids: [ObjectID]
+        do {
+            ids = insertedFlag ? [] : try context().coordinator.toManyDestinations(of: objectID, relationship: name)
+        } catch ObjectGraphError.store(.objectNotFound) where lenient {
+            return []
+        } catch ObjectGraphError.store(.objectNotFound) {
+            throw ObjectGraphError.objectNotFound(objectID)
+        }
         toManyBaseline[name] = ids
         return ids
     }
 
-    func currentToMany(_ name: String) throws -> [ObjectID] {
+    func currentToMany(_ name: String, lenient: Bool = false) throws -> [ObjectID] {
         if case .toMany(let v)? = pending[name] { return v }
-        return try persistedToMany(name)
+        return try persistedToMany(name, lenient: lenient)
     }
 
     /// Records a new value without inverse maintenance.

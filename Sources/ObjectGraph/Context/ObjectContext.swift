@@ -26,6 +26,7 @@ public final class ObjectContext: @unchecked Sendable {
     private var dirty: [ObjectIdentifier: ManagedObject] = [:]
     private var insertionCounter = 0
     private var policy: MergePolicy = .error
+    private var autoMerge = false
     private var saveObservers: [UUID: @Sendable (SaveNotification) -> Void] = [:]
     private var changeObservers: [UUID: @Sendable (StoreChangeSet) -> Void] = [:]
 
@@ -372,7 +373,8 @@ public final class ObjectContext: @unchecked Sendable {
             }
             for r in o.entity.relationships where !r.isTransient {
                 if r.isToMany {
-                    let count = try o.currentToMany(r.name).count
+                    if r.isOptional && r.minCount == 0 && r.maxCount == 0 { continue }
+                    let count = try o.currentToMany(r.name, lenient: true).count
                     if count == 0 {
                         if !r.isOptional { fail(r.name, "is required but empty") }
                         continue
@@ -395,7 +397,7 @@ public final class ObjectContext: @unchecked Sendable {
         var toMany: [String: [ObjectID]] = [:]
         for a in o.entity.attributes where !a.isTransient { attributes[a.name] = try o.currentAttribute(a.name) }
         for r in o.entity.relationships where !r.isTransient {
-            if r.isToMany { toMany[r.name] = try o.currentToMany(r.name) }
+            if r.isToMany { toMany[r.name] = try o.currentToMany(r.name, lenient: true) }
             else if let id = try o.currentToOne(r.name) { toOne[r.name] = id }
         }
         return ObjectChange(objectID: o.objectID, attributes: attributes, toOne: toOne, toMany: toMany, changedKeys: changedKeys, baseline: baseline)
@@ -483,7 +485,24 @@ public final class ObjectContext: @unchecked Sendable {
                                         deleted: Set(request.deleted.map(\.objectID)))
             return (note, Array(saveObservers.values))
         }
-        if let notification { for observer in observers { observer(notification) } }
+        if let notification {
+            for observer in observers { observer(notification) }
+            coordinator.contextDidSave(self, notification)
+        }
+    }
+
+    /// Whether saves of other contexts on the same coordinator are merged into this one
+    /// automatically (asynchronously, on this context's queue). Default `false`.
+    public var automaticallyMergesChanges: Bool {
+        get { performAndWait { autoMerge } }
+        set { performAndWait { autoMerge = newValue } }
+    }
+
+    func siblingDidSave(_ notification: SaveNotification) {
+        queue.async {
+            guard self.autoMerge else { return }
+            self.absorb(updated: notification.updated, deleted: notification.deleted)
+        }
     }
 
     /// Three-way merge of a pending to-many value with the store's current destinations.
@@ -552,17 +571,90 @@ public final class ObjectContext: @unchecked Sendable {
                     try mergeToMany(o)
                     o.baseline = stored
                 } else {
-                    // Written again: every current value becomes an insert.
-                    let change = try fullChange(o, changedKeys: [], baseline: nil)
-                    for (k, v) in change.attributes { o.pending[k] = .attribute(v) }
+                    // Written again: every current value becomes an insert. To-many
+                    // relationships never loaded cannot be read from the store any more.
+                    for a in o.entity.attributes where !a.isTransient { o.pending[a.name] = .attribute(try o.currentAttribute(a.name)) }
                     for r in o.entity.relationships where !r.isTransient {
-                        o.pending[r.name] = r.isToMany ? .toMany(change.toMany[r.name] ?? []) : .toOne(change.toOne[r.name])
+                        if r.isToMany {
+                            if case .toMany? = o.pending[r.name] { continue }
+                            o.pending[r.name] = .toMany(o.toManyBaseline[r.name] ?? [])
+                        } else {
+                            o.pending[r.name] = .toOne(try o.currentToOne(r.name))
+                        }
                     }
                     o.baseline = nil
                     o.toManyBaseline = [:]
                     o.insertedFlag = true
                 }
             }
+        }
+    }
+
+    // MARK: Replication conflicts
+
+    /// Resolves every replication conflict the store reports (objects whose rows hold
+    /// concurrent versions) and returns the objects resolved.
+    ///
+    /// Each losing version is surfaced as a ``MergeConflict``: the store's current (winning)
+    /// row is ``SaveConflict/storedSnapshot``, the attributes where the loser differs are
+    /// ``MergeConflict/localChanges``. The policy (`policy`, or ``mergePolicy``) decides:
+    /// `storeTrumps` and `rollback` keep the winner, `objectTrumps` takes the loser's
+    /// differing attributes, `custom` decides per loser, and `error` throws
+    /// ``ObjectGraphError/mergeConflicts(_:)`` listing every conflict without changing
+    /// anything. Relationships keep the winner's destinations, so inverses stay consistent.
+    @discardableResult
+    public func resolveReplicationConflicts(policy: MergePolicy? = nil) throws -> [ObjectID] {
+        try performAndWait {
+            let policy = policy ?? self.policy
+            var resolvedIDs: [ObjectID] = []
+            var unresolved: [SaveConflict] = []
+            for id in try coordinator.objectsWithConflicts() {
+                let (currentRow, losers) = try coordinator.conflictState(for: id)
+                guard let current = currentRow, !losers.isEmpty else { continue }
+                var values = current.attributes
+                var changed = Set<String>()
+                for loser in losers {
+                    let differing = Set(current.attributes.keys).union(loser.attributes.keys)
+                        .filter { (current.attributes[$0] ?? .null) != (loser.attributes[$0] ?? .null) }
+                    let conflict = SaveConflict(objectID: id, baselineVersion: loser.version, storedSnapshot: current, changedInStore: differing)
+                    let local = Dictionary(uniqueKeysWithValues: differing.map { ($0, loser.attributes[$0] ?? .null) })
+                    let resolution: MergeResolution
+                    switch policy {
+                    case .error: unresolved.append(conflict); continue
+                    case .storeTrumps: resolution = .storeTrumps
+                    case .rollback: resolution = .rollback
+                    case .objectTrumps: resolution = .objectTrumps
+                    case .custom(let decide): resolution = decide(MergeConflict(conflict: conflict, localChanges: local))
+                    }
+                    switch resolution {
+                    case .fail: throw ObjectGraphError.mergeConflicts([conflict])
+                    case .storeTrumps, .rollback: break
+                    case .objectTrumps:
+                        for (k, v) in local { values[k] = v; changed.insert(k) }
+                    case .merged(let merged):
+                        for (k, v) in merged { values[k] = v; changed.insert(k) }
+                    }
+                }
+                if case .error = policy { continue }
+                guard let entity = model.entity(named: id.entityName) else { continue }
+                var toMany: [String: [ObjectID]] = [:]
+                for r in entity.relationships where r.isToMany && !r.isTransient {
+                    toMany[r.name] = try coordinator.toManyDestinations(of: id, relationship: r.name)
+                }
+                let change = ObjectChange(objectID: id, attributes: values, toOne: current.toOne, toMany: toMany, changedKeys: changed, baseline: current)
+                let version = try coordinator.resolveConflict(for: id, resolved: change, discarding: losers.map(\.version))
+                if let o = registered[id] {
+                    if dirty[ObjectIdentifier(o)] == nil {
+                        o.baseline = nil
+                        o.toManyBaseline = [:]
+                    } else {
+                        o.baseline = RowSnapshot(objectID: id, attributes: values, toOne: current.toOne, version: version)
+                    }
+                }
+                resolvedIDs.append(id)
+            }
+            if !unresolved.isEmpty { throw ObjectGraphError.mergeConflicts(unresolved) }
+            return resolvedIDs
         }
     }
 
@@ -622,10 +714,10 @@ public final class ObjectContext: @unchecked Sendable {
     /// objects it updated reload (unchanged ones become faults; changed ones keep their
     /// changes over the new values), and cached to-many relationships reload.
     public func mergeChanges(from notification: SaveNotification) {
-        performAndWait { absorb(updated: notification.updated, deleted: notification.deleted, reloadFromStore: false) }
+        performAndWait { absorb(updated: notification.updated, deleted: notification.deleted) }
     }
 
-    private func absorb(updated: Set<ObjectID>, deleted: Set<ObjectID>, reloadFromStore: Bool) {
+    private func absorb(updated: Set<ObjectID>, deleted: Set<ObjectID>) {
         for id in deleted {
             if let o = registered[id] { forget(o) }
         }
@@ -649,7 +741,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// on the context's queue, then passed to the store-change observers.
     func storeDidChange(_ changes: StoreChangeSet) {
         queue.async {
-            self.absorb(updated: changes.updated, deleted: changes.deleted, reloadFromStore: true)
+            self.absorb(updated: changes.updated, deleted: changes.deleted)
             for observer in self.changeObservers.values { observer(changes) }
         }
     }
@@ -657,7 +749,8 @@ public final class ObjectContext: @unchecked Sendable {
     // MARK: Observers
 
     /// Registers a closure called after every successful save of this context (on the
-    /// context's queue, after the save completed). Returns a token for removal.
+    /// thread that called ``save()``, once the save completed and the context's queue is
+    /// free again, so the closure may call into other contexts). Returns a token for removal.
     @discardableResult
     public func addSaveObserver(_ observer: @escaping @Sendable (SaveNotification) -> Void) -> UUID {
         performAndWait {

@@ -125,11 +125,40 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
+    /// Objects with replication conflicts, as the store reports them.
+    public func objectsWithConflicts() throws -> [ObjectID] {
+        try storeCall { try store.objectsWithConflicts() }
+    }
+
+    /// The current row straight from the store (refreshing the cache) and the losing versions.
+    public func conflictState(for id: ObjectID) throws -> (current: RowSnapshot?, losers: [RowSnapshot]) {
+        try storeCall {
+            let current = try store.snapshot(for: id)
+            rowCache[id] = current
+            return (current, try store.conflictingSnapshots(for: id))
+        }
+    }
+
+    /// Ends a replication conflict in the store and caches the resolved row.
+    public func resolveConflict(for id: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion {
+        try storeCall {
+            let version = try store.resolveConflict(for: id, resolved: resolved, discarding: discarding)
+            rowCache[id] = RowSnapshot(objectID: id, attributes: resolved.attributes, toOne: resolved.toOne, version: version)
+            return version
+        }
+    }
+
     func register(_ context: ObjectContext) {
         locked {
             contexts = contexts.filter { $0.value.context != nil }
             contexts[ObjectIdentifier(context)] = WeakContext(context)
         }
+    }
+
+    /// Tells the other contexts that want it about a save (``ObjectContext/automaticallyMergesChanges``).
+    func contextDidSave(_ source: ObjectContext, _ notification: SaveNotification) {
+        let others = locked { contexts.values.compactMap(\.context).filter { $0 !== source } }
+        for context in others { context.siblingDidSave(notification) }
     }
 
     /// Called (through the store's observer) when rows changed underneath: drops them from

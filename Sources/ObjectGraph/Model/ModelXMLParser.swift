@@ -3,23 +3,6 @@ import Foundation
 import FoundationXML
 #endif
 
-/// The raw content of a model file: elements with their XML attributes and line numbers,
-/// before any validation.
-struct ParsedModel {
-    struct Element {
-        var attributes: [String: String]
-        var line: Int
-        var userInfo: [String: String] = [:]
-    }
-    struct Entity {
-        var element: Element
-        var attributes: [Element] = []
-        var relationships: [Element] = []
-        var fetchIndexes: [(element: Element, items: [Element])] = []
-    }
-    var entities: [Entity] = []
-}
-
 /// Reads Xcode's model XML with FoundationXML's `XMLParser`, keeping line numbers.
 /// Unknown elements (layout `<elements>`, configurations) are skipped.
 final class ModelXMLParser: NSObject, XMLParserDelegate {
@@ -58,18 +41,22 @@ final class ModelXMLParser: NSObject, XMLParserDelegate {
         defer { stack.append(elementName) }
         let parent = stack.last
         let element = ParsedModel.Element(attributes: attributeDict, line: parser.lineNumber)
+        // Only elements on the model's own paths count; look-alikes elsewhere are ignored.
+        let path = stack.joined(separator: "/")
+        let inEntity = path == "model/entity" && !model.entities.isEmpty
+        let inFetchIndex = path == "model/entity/fetchIndex" && !(model.entities.last?.fetchIndexes.isEmpty ?? true)
         switch (parent, elementName) {
         case (nil, "model"):
             sawModelRoot = true
-        case ("model", "entity"):
+        case ("model", "entity") where path == "model":
             model.entities.append(.init(element: element))
-        case ("entity", "attribute"):
+        case ("entity", "attribute") where inEntity:
             model.entities[model.entities.count - 1].attributes.append(element)
-        case ("entity", "relationship"):
+        case ("entity", "relationship") where inEntity:
             model.entities[model.entities.count - 1].relationships.append(element)
-        case ("entity", "fetchIndex"):
+        case ("entity", "fetchIndex") where inEntity:
             model.entities[model.entities.count - 1].fetchIndexes.append((element, []))
-        case ("fetchIndex", "fetchIndexElement"):
+        case ("fetchIndex", "fetchIndexElement") where inFetchIndex:
             let e = model.entities.count - 1
             let f = model.entities[e].fetchIndexes.count - 1
             model.entities[e].fetchIndexes[f].items.append(element)
@@ -82,19 +69,19 @@ final class ModelXMLParser: NSObject, XMLParserDelegate {
 
     /// Attaches a `<userInfo><entry/>` to the element that owns the `<userInfo>`.
     private func addUserInfo(key: String, value: String) {
-        guard stack.count >= 2 else { return }
-        let owner = stack[stack.count - 2]
         guard !model.entities.isEmpty else { return }
         let e = model.entities.count - 1
-        switch owner {
-        case "entity": model.entities[e].element.userInfo[key] = value
-        case "attribute":
+        switch stack.joined(separator: "/") {
+        case "model/entity/userInfo":
+            model.entities[e].element.userInfo[key] = value
+        case "model/entity/attribute/userInfo":
             let a = model.entities[e].attributes.count - 1
             if a >= 0 { model.entities[e].attributes[a].userInfo[key] = value }
-        case "relationship":
+        case "model/entity/relationship/userInfo":
             let r = model.entities[e].relationships.count - 1
             if r >= 0 { model.entities[e].relationships[r].userInfo[key] = value }
-        default: break
+        default:
+            break
         }
     }
 

@@ -59,9 +59,11 @@ public final class ObjectModel: Sendable {
         return false
     }
 
-    /// Loads a model from a `.xcdatamodel` folder or its `contents` XML file.
+    /// Loads a model from a `.xcdatamodel` folder or its `contents` XML file, or the
+    /// current version of a `.xcdatamodeld` folder.
     /// - Throws: ``ModelError`` naming file, line and element when the model is invalid.
     public static func load(contentsOf url: URL) throws -> ObjectModel {
+        if url.pathExtension == "xcdatamodeld" { return try ModelVersionSet.load(contentsOf: url).current }
         var isDirectory: ObjCBool = false
         var fileURL = url
         var name = url.deletingPathExtension().lastPathComponent

@@ -37,6 +37,8 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
     public private(set) var fetchCount = 0
     /// Number of ``snapshot(for:)`` calls so far (lets tests check the coordinator's row cache).
     public private(set) var snapshotCount = 0
+    /// Number of ``toManyDestinations(of:relationship:)`` calls so far (lets tests check lazy loading).
+    public private(set) var toManyCount = 0
 
     /// Creates an empty store.
     public init(predicateSupport: PredicateSupport = .all, identifier: String = UUID().uuidString) {
@@ -50,6 +52,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         return try body()
     }
 
+    /// Records the model on first load; refuses another model version afterwards.
     public func loadMetadata(for model: ObjectModel) throws -> StoreMetadata {
         try locked {
             if let m = metadata {
@@ -71,6 +74,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         rows[id].map { RowSnapshot(objectID: id, attributes: $0.attributes, toOne: $0.toOne, version: RowVersion(String($0.version))) }
     }
 
+    /// The stored row, or `nil`.
     public func snapshot(for objectID: ObjectID) throws -> RowSnapshot? {
         locked {
             snapshotCount += 1
@@ -78,17 +82,21 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         }
     }
 
+    /// The stored destinations, in stored order.
     public func toManyDestinations(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
         try locked {
+            toManyCount += 1
             guard let row = rows[objectID] else { throw IncrementalStoreError.objectNotFound(objectID) }
             return row.toMany[relationship] ?? []
         }
     }
 
+    /// Reference strings of the form `mem-<Entity>-<UUID>`.
     public func obtainPermanentIDs(for temporaryIDs: [ObjectID]) throws -> [ObjectID] {
         temporaryIDs.map { ObjectID(entityName: $0.entityName, referenceString: "mem-\($0.entityName)-\(UUID().uuidString)") }
     }
 
+    /// Sets the observer told about ``applyExternalChanges(upserts:deletions:)``.
     public func setChangeObserver(_ observer: (@Sendable (StoreChangeSet) -> Void)?) {
         locked { self.observer = observer }
     }
@@ -121,6 +129,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         }
     }
 
+    /// Filters, sorts and pages as far as ``PredicateSupport`` allows.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try locked {
             fetchCount += 1
@@ -159,6 +168,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         return keys
     }
 
+    /// Checks every baseline version first, then writes everything (versions count up from 1).
     public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
         try locked {
             var conflicts: [SaveConflict] = []
@@ -199,7 +209,10 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
                 rows[change.objectID] = row
                 versions[change.objectID] = RowVersion(String(row.version))
             }
-            for deletion in request.deleted { rows[deletion.objectID] = nil }
+            for deletion in request.deleted {
+                rows[deletion.objectID] = nil
+                alternatives[deletion.objectID] = nil
+            }
             return StoreSaveResult(versions: versions)
         }
     }
@@ -227,6 +240,51 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
             return (set, self.observer)
         }
         observer?(changes)
+    }
+
+    private var alternatives: [ObjectID: [(row: StoredRow, token: String)]] = [:]
+    private var nextAlternative = 0
+
+    /// Adds a losing version to an existing row, as replication of a concurrent edit would
+    /// (the current row stays the winner).
+    public func injectConflictingVersion(_ change: ObjectChange) throws {
+        try locked {
+            guard rows[change.objectID] != nil else { throw IncrementalStoreError.objectNotFound(change.objectID) }
+            nextAlternative += 1
+            let row = StoredRow(attributes: change.attributes, toOne: change.toOne, toMany: change.toMany, version: 0, sequence: 0)
+            alternatives[change.objectID, default: []].append((row, "c\(nextAlternative)"))
+        }
+    }
+
+    /// Objects with injected losing versions.
+    public func objectsWithConflicts() throws -> [ObjectID] {
+        locked { alternatives.filter { !$0.value.isEmpty }.keys.sorted() }
+    }
+
+    /// The injected losing versions of an object.
+    public func conflictingSnapshots(for objectID: ObjectID) throws -> [RowSnapshot] {
+        locked {
+            (alternatives[objectID] ?? []).map { RowSnapshot(objectID: objectID, attributes: $0.row.attributes, toOne: $0.row.toOne, version: RowVersion($0.token)) }
+        }
+    }
+
+    /// Writes the resolved row (checking its baseline) and drops the discarded versions.
+    public func resolveConflict(for objectID: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion {
+        try locked {
+            guard var row = rows[objectID] else { throw IncrementalStoreError.objectNotFound(objectID) }
+            if let base = resolved.baseline, base.version.token != String(row.version) {
+                throw IncrementalStoreError.conflicts([SaveConflict(objectID: objectID, baselineVersion: base.version, storedSnapshot: snapshotLocked(objectID), changedInStore: changedKeys(row, base))])
+            }
+            row.attributes = resolved.attributes
+            row.toOne = resolved.toOne
+            row.toMany = resolved.toMany
+            row.version += 1
+            rows[objectID] = row
+            let dropped = Set(discarding.map(\.token))
+            alternatives[objectID] = alternatives[objectID]?.filter { !dropped.contains($0.token) }
+            if alternatives[objectID]?.isEmpty == true { alternatives[objectID] = nil }
+            return RowVersion(String(row.version))
+        }
     }
 
     /// The stored to-many destinations of every row (for comparing stores in tests).

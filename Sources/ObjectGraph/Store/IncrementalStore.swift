@@ -25,6 +25,14 @@
 /// - **Changes underneath.** When rows change other than through ``save(_:)`` (replication,
 ///   another process), the store calls the observer set with ``setChangeObserver(_:)``; the
 ///   coordinator then drops cached rows and contexts refresh the objects.
+/// - **Replication conflicts.** A store whose rows can hold several concurrent versions
+///   (revision trees after replication) lists such objects in ``objectsWithConflicts()``,
+///   returns the losing versions from ``conflictingSnapshots(for:)`` and takes the outcome
+///   in ``resolveConflict(for:resolved:discarding:)``. Contexts surface them as merge
+///   conflicts (``ObjectContext/resolveReplicationConflicts()``). Stores without such
+///   conflicts keep the default implementations (no conflicts).
+/// - **Calls are synchronous.** A store that waits on I/O blocks the calling context's
+///   queue, never the caller of ``ObjectContext/perform(_:)``.
 public protocol IncrementalStore: AnyObject, Sendable {
     /// Opens the store for `model` and returns its metadata. A new store records the
     /// model's hashes; an existing one written with another model version throws
@@ -56,9 +64,34 @@ public protocol IncrementalStore: AnyObject, Sendable {
 
     /// Sets (or clears) the callback for rows changed underneath the coordinator.
     func setChangeObserver(_ observer: (@Sendable (StoreChangeSet) -> Void)?)
+
+    /// Objects whose rows hold conflicting versions (for example from replication).
+    func objectsWithConflicts() throws -> [ObjectID]
+
+    /// The losing versions of a conflicted object (the current row is ``snapshot(for:)``).
+    func conflictingSnapshots(for objectID: ObjectID) throws -> [RowSnapshot]
+
+    /// Ends a conflict: writes `resolved` (full state, `baseline` = the current row) as the
+    /// new current row and discards the listed losing versions; returns the new version.
+    /// - Throws: ``IncrementalStoreError/conflicts(_:)`` if the current row changed since
+    ///   `resolved.baseline` was read.
+    func resolveConflict(for objectID: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion
 }
 
 extension IncrementalStore {
+    /// No conflicts: for stores whose rows have a single version.
+    public func objectsWithConflicts() throws -> [ObjectID] { [] }
+
+    /// No losing versions.
+    public func conflictingSnapshots(for objectID: ObjectID) throws -> [RowSnapshot] { [] }
+
+    /// Writes `resolved` as an ordinary update (there is nothing to discard).
+    public func resolveConflict(for objectID: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion {
+        let result = try save(StoreSaveRequest(inserted: [], updated: [resolved], deleted: []))
+        guard let version = result.versions[objectID] else { throw IncrementalStoreError.objectNotFound(objectID) }
+        return version
+    }
+
     /// Reads rows one by one through ``snapshot(for:)``.
     public func snapshots(for objectIDs: [ObjectID]) throws -> [RowSnapshot] {
         try objectIDs.compactMap { try snapshot(for: $0) }
