@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Replication", targets: ["Replication"]),
         .library(name: "CouchServer", targets: ["CouchServer"]),
         .executable(name: "recipes", targets: ["recipes"]),
+        .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -35,6 +36,8 @@ let package = Package(
             name: "recipes-bench",
             dependencies: [
                 "DocumentStore",
+                "ObjectGraph",
+                "DocumentIncrementalStore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -119,6 +122,12 @@ let package = Package(
         .testTarget(
             name: "CouchServerTests",
             dependencies: ["CouchServer", "DocumentStore", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "DocumentIncrementalStore", dependencies: ["ObjectGraph", "DocumentStore"]),
+        .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"]),
+        .testTarget(
+            name: "DocumentIncrementalStoreTests",
+            dependencies: ["DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child"]
         ),
     ],
     swiftLanguageModes: [.v6]
