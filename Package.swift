@@ -63,6 +63,8 @@ let package = Package(
             dependencies: [
                 "ObjectGraph",
                 "DocumentStore",
+                "DocumentIncrementalStore",
+                "Replication",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -71,7 +73,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipesKitTests",
-            dependencies: ["RecipesKit", "ObjectGraph", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["RecipesKit", "ObjectGraph", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "ObjectGraph",
@@ -129,6 +131,7 @@ let package = Package(
             name: "DocumentIncrementalStoreTests",
             dependencies: ["DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child"]
         ),
+        .testTarget(name: "RecipesCLITests", dependencies: ["recipes", "RecipesKit"]),
     ],
     swiftLanguageModes: [.v6]
 )
