@@ -25,7 +25,9 @@ enum Terminal {
     static func printJSON<T: Encodable>(_ value: T) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(value)
+        var data = try encoder.encode(value)
+        // Foundation pretty-prints an empty array as "[\n\n]"; print the usual "[]".
+        if String(decoding: data, as: UTF8.self).filter({ !$0.isWhitespace }) == "[]" { data = Data("[]".utf8) }
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
     }
