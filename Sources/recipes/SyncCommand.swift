@@ -49,12 +49,18 @@ struct SyncCommand: AsyncParsableCommand {
                 throw CommandFailure(message: "\(error)")
             }
             let progress = ProgressPrinter()
+            let direction: SyncDirection = pullOnly ? .pullOnly : (pushOnly ? .pushOnly : .both)
+            let preference = prefer
+            let lockBehaviour: RecipesSync.LockBehaviour = wait ? .wait(timeout: nil) : .failIfRunning
+            let task = Task {
+                try await sync.run(direction: direction, prefer: preference, lock: lockBehaviour,
+                                   observer: { progress.step($0) }, progress: { progress.progress($0) })
+            }
+            let interrupts = InterruptHandler(cancelling: task)
+            defer { interrupts.stop() }
             let report: SyncReport
             do {
-                report = try await sync.run(
-                    direction: pullOnly ? .pullOnly : (pushOnly ? .pushOnly : .both), prefer: prefer,
-                    lock: wait ? .wait(timeout: nil) : .failIfRunning,
-                    observer: { progress.step($0) }, progress: { progress.progress($0) })
+                report = try await task.value
             } catch let error as SyncLockError {
                 if case .alreadyRunning = error { throw CommandFailure(message: error.description, status: 75) }
                 throw CommandFailure(message: error.description)
@@ -62,7 +68,7 @@ struct SyncCommand: AsyncParsableCommand {
             progress.finish()
             if json { try Terminal.printJSON(report) } else { Terminal.print(report.summaryLine) }
             if !report.succeeded {
-                throw CommandFailure(message: report.error ?? "sync \(report.result)")
+                throw CommandFailure(message: report.error ?? "sync \(report.result)", status: report.result == "cancelled" ? 130 : 1)
             }
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("recipes: browse and edit")
+@Suite("recipes: browse and edit", .serialized)
 struct BrowseCommandTests {
     @Test("the very first `recipes list` creates the store in the XDG data folder and shows the seeded samples")
     func firstRunList() throws {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("recipes import")
+@Suite("recipes import", .serialized)
 struct ImportCommandTests {
     /// A copy of the shipped sample sets in the sandbox.
     private func sampleData(in sandbox: Sandbox) throws -> String {

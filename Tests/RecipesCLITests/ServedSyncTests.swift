@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("recipes sync through recipes serve")
+@Suite("recipes sync through recipes serve", .serialized)
 struct ServedSyncTests {
     @Test("two stores seeding at once through one server write one copy of each sample and no conflict")
     func seedingTogether() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import RecipesKit
 import Testing
 
-@Suite("recipes sync and status (local-to-local)")
+@Suite("recipes sync and status (local-to-local)", .serialized)
 struct SyncCommandTests {
     @Test("sync without a remote says how to configure one")
     func noRemote() throws {
@@ -143,5 +143,35 @@ struct SyncCommandTests {
             let shown = try #require(try sandbox.run(["show", "Pho", "--json"] + store).json() as? [String: Any])
             #expect(shown["overview"] as? String == "from B")
         }
+    }
+
+    @Test("an interrupted sync stops, says it was cancelled and exits 130; the next sync finishes")
+    func interrupted() throws {
+        let sandbox = try Sandbox()
+        let a = ["--store", sandbox.path("a.sqlite"), "--no-samples"]
+        #expect(try sandbox.run(["add", "--name", "Pho"] + a).status == 0)
+        let running = try sandbox.start(["sync", "--remote", "http://127.0.0.1:9/recipes"] + a)
+        let deadline = Date().addingTimeInterval(30)
+        while !running.stderr.contains("pull…") && running.process.isRunning && Date() < deadline { usleep(10_000) }
+        #expect(running.process.isRunning, "the sync ended before it could be interrupted: \(running.stderr)")
+        kill(running.process.processIdentifier, SIGINT)
+        let result = try running.finish()
+        #expect(result.status == 130 && result.stderr.contains("cancelled"), "\(result)")
+        let status = try #require(try sandbox.run(["status", "--json"] + a).json() as? [String: Any])
+        #expect((status["lastSync"] as? [String: Any])?["result"] as? String == "cancelled")
+        #expect((status["counts"] as? [String: Any])?["recipes"] as? Int == 1)
+        let remote = sandbox.path("remote.sqlite")
+        #expect(try sandbox.run(["sync", "--remote", remote] + a).status == 0)
+    }
+
+    @Test("a first run whose remote cannot be reached does not seed, goes on, and seeds on a later run")
+    func firstRunOffline() throws {
+        let sandbox = try Sandbox()
+        let store = ["--store", sandbox.path("a.sqlite")]
+        let offline = try sandbox.run(["list", "--json", "--remote", "http://127.0.0.1:9/recipes"] + store)
+        #expect(offline.status == 0 && offline.stderr.contains("not seeding now"), "\(offline)")
+        #expect(offline.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        let later = try sandbox.run(["list", "--json"] + store)
+        #expect((try later.json() as? [[String: Any]])?.count == 14, "\(later)")
     }
 }
