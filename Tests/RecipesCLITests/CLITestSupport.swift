@@ -90,7 +90,7 @@ final class RunningProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        stop()
         try? FileManager.default.removeItem(at: outURL.deletingLastPathComponent())
     }
 
@@ -102,8 +102,7 @@ final class RunningProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
+            stop()
             Issue.record("recipes \(process.arguments ?? []) did not finish within \(timeout) s; stderr: \(stderr)")
         }
         process.waitUntilExit()
@@ -122,12 +121,14 @@ final class RunningProcess: @unchecked Sendable {
         return nil
     }
 
-    /// Stops the process with SIGTERM and waits for it.
+    /// Stops the process with SIGTERM (SIGKILL if it is still there 5 s later) and waits.
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
     }
 }
 

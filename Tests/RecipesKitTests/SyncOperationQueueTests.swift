@@ -67,6 +67,27 @@ struct SyncOperationQueueTests {
         #expect(started.all == ["pull"])
     }
 
+    @Test("an operation that ignores cancellation is abandoned after the grace period")
+    func stubbornOperation() async throws {
+        let started = Log()
+        let stubborn = SyncOperation("pull") { _ in
+            started.add("pull")
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + 20) { continuation.resume() }
+            }
+        }
+        let queue = SyncOperationQueue(gracePeriod: .milliseconds(200))
+        queue.add(stubborn)
+        let task = Task { try await queue.run() }
+        while started.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        let clock = ContinuousClock()
+        let begin = clock.now
+        task.cancel()
+        _ = try await task.value
+        #expect(clock.now - begin < .seconds(5))
+        #expect(stubborn.state == .cancelled("the sync was cancelled"))
+    }
+
     @Test("dependencies that cannot be ordered are refused before anything runs")
     func cycle() async throws {
         let a = SyncOperation("a") { _ in }

@@ -17,10 +17,14 @@ public final class SyncOperationQueue: @unchecked Sendable {
     private var operations: [SyncOperation] = []
     private var cancelled = false
     private var runningTask: Task<Void, any Error>?
+    private var runningOutcome: Outcome?
     private let observer: Observer?
+    private let gracePeriod: Duration
 
-    /// An empty queue; `observer` hears of every start and end.
-    public init(observer: Observer? = nil) {
+    /// An empty queue; `observer` hears of every start and end. A cancelled operation gets
+    /// `gracePeriod` to stop by itself before the queue stops waiting for it.
+    public init(gracePeriod: Duration = .seconds(2), observer: Observer? = nil) {
+        self.gracePeriod = gracePeriod
         self.observer = observer
     }
 
@@ -40,18 +44,57 @@ public final class SyncOperationQueue: @unchecked Sendable {
 
     /// Stops the running operation and cancels the ones not started.
     public func cancel() {
-        lock.lock()
-        cancelled = true
-        let task = runningTask
-        lock.unlock()
-        task?.cancel()
+        let (task, outcome) = lock.withLock { () -> (Task<Void, any Error>?, Outcome?) in
+            cancelled = true
+            return (runningTask, runningOutcome)
+        }
+        if let task, let outcome { Self.stop(task, outcome, grace: gracePeriod) }
     }
 
     /// Records the running task; returns whether the queue was cancelled meanwhile.
-    private func setRunning(_ task: Task<Void, any Error>?) -> Bool {
+    private func setRunning(_ task: Task<Void, any Error>?, _ outcome: Outcome?) -> Bool {
         lock.withLock {
             runningTask = task
+            runningOutcome = outcome
             return cancelled
+        }
+    }
+
+    /// Cancels a running operation; if it has not stopped after `grace`, the queue stops
+    /// waiting for it (it keeps running, cancelled, until it notices or the process ends).
+    private static func stop(_ task: Task<Void, any Error>, _ outcome: Outcome, grace: Duration) {
+        task.cancel()
+        Task {
+            try? await Task.sleep(for: grace)
+            outcome.resolve(.failure(CancellationError()))
+        }
+    }
+
+    /// The result of the running operation, delivered once, by the operation or by a cancel.
+    private final class Outcome: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<Void, any Error>?
+        private var waiter: CheckedContinuation<Result<Void, any Error>, Never>?
+
+        func resolve(_ value: Result<Void, any Error>) {
+            let resume: CheckedContinuation<Result<Void, any Error>, Never>? = lock.withLock {
+                guard result == nil else { return nil }
+                result = value
+                defer { waiter = nil }
+                return waiter
+            }
+            resume?.resume(returning: value)
+        }
+
+        func value() async -> Result<Void, any Error> {
+            await withCheckedContinuation { continuation in
+                let ready: Result<Void, any Error>? = lock.withLock {
+                    if let result { return result }
+                    waiter = continuation
+                    return nil
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
         }
     }
 
@@ -82,22 +125,32 @@ public final class SyncOperationQueue: @unchecked Sendable {
             operation.setState(.running)
             observer?(operation)
             let task = Task { try await operation.perform() }
-            if setRunning(task) { task.cancel() }
-            do {
-                try await withTaskCancellationHandler {
+            let outcome = Outcome()
+            Task {
+                do {
                     try await task.value
-                } onCancel: {
-                    task.cancel()
+                    outcome.resolve(.success(()))
+                } catch {
+                    outcome.resolve(.failure(error))
                 }
+            }
+            if setRunning(task, outcome) { Self.stop(task, outcome, grace: gracePeriod) }
+            let result = await withTaskCancellationHandler {
+                await outcome.value()
+            } onCancel: { [gracePeriod] in
+                Self.stop(task, outcome, grace: gracePeriod)
+            }
+            switch result {
+            case .success:
                 operation.setState(.succeeded)
-            } catch {
+            case .failure(let error):
                 if error is CancellationError || Task.isCancelled || isCancelled {
                     operation.setState(.cancelled("the sync was cancelled"), error: error)
                 } else {
                     operation.setState(.failed(String(describing: error)), error: error)
                 }
             }
-            _ = setRunning(nil)
+            _ = setRunning(nil, nil)
             observer?(operation)
         }
         return order
