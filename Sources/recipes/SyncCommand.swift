@@ -52,12 +52,13 @@ struct SyncCommand: AsyncParsableCommand {
             let direction: SyncDirection = pullOnly ? .pullOnly : (pushOnly ? .pushOnly : .both)
             let preference = prefer
             let lockBehaviour: RecipesSync.LockBehaviour = wait ? .wait(timeout: nil) : .failIfRunning
+            let interrupts = InterruptHandler()
+            defer { interrupts.stop() }
             let task = Task {
                 try await sync.run(direction: direction, prefer: preference, lock: lockBehaviour,
                                    observer: { progress.step($0) }, progress: { progress.progress($0) })
             }
-            let interrupts = InterruptHandler(cancelling: task)
-            defer { interrupts.stop() }
+            interrupts.attach(task)
             let report: SyncReport
             do {
                 report = try await task.value
