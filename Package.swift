@@ -38,7 +38,9 @@ let package = Package(
                 "DocumentStore",
                 "ObjectGraph",
                 "DocumentIncrementalStore",
+                "Replication",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -95,7 +97,9 @@ let package = Package(
             dependencies: [
                 "Replication",
                 "DocumentStore",
+                "CouchServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(

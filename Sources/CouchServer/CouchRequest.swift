@@ -17,6 +17,8 @@ struct CouchRequest: Sendable {
     var user: String?
     /// How the user was authenticated: `"cookie"`, `"default"` (basic) or `nil`.
     var authenticatedBy: String?
+    /// A fresh session cookie to send back, when the one presented is past half its lifetime.
+    var renewedCookie: String?
 
     init(method: HTTPRequest.Method, route: CouchRoute, query: QueryParameters, headers: HTTPFields,
          authority: String?, body: Data) {
@@ -35,6 +37,11 @@ struct CouchRequest: Sendable {
     func accepts(_ mediaType: String) -> Bool {
         headers[values: .accept].contains { $0.lowercased().contains(mediaType) }
     }
+
+    /// Whether a reply that CouchDB can send as JSON or multipart/mixed (`open_revs`,
+    /// `_bulk_get`) should be multipart: as CouchDB decides it, unless the client's `Accept`
+    /// names `application/json`.
+    var prefersMultipartMixed: Bool { !accepts("application/json") }
 
     /// The body as a JSON value; 400 `bad_request` when it is not JSON.
     func jsonBody() throws -> JSONValue { try JSONText.decode(body) }

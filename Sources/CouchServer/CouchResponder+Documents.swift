@@ -62,7 +62,7 @@ extension CouchResponder {
     private func openRevs(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
         try IncomingDocument.validate(id: id)
         var renderer = try renderer(for: request)
-        let multipart = request.accepts("multipart/mixed") && !request.accepts("application/json")
+        let multipart = request.prefersMultipartMixed
         if multipart, request.query["attachments"] == nil { renderer.attachments = true }
         renderer.attachmentsFollow = multipart
         let latest = try request.query.bool("latest")

@@ -109,7 +109,7 @@ extension CouchResponder {
                 return ["id": .string(item.id), "docs": .array(docs)]
             }
         }
-        if request.accepts("multipart/mixed") && !request.accepts("application/json") {
+        if request.prefersMultipartMixed {
             return try await bulkGetMultipart(results, renderer: renderer, database: database)
         }
         return CouchReply.json(200, ["results": .array(results)])

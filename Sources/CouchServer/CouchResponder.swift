@@ -19,6 +19,9 @@ struct CouchResponder: HTTPResponder {
         do {
             let couchRequest = try await prepare(request)
             response = try await dispatch(couchRequest)
+            if let renewed = couchRequest.renewedCookie, response.headers[.setCookie] == nil {
+                response.headers[.setCookie] = state.cookies.header(renewed)
+            }
         } catch {
             let couchError = CouchError.from(error)
             if couchError.status >= 500 {
@@ -84,6 +87,10 @@ struct CouchResponder: HTTPResponder {
            let verified = state.cookies.verify(session), verified.user == state.configuration.credentials?.user {
             request.user = verified.user
             request.authenticatedBy = "cookie"
+            // Like CouchDB, renew a cookie past half its lifetime so long replications keep going.
+            if Date().timeIntervalSince(verified.issued) > Double(state.cookies.lifetime) / 2 {
+                request.renewedCookie = state.cookies.issue(user: verified.user)
+            }
         }
         if request.user == nil, !state.configuration.allowAnonymousWrites, Self.isWrite(request) {
             switch request.route {

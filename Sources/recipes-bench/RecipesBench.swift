@@ -3,10 +3,10 @@ import ArgumentParser
 /// `recipes-bench`: release-build benchmarks that print figures as ratios against a baseline
 /// measured in the same run. Each area of the project adds its own subcommand here.
 @main
-struct RecipesBench: ParsableCommand {
+struct RecipesBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recipes-bench",
         abstract: "Benchmarks of the Recipes datastore and sync, against baselines measured in the same run.",
-        subcommands: [StoreBenchmark.self]
+        subcommands: [StoreBenchmark.self, SyncBenchmark.self]
     )
 }

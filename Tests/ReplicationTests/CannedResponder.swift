@@ -20,6 +20,9 @@ final class CannedResponder: Sendable {
         var status: Int
         var body: String
         var contentType: String = "application/json"
+        /// A `Content-Length` to announce instead of the real one, with the connection closed
+        /// after the body: the reply arrives cut short.
+        var announcedLength: Int? = nil
     }
 
     let port: Int
@@ -33,8 +36,7 @@ final class CannedResponder: Sendable {
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             var buffer = try await request.body.collect(upTo: 64 * 1024 * 1024)
             let body = buffer.readData(length: buffer.readableBytes) ?? Data()
-            /// Header names lower-cased.
-        var headers: [String: String] = [:]
+            var headers: [String: String] = [:]
             for field in request.headers { headers[field.name.canonicalName.lowercased()] = field.value }
             let recorded = Recorded(method: request.method.rawValue, path: request.uri.path,
                                     query: request.uri.query ?? "", headers: headers, body: body)
@@ -43,8 +45,12 @@ final class CannedResponder: Sendable {
                 return entries.count
             }
             let reply = handler(recorded, count)
-            return Response(status: .init(code: reply.status),
-                            headers: [.contentType: reply.contentType],
+            var fields: HTTPFields = [.contentType: reply.contentType]
+            if let announced = reply.announcedLength {
+                fields[.contentLength] = String(announced)
+                fields[.connection] = "close"
+            }
+            return Response(status: .init(code: reply.status), headers: fields,
                             body: .init(byteBuffer: ByteBuffer(string: reply.body)))
         }
         var logger = Logger(label: "canned-responder")

@@ -135,6 +135,29 @@ import Testing
         #expect(!server.requests.contains { $0.method == "PUT" })
     }
 
+    @Test func aBodyCutShortOnTheWireIsATypedErrorAndChangesNothing() async throws {
+        let server = try await Self.source { request, _ in
+            request.path == "/db/_bulk_get" ? .init(status: 200, body: String(Self.bulkGet.prefix(80)), announcedLength: Self.bulkGet.utf8.count) : nil
+        }
+        defer { server.stop() }
+        let dir = try TemporaryDirectory()
+        let local = try store(dir)
+        var client = CouchClientOptions()
+        client.maxRetries = 0
+        client.requestTimeout = 1.5
+        do {
+            _ = try await Sync(store: local, remote: try CouchDatabase(url: server.url("db"), options: client)).pull()
+            Issue.record("pull accepted a cut-short reply")
+        } catch let error as ReplicationError {
+            switch error {
+            case .unreachable, .timedOut, .malformedReply: break
+            default: Issue.record("unexpected \(error)")
+            }
+        }
+        #expect(try local.documentCount() == 0)
+        #expect(!server.requests.contains { $0.method == "PUT" })
+    }
+
     @Test func bulkGetFallsBackToOpenRevsWhenAbsent() async throws {
         let server = try await Self.source { request, _ in
             if request.path == "/db/_bulk_get" { return .init(status: 405, body: #"{"error":"method_not_allowed","reason":"Only GET"}"#) }

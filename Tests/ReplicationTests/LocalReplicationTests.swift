@@ -37,6 +37,7 @@ import Testing
         #expect(log.all.last?.state == .completed)
         #expect(log.all.last?.docsWritten == 40)
         #expect(log.all.contains { $0.state == .running && $0.changesProcessed == 7 })
+        #expect(log.all.contains { $0.changesProcessed == 7 && ($0.totalChangesEstimate ?? 0) >= 40 })
 
         // Nothing new: nothing read, nothing written, start = previous end.
         let again = try await replicate(a, b)

@@ -90,7 +90,7 @@ final class CouchHTTPClient: Sendable {
                     continue
                 }
                 if reply.status >= 500, attempt < options.maxRetries {
-                    logger.warning("\(method) \(url.description)\(target.path.dropFirst(url.serverURL.path.count)): server answered \(reply.status); retrying")
+                    logger.warning("\(method) \(url.serverURL.absoluteString)\(target.path.dropFirst(url.serverURL.path.count)): server answered \(reply.status); retrying")
                     try await backoff(attempt)
                     attempt += 1
                     continue

@@ -40,7 +40,8 @@ public struct LocalDatabase: ReplicationPeer {
             let rows = batch.changes.map {
                 ChangeRow(sequence: ReplicationSequence(.int($0.sequence)), id: $0.id, revisions: $0.revisions, deleted: $0.deleted)
             }
-            let pending = rows.count < limit ? 0 : nil as Int?
+            // Sequences left after this page bound the changes left (superseded ones are skipped).
+            let pending = rows.count < limit ? 0 : Int(max(0, try store.lastSequence - batch.lastSequence))
             return ChangesPage(rows: rows, lastSequence: ReplicationSequence(.int(batch.lastSequence)), pending: pending)
         }
     }

@@ -1,0 +1,172 @@
+import ArgumentParser
+import DocumentStore
+import Foundation
+import Logging
+import Replication
+
+/// `recipes-bench sync`: push, pull, no-op sync and one-change sync of recipe-shaped documents
+/// against a real `recipes serve` process on 127.0.0.1.
+struct SyncBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Measure push, pull and incremental sync against a local `recipes serve` process.")
+
+    @Option(help: "Documents to replicate.")
+    var docs = 10_000
+
+    @Option(help: "Percentage of documents carrying an attachment.")
+    var attachmentPercent = 10
+
+    @Option(help: "Attachment size in bytes.")
+    var attachmentBytes = 20 * 1024
+
+    @Option(help: "Changes per replication batch.")
+    var batchSize = 500
+
+    @Option(help: "HTTP connections per replication.")
+    var connections = 4
+
+    @Option(help: "Path of the `recipes` executable (default: next to this program).")
+    var server: String?
+
+    @Flag(help: "Print a JSON object with the figures as the last line.")
+    var json = false
+
+    func run() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-sync-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let executable = server ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("recipes").path
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw ValidationError("no `recipes` executable at \(executable); build it (swift build -c release --product recipes) or pass --server")
+        }
+        let process = try ServerProcess(executable: executable, dataDirectory: work.appendingPathComponent("server"))
+        defer { process.terminate() }
+        let remote = "http://127.0.0.1:\(process.port)/bench"
+        log("server: \(executable) on port \(process.port)")
+
+        let factory = RecipeDocumentFactory()
+        let source = try DocumentStore(path: work.appendingPathComponent("source.sqlite").path)
+        let withAttachment = max(1, 100 / max(1, attachmentPercent))
+        var operations: [DocumentStore.WriteOperation] = []
+        for index in 0..<docs {
+            let attachments: [AttachmentChange] = attachmentPercent > 0 && index % withAttachment == 0
+                ? [.put(name: "thumbnailImage", contentType: "image/jpeg", data: Self.bytes(attachmentBytes, seed: index))] : []
+            operations.append(.create(id: factory.id(index), body: factory.body(index), attachments: attachments))
+            if operations.count == 1000 {
+                _ = try source.write(operations)
+                operations = []
+            }
+        }
+        if !operations.isEmpty { _ = try source.write(operations) }
+        log("source store: \(docs) documents")
+
+        var logger = Logger(label: "recipes.bench.sync")
+        logger.logLevel = .warning
+        var client = CouchClientOptions()
+        client.maxConnections = connections
+        var options = ReplicationOptions()
+        options.batchSize = batchSize
+        let sourceSync = try Sync(store: source, remoteURL: remote, clientOptions: client, logger: logger)
+        var pushOptions = options
+        pushOptions.createTarget = true
+        var clock = ContinuousClock.now
+        let pushed = try await sourceSync.push(options: pushOptions)
+        let pushSeconds = Self.seconds(since: clock)
+        log("push: \(pushed.docsWritten) docs in \(String(format: "%.2f", pushSeconds)) s")
+
+        let copy = try DocumentStore(path: work.appendingPathComponent("copy.sqlite").path)
+        let copySync = try Sync(store: copy, remoteURL: remote, clientOptions: client, logger: logger)
+        clock = ContinuousClock.now
+        let pulled = try await copySync.pull(options: options)
+        let pullSeconds = Self.seconds(since: clock)
+        log("pull: \(pulled.docsWritten) docs in \(String(format: "%.2f", pullSeconds)) s")
+        guard pushed.docsWritten == docs, pulled.docsWritten == docs, try copy.documentCount() == docs else {
+            throw ValidationError("replication incomplete: pushed \(pushed.docsWritten), pulled \(pulled.docsWritten) of \(docs)")
+        }
+
+        _ = try await sourceSync.sync(options: options)  // establishes the pull checkpoint of the source
+        clock = ContinuousClock.now
+        let noop = try await sourceSync.sync(options: options)
+        let noopMs = Self.seconds(since: clock) * 1000
+        log("no-op sync: \(String(format: "%.1f", noopMs)) ms (\(noop.pull.docsRead + noop.push.docsRead) docs read)")
+
+        let changed = try source.get(id: factory.id(docs / 2))!
+        var body = changed.body
+        body["name"] = .string("Changed recipe")
+        _ = try source.update(id: changed.id, parent: changed.rev, body: body)
+        clock = ContinuousClock.now
+        let one = try await sourceSync.sync(options: options)
+        let oneMs = Self.seconds(since: clock) * 1000
+        log("one-change sync: \(String(format: "%.1f", oneMs)) ms (\(one.push.docsWritten) pushed)")
+
+        let rss = PeakMemory.megabytes() ?? 0
+        let figures: [(String, String)] = [
+            ("docs", "\(docs)"),
+            ("push_docs_per_s", String(format: "%.0f", Double(docs) / pushSeconds)),
+            ("pull_docs_per_s", String(format: "%.0f", Double(docs) / pullSeconds)),
+            ("noop_sync_ms", String(format: "%.1f", noopMs)),
+            ("one_change_sync_ms", String(format: "%.1f", oneMs)),
+            ("peak_rss_mb", String(format: "%.1f", rss)),
+        ]
+        for (name, value) in figures { print("\(name): \(value)") }
+        if json {
+            print("{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+        }
+    }
+
+    private func log(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    static func bytes(_ count: Int, seed: Int) -> Data {
+        var state = UInt64(truncatingIfNeeded: seed) &* 0x9E37_79B9_7F4A_7C15 | 1
+        return Data((0..<count).map { _ in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        })
+    }
+
+}
+
+/// A `recipes serve` child process on 127.0.0.1 and a free port.
+final class ServerProcess {
+    let process = Process()
+    let port: Int
+
+    init(executable: String, dataDirectory: URL) throws {
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["serve", "--data-dir", dataDirectory.path, "--bind", "127.0.0.1", "--port", "0", "--allow-anonymous"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        var text = ""
+        let handle = output.fileHandleForReading
+        while !text.contains("\n") {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let range = text.range(of: "listening on http://127.0.0.1:"),
+              let port = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
+            process.terminate()
+            throw ValidationError("`recipes serve` did not report its port (said: \(text))")
+        }
+        self.port = port
+    }
+
+    func terminate() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
