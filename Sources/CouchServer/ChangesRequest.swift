@@ -12,6 +12,8 @@ struct ChangesRequest: Sendable {
     var allDocsStyle: Bool
     var includeDocs: Bool
     var conflicts: Bool
+    /// Newest first (normal feed only), as clients use `descending=true&limit=1` for the tip.
+    var descending: Bool
     /// Only these document IDs (`filter=_doc_ids`), if set.
     var docIDs: Set<String>?
     /// Newline interval while waiting, if the client asked for heartbeats.
@@ -31,6 +33,7 @@ struct ChangesRequest: Sendable {
         allDocsStyle = (query["style"] ?? "main_only") == "all_docs"
         includeDocs = try query.bool("include_docs")
         conflicts = try query.bool("conflicts")
+        descending = try query.bool("descending")
         if let filter = query["filter"] {
             guard filter == "_doc_ids" else {
                 throw CouchError(status: 400, error: "bad_request", reason: "Only the _doc_ids filter is supported")
@@ -51,8 +54,14 @@ struct ChangesRequest: Sendable {
             }
             heartbeat = .milliseconds(max(ms, 100))
         }
-        let timeoutMs = try query.int("timeout") ?? 60_000
-        timeout = .milliseconds(min(timeoutMs, maxTimeoutMilliseconds))
+        // As in CouchDB, a feed with heartbeats runs until the client goes away (a failed
+        // heartbeat write ends it) or the server stops; otherwise it ends after `timeout`.
+        if heartbeat != nil, feed != .normal {
+            timeout = .seconds(24 * 3600)
+        } else {
+            let timeoutMs = try query.int("timeout") ?? 60_000
+            timeout = .milliseconds(min(timeoutMs, maxTimeoutMilliseconds))
+        }
     }
 
     /// Parses a `since` value: `now`, a number, or an opaque `"N-…"` sequence this server made.

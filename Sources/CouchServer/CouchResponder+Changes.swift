@@ -19,6 +19,8 @@ extension CouchResponder {
         let start = try await StoreWork.run { try options.since ?? database.store.lastSequence }
         let first = try await StoreWork.run { try Self.readChanges(database.store, since: start, options: options) }
         switch options.feed {
+        case .normal where options.descending:
+            return Self.changesReply(try await StoreWork.run { try Self.readChangesDescending(database.store, options: options) })
         case .normal:
             return Self.changesReply(first)
         case .longpoll where !first.rows.isEmpty:
@@ -130,6 +132,18 @@ extension CouchResponder {
             }
         }
         return ChangesPage(rows: rows, lastSequence: position, pending: pending)
+    }
+
+    /// The whole feed newest first, cut to `limit`; `last_seq` is the oldest sequence sent,
+    /// as CouchDB reports it for descending feeds.
+    static func readChangesDescending(_ store: DocumentStore, options: ChangesRequest) throws -> ChangesPage {
+        var unlimited = options
+        unlimited.limit = nil
+        let all = try readChanges(store, since: 0, options: unlimited)
+        var rows = Array(all.rows.reversed())
+        if let limit = options.limit { rows = Array(rows.prefix(limit)) }
+        let oldest = rows.last?.objectValue?["seq"]?.stringValue.flatMap { Int64($0) } ?? 0
+        return ChangesPage(rows: rows, lastSequence: oldest, pending: 0)
     }
 
     private static func row(for change: Change, store: DocumentStore, options: ChangesRequest) throws -> JSONValue {

@@ -160,22 +160,14 @@ extension CouchResponder {
             incoming.append(document)
         }
         if newEdits {
-            var results = refused
-            for var document in incoming {
-                let id = document.id ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-                document.id = id
-                let prepared = document
-                do {
-                    let saved = try await StoreWork.run { try Self.saveNow(prepared, id: id, store: database.store) }
-                    results.append(["ok": true, "id": .string(id), "rev": .string(saved.rev.description)])
-                } catch {
-                    let couch = CouchError.from(error)
-                    if couch.status >= 500 { throw couch }
-                    results.append(["id": .string(id), "error": .string(couch.error), "reason": .string(couch.reason)])
-                }
+            let named = incoming.map { document -> IncomingDocument in
+                var document = document
+                if document.id == nil { document.id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
+                return document
             }
+            let results = try await StoreWork.run { try Self.saveBatch(named, store: database.store) }
             database.didWrite()
-            return CouchReply.json(201, .array(results))
+            return CouchReply.json(201, .array(refused + results))
         }
         var revisions = [ReplicatedRevision]()
         for document in incoming {

@@ -13,12 +13,26 @@ extension CouchResponder {
 
     /// The blocking part of `save`.
     static func saveNow(_ incoming: IncomingDocument, id: String, store: DocumentStore) throws -> DocumentRevision {
+        switch try writeOperation(incoming, id: id, store: store) {
+        case .create(let id, let body, let attachments):
+            return try store.create(id: id, body: body, attachments: attachments)
+        case .update(let id, let parent, let body, let attachments):
+            return try store.update(id: id, parent: parent, body: body, attachments: attachments)
+        case .delete(let id, let parent):
+            return try store.delete(id: id, parent: parent)
+        }
+    }
+
+    /// The store write for a new edit, after checking it against the parent revision: stubs
+    /// must name attachments the parent has; attachments the parent has and the edit omits
+    /// are removed.
+    static func writeOperation(_ incoming: IncomingDocument, id: String, store: DocumentStore) throws -> DocumentStore.WriteOperation {
         if incoming.deleted {
             guard let parent = incoming.rev else {
                 if try store.get(id: id) != nil { throw CouchError.conflict }
                 throw CouchError.missing
             }
-            return try store.delete(id: id, parent: parent)
+            return .delete(id: id, parent: parent)
         }
         var existing: [String: AttachmentInfo] = [:]
         if let parent = incoming.rev {
@@ -44,9 +58,32 @@ extension CouchResponder {
             changes.append(.remove(name: name))
         }
         if let parent = incoming.rev {
-            return try store.update(id: id, parent: parent, body: incoming.body, attachments: changes)
+            return .update(id: id, parent: parent, body: incoming.body, attachments: changes)
         }
-        return try store.create(id: id, body: incoming.body, attachments: changes)
+        return .create(id: id, body: incoming.body, attachments: changes)
+    }
+
+    /// New edits of `_bulk_docs`: one transaction for the whole batch when every document
+    /// goes through; otherwise each document on its own, so each gets its own result.
+    static func saveBatch(_ documents: [IncomingDocument], store: DocumentStore) throws -> [JSONValue] {
+        if let operations = try? documents.map({ try writeOperation($0, id: $0.id!, store: store) }),
+           Set(documents.map { $0.id! }).count == documents.count,
+           let saved = try? store.write(operations), saved.count == documents.count {
+            return saved.map { ["ok": true, "id": .string($0.id), "rev": .string($0.rev.description)] }
+        }
+        var results = [JSONValue]()
+        for document in documents {
+            let id = document.id!
+            do {
+                let saved = try saveNow(document, id: id, store: store)
+                results.append(["ok": true, "id": .string(id), "rev": .string(saved.rev.description)])
+            } catch {
+                let couch = CouchError.from(error)
+                if couch.status >= 500 { throw couch }
+                results.append(["id": .string(id), "error": .string(couch.error), "reason": .string(couch.reason)])
+            }
+        }
+        return results
     }
 
     /// The replicated revision (`new_edits=false`) for `incoming`; 400 when it lacks `_rev`.

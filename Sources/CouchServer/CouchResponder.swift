@@ -15,6 +15,10 @@ struct CouchResponder: HTTPResponder {
 
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
         let isHead = request.method == .head
+        let origin = allowedOrigin(request)
+        if request.method == .options, let origin, request.headers[.accessControlRequestMethod] != nil {
+            return preflight(origin: origin)
+        }
         var response: Response
         do {
             let couchRequest = try await prepare(request)
@@ -33,7 +37,30 @@ struct CouchResponder: HTTPResponder {
             }
             response = CouchReply.error(couchError, headers: extra)
         }
+        if let origin {
+            response.headers[.accessControlAllowOrigin] = origin
+            response.headers[.accessControlAllowCredentials] = "true"
+            response.headers[.accessControlExposeHeaders] = "content-type, cache-control, etag, server, location"
+        }
         return isHead ? response.createHeadResponse() : response
+    }
+
+    /// The request's `Origin` when CORS allows it (echoed, so credentials work), else `nil`.
+    private func allowedOrigin(_ request: Request) -> String? {
+        let allowed = state.configuration.corsOrigins
+        guard !allowed.isEmpty, let origin = request.headers[.origin] else { return nil }
+        return allowed.contains("*") || allowed.contains(origin) ? origin : nil
+    }
+
+    /// The answer to a CORS preflight `OPTIONS` request.
+    private func preflight(origin: String) -> Response {
+        var headers = HTTPFields()
+        headers[.accessControlAllowOrigin] = origin
+        headers[.accessControlAllowCredentials] = "true"
+        headers[.accessControlAllowMethods] = "GET, PUT, POST, HEAD, DELETE"
+        headers[.accessControlAllowHeaders] = "accept, authorization, content-type, origin, referer"
+        headers[.accessControlMaxAge] = "600"
+        return Response(status: .ok, headers: headers)
     }
 
     /// Reads and authenticates a request; throws 413 for oversize bodies, 401 for bad

@@ -19,6 +19,9 @@ public struct CouchServerConfiguration: Sendable {
     public var sessionLifetime: Int
     /// Longest a `feed=longpoll` request waits, in milliseconds (CouchDB's default is 60000).
     public var maxLongpollTimeout: Int
+    /// Browser origins allowed to call the server (CORS), e.g. `http://localhost:8080`, or
+    /// `*` for any; empty (the default) sends no CORS headers. Needed by PouchDB in a browser.
+    public var corsOrigins: [String]
 
     /// Makes a configuration; every argument but the data directory has a safe default.
     public init(
@@ -29,7 +32,8 @@ public struct CouchServerConfiguration: Sendable {
         allowAnonymousWrites: Bool = false,
         maxRequestBodySize: Int = 64 * 1024 * 1024,
         sessionLifetime: Int = 600,
-        maxLongpollTimeout: Int = 60_000
+        maxLongpollTimeout: Int = 60_000,
+        corsOrigins: [String] = []
     ) {
         self.dataDirectory = dataDirectory
         self.host = host
@@ -39,5 +43,6 @@ public struct CouchServerConfiguration: Sendable {
         self.maxRequestBodySize = maxRequestBodySize
         self.sessionLifetime = sessionLifetime
         self.maxLongpollTimeout = maxLongpollTimeout
+        self.corsOrigins = corsOrigins
     }
 }

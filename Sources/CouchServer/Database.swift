@@ -2,8 +2,8 @@ import DocumentStore
 import Foundation
 import NIOConcurrencyHelpers
 
-/// One served database: its store file, the notifier its longpoll readers wait on, and a
-/// cached count of deleted documents for the database-info reply.
+/// One served database: its store file, the notifier its longpoll readers wait on, and the
+/// set of deleted documents behind the database-info reply's `doc_del_count`.
 final class Database: Sendable {
     /// The database's name.
     let name: DatabaseName
@@ -11,33 +11,31 @@ final class Database: Sendable {
     let store: DocumentStore
     /// Wakes longpoll `_changes` readers after writes.
     let notifier = ChangeNotifier()
-    private let deletedCountCache = NIOLockedValueBox<(sequence: Int64, count: Int)?>(nil)
+    /// IDs whose winner is a tombstone, as of `sequence`; brought up to date from the changes
+    /// feed, so each database-info request reads only what changed since the last one.
+    private let tombstones = NIOLockedValueBox<(sequence: Int64, ids: Set<String>)>((0, []))
 
     init(name: DatabaseName, store: DocumentStore) {
         self.name = name
         self.store = store
     }
 
-    /// Documents whose winning revision is a tombstone (`doc_del_count`), recounted from the
-    /// changes feed only when the database changed since the last count.
+    /// Documents whose winning revision is a tombstone (`doc_del_count`).
     func deletedDocumentCount() throws -> Int {
-        let sequence = try store.lastSequence
-        if let cached = deletedCountCache.withLockedValue({ $0 }), cached.sequence == sequence {
-            return cached.count
-        }
-        var count = 0
-        var since: Int64 = 0
-        var last: Int64 = 0
+        var (since, ids) = tombstones.withLockedValue { $0 }
         while true {
             let batch = try store.changes(since: since, limit: 5000)
             if batch.changes.isEmpty { break }
-            count += batch.changes.reduce(0) { $0 + ($1.deleted ? 1 : 0) }
+            for change in batch.changes {
+                if change.deleted { ids.insert(change.id) } else { ids.remove(change.id) }
+            }
             since = batch.lastSequence
-            last = batch.lastSequence
         }
-        let result = (sequence: max(last, sequence), count: count)
-        deletedCountCache.withLockedValue { $0 = result }
-        return count
+        let result = (sequence: since, ids: ids)
+        tombstones.withLockedValue { current in
+            if result.sequence > current.sequence { current = result }
+        }
+        return ids.count
     }
 
     /// Signals longpoll readers after a write.

@@ -32,7 +32,7 @@ enum JSONText {
     static func decode(_ data: Data) throws -> JSONValue {
         guard !data.isEmpty else { throw CouchError.invalidJSON }
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: data)
+            return try JSONValue.parse(data)
         } catch {
             throw CouchError.invalidJSON
         }

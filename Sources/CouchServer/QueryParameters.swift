@@ -35,7 +35,7 @@ struct QueryParameters: Sendable {
     func json(_ name: String) throws -> JSONValue? {
         guard let text = values[name] else { return nil }
         do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            return try JSONValue.parse(Data(text.utf8))
         } catch {
             throw CouchError(status: 400, error: "bad_request", reason: "invalid_json: \(name) must be JSON")
         }

@@ -41,6 +41,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Largest request body accepted, in megabytes.")
     var maxBodyMb: Int = 64
 
+    @Option(name: .long, help: "Browser origin allowed to call the server (CORS, for PouchDB in a browser); repeat it, or * for any.")
+    var corsOrigin: [String] = []
+
     /// Checks the option combinations before anything starts.
     func validate() throws {
         if password != nil, passwordFile != nil {
@@ -79,7 +82,8 @@ struct ServeCommand: AsyncParsableCommand {
         let server = CouchServer(
             configuration: CouchServerConfiguration(
                 dataDirectory: directory, host: bind, port: port, credentials: credentials,
-                allowAnonymousWrites: allowAnonymous, maxRequestBodySize: maxBodyMb * 1024 * 1024),
+                allowAnonymousWrites: allowAnonymous, maxRequestBodySize: maxBodyMb * 1024 * 1024,
+                corsOrigins: corsOrigin),
             logger: logger)
         let boundPort: Int
         do {

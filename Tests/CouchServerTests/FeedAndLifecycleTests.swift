@@ -41,6 +41,10 @@ struct FeedAndLifecycleTests {
         let rest = try await server.client.send("GET", "/db/_changes?since=\(next)").json()
         #expect(rest.objectValue?["results"]?.arrayValue?.count == 2)
         #expect(try await server.client.send("GET", "/db/_changes?since=banana").status == 400)
+        let tip = try await server.client.send("GET", "/db/_changes?descending=true&limit=1").json()
+        let newest = try await server.client.send("GET", "/db").json().objectValue?["update_seq"]
+        #expect(tip.objectValue?["results"]?.arrayValue?.count == 1)
+        #expect(tip.objectValue?["results"]?.arrayValue?.first?.objectValue?["seq"] == newest)
     }
 
     @Test("Deleting a document leaves a tombstone that the feed, _all_docs keys and GET report as CouchDB does")
@@ -67,6 +71,9 @@ struct FeedAndLifecycleTests {
         #expect(keyed.objectValue?["rows"]?.arrayValue?.first?.objectValue?["value"]?.objectValue?["deleted"] == true)
         // Recreating on top of the tombstone is allowed, as in CouchDB.
         #expect(try await server.client.send("PUT", "/db/gone", json: ["v": 2], headers: server.auth).status == 201)
+        let revived = try await server.client.send("GET", "/db").json()
+        #expect(revived.objectValue?["doc_del_count"] == 0)
+        #expect(revived.objectValue?["doc_count"] == 1)
         #expect(try await server.client.send("HEAD", "/db/gone").status == 200)
         #expect(try await server.client.send("HEAD", "/db/never").status == 404)
     }
@@ -116,5 +123,42 @@ struct FeedAndLifecycleTests {
         #expect(renewed.header("Set-Cookie")?.hasPrefix("AuthSession=") == true)
         try await Task.sleep(for: .milliseconds(2000))
         #expect(try await server.client.send("PUT", "/db", headers: ["Cookie": cookie]).status == 401)
+    }
+
+    @Test("A continuous feed with heartbeats streams changes as they happen and ends when the server stops")
+    func continuousUntilStop() async throws {
+        let server = try await TestServer.start()
+        _ = try await server.client.send("PUT", "/db", headers: server.auth)
+        let started = ContinuousClock.now
+        async let feed = server.client.send("GET", "/db/_changes?feed=continuous&heartbeat=100&since=now")
+        try await Task.sleep(for: .milliseconds(300))
+        _ = try await server.client.send("PUT", "/db/live", json: ["v": 1], headers: server.auth)
+        try await Task.sleep(for: .milliseconds(400))
+        await server.stop()
+        let reply = try await feed
+        #expect(ContinuousClock.now - started < .seconds(10))
+        let text = String(decoding: reply.body, as: UTF8.self)
+        let lines = text.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(lines.count == 2, "\(text)")
+        #expect(lines.first?.contains("\"live\"") == true)
+        #expect(lines.last?.contains("last_seq") == true)
+        #expect(text.contains("\n\n"), "heartbeat newlines expected")
+    }
+
+    @Test("CORS headers and preflights only for configured origins")
+    func cors() async throws {
+        let server = try await TestServer.start { $0.corsOrigins = ["http://app.example"] }
+        defer { Task { await server.stop() } }
+        let preflight = try await server.client.send(
+            "OPTIONS", "/db/_bulk_docs",
+            headers: ["Origin": "http://app.example", "Access-Control-Request-Method": "POST"])
+        #expect(preflight.status == 200)
+        #expect(preflight.header("Access-Control-Allow-Origin") == "http://app.example")
+        #expect(preflight.header("Access-Control-Allow-Methods")?.contains("POST") == true)
+        let allowed = try await server.client.send("GET", "/", headers: ["Origin": "http://app.example"])
+        #expect(allowed.header("Access-Control-Allow-Origin") == "http://app.example")
+        #expect(allowed.header("Access-Control-Allow-Credentials") == "true")
+        let other = try await server.client.send("GET", "/", headers: ["Origin": "http://evil.example"])
+        #expect(other.header("Access-Control-Allow-Origin") == nil)
     }
 }

@@ -219,9 +219,11 @@ struct ServerBehaviourTests {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
-        for id in ["a", "b", "c", "d"] {
-            _ = try await server.client.send("PUT", "/db/\(id)", json: ["n": .string(id)], headers: server.auth)
-        }
+        let bulk = try await server.client.send("POST", "/db/_bulk_docs", json: [
+            "docs": .array(["a", "b", "c", "d"].map { ["_id": .string($0), "n": .string($0)] }),
+        ], headers: server.auth)
+        #expect(bulk.status == 201)
+        #expect(try bulk.json().arrayValue?.compactMap { $0.objectValue?["ok"] }.count == 4)
         let range = try await server.client.send("GET", "/db/_all_docs?startkey=%22b%22&endkey=%22c%22&include_docs=true").json()
         #expect(range.objectValue?["rows"]?.arrayValue?.compactMap { $0.objectValue?["id"]?.stringValue } == ["b", "c"])
         #expect(range.objectValue?["rows"]?.arrayValue?.first?.objectValue?["doc"]?.objectValue?["n"] == "b")
