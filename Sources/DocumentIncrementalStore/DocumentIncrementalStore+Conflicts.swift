@@ -159,3 +159,54 @@ extension DocumentIncrementalStore {
         if let first = written.first, !first.deleted { ownRevisions[id] = first.rev }
     }
 }
+
+// MARK: The object graph's replication-conflict hooks
+
+extension DocumentIncrementalStore {
+    /// Objects whose documents have conflicting live revisions (``conflictedObjectIDs()``).
+    public func objectsWithConflicts() throws -> [ObjectID] {
+        try conflictedObjectIDs()
+    }
+
+    /// The rows of the live revisions that lost to the winner.
+    public func conflictingSnapshots(for objectID: ObjectID) throws -> [RowSnapshot] {
+        try locked {
+            let leaves = try ds { try documentStore.leafRevisions(id: objectID.referenceString) }.filter { !$0.deleted }
+            return try leaves.dropFirst().compactMap { try decode($0)?.row }
+        }
+    }
+
+    /// Writes `resolved` as a child of the winning revision and deletes the `discarding`
+    /// revisions, in one transaction; with nothing changed only the losers are deleted.
+    public func resolveConflict(for objectID: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion {
+        try locked {
+            let id = objectID.referenceString
+            guard let model, let codec, let entity = model.entity(named: objectID.entityName),
+                  let winner = try ds({ try documentStore.get(id: id) }) else { throw IncrementalStoreError.objectNotFound(objectID) }
+            if let base = resolved.baseline, base.version.token != winner.rev.description {
+                let stored = try decode(winner)?.row
+                throw IncrementalStoreError.conflicts([SaveConflict(objectID: objectID, baselineVersion: base.version, storedSnapshot: stored,
+                                                                    changedInStore: stored.map { Self.changedKeys($0, base) } ?? [])])
+            }
+            var operations: [DocumentStore.WriteOperation] = []
+            if !resolved.changedKeys.isEmpty {
+                let previous = winner.body[DocumentLayout.objectVersionKey]?.stringValue.flatMap { Int($0) } ?? 0
+                let (body, attachments) = codec.encode(resolved, entity: entity, objectVersion: previous + 1,
+                                                       previousAttachments: Set(winner.attachments.keys), onlyChangedAttachments: true)
+                operations.append(.update(id: id, parent: winner.rev, body: body, attachments: attachments))
+            }
+            let live = Set(try ds { try documentStore.leafRevisions(id: id) }.filter { !$0.deleted }.map(\.rev.description))
+            for version in discarding where version.token != winner.rev.description && live.contains(version.token) {
+                guard let rev = RevisionID(version.token) else { continue }
+                operations.append(.delete(id: id, parent: rev))
+            }
+            let written = try ds { try documentStore.write(operations) }
+            toManyCache[id] = nil
+            if let first = written.first, !first.deleted {
+                ownRevisions[id] = first.rev
+                return RowVersion(first.rev.description)
+            }
+            return RowVersion(winner.rev.description)
+        }
+    }
+}

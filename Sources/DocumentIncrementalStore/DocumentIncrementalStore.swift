@@ -26,7 +26,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     var codec: ObjectDocumentCodec?
     private var observer: (@Sendable (StoreChangeSet) -> Void)?
     /// To-many destinations of recently read or written documents, with the revision read.
-    private var toManyCache: [String: (rev: String, toMany: [String: [ObjectID]])] = [:]
+    var toManyCache: [String: (rev: String, toMany: [String: [ObjectID]])] = [:]
     private var ensuredIndexes = Set<String>()
     /// The latest revision this instance wrote per document (tells own writes from others').
     var ownRevisions: [String: RevisionID] = [:]

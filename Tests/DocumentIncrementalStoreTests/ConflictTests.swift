@@ -171,3 +171,48 @@ struct ConflictTests {
         #expect(name == "Pulled")
     }
 }
+
+@Suite("Replica conflicts through contexts")
+struct ContextReplicaConflictTests {
+    @Test(arguments: ["storeTrumps", "objectTrumps", "custom"])
+    func contextsResolveReplicaConflicts(policy: String) throws {
+        let local = try DocumentStack(), remote = try DocumentStack()
+        let seed = local.context("seed")
+        let r = try seed.insert("Recipe")
+        try r.setValue(.string("Soup"), forKey: "name")
+        try seed.save()
+        let id = r.objectID
+        func copy(_ from: DocumentStore, _ to: DocumentStore) throws {
+            try to.insertRevisions(try from.leafRevisions(id: id.referenceString).map {
+                ReplicatedRevision(id: $0.id, rev: $0.rev, deleted: $0.deleted, body: $0.body, history: try from.history(id: $0.id, rev: $0.rev))
+            })
+        }
+        try copy(local.store.documentStore, remote.store.documentStore)
+        let rctx = remote.context()
+        try rctx.existingObject(with: id).setValue(.string("Remote"), forKey: "name")
+        try rctx.save()
+        let lctx = local.context()
+        try lctx.existingObject(with: id).setValue(.string("Local"), forKey: "name")
+        try lctx.save()
+        try copy(remote.store.documentStore, local.store.documentStore)
+        #expect(try local.coordinator.objectsWithConflicts() == [id])
+        let winnerName = try #require(try local.store.documentStore.get(id: id.referenceString)?.body["name"]?.stringValue)
+        let loserName = winnerName == "Local" ? "Remote" : "Local"
+        let mergePolicy: MergePolicy
+        switch policy {
+        case "storeTrumps": mergePolicy = .storeTrumps
+        case "objectTrumps": mergePolicy = .objectTrumps
+        default: mergePolicy = .custom { _ in .merged(["name": .string("Both")]) }
+        }
+        let resolved = try lctx.resolveReplicationConflicts(policy: mergePolicy)
+        #expect(resolved == [id])
+        #expect(try local.store.conflictedObjectIDs().isEmpty)
+        let expected = policy == "storeTrumps" ? winnerName : (policy == "objectTrumps" ? loserName : "Both")
+        #expect(try local.store.documentStore.get(id: id.referenceString)?.body["name"] == .string(expected))
+        #expect(try lctx.existingObject(with: id).string("name") == expected)
+        // The remote converges once it has the resolution.
+        try copy(local.store.documentStore, remote.store.documentStore)
+        #expect(try remote.store.documentStore.conflicts(id: id.referenceString).isEmpty)
+        #expect(try remote.store.documentStore.get(id: id.referenceString)?.rev == local.store.documentStore.get(id: id.referenceString)?.rev)
+    }
+}
