@@ -239,6 +239,11 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
+    /// Counts in the datastore when the whole predicate translates; `nil` otherwise.
+    public func count(_ request: StoreFetchRequest) throws -> Int? {
+        try countIfPushable(entityNames: request.entityNames, predicate: request.predicate)
+    }
+
     /// Number of objects of `entityNames` matching `predicate`, counted in the datastore when
     /// the whole predicate translates (bodies are not turned into rows); otherwise `nil`.
     public func countIfPushable(entityNames: [String], predicate: ObjectPredicate?) throws -> Int? {

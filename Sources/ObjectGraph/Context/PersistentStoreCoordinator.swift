@@ -110,6 +110,15 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
+    /// The number of stored rows matching a predicate when the store can count them without
+    /// building rows, else `nil`.
+    public func countRows(entity: EntityDescription, includesSubentities: Bool, predicate: ObjectPredicate?) throws -> Int? {
+        let entities = includesSubentities ? model.entityAndSubentities(of: entity) : [entity]
+        let names = entities.filter { !$0.isAbstract }.map(\.name)
+        guard !names.isEmpty else { return 0 }
+        return try storeCall { try store.count(StoreFetchRequest(entityNames: names, predicate: predicate)) }
+    }
+
     /// Writes a save and updates the cache with the new rows.
     /// - Throws: ``ObjectGraphError/store(_:)`` wrapping ``IncrementalStoreError/conflicts(_:)``
     ///   when rows changed since they were read.
