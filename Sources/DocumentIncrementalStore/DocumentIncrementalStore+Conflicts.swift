@@ -192,7 +192,8 @@ extension DocumentIncrementalStore {
             if !resolved.changedKeys.isEmpty {
                 let previous = winner.body[DocumentLayout.objectVersionKey]?.stringValue.flatMap { Int($0) } ?? 0
                 let (body, attachments) = codec.encode(resolved, entity: entity, objectVersion: previous + 1,
-                                                       previousAttachments: Set(winner.attachments.keys), onlyChangedAttachments: true)
+                                                       previousAttachments: Set(winner.attachments.keys), onlyChangedAttachments: true,
+                                                       previousBody: winner.body)
                 operations.append(.update(id: id, parent: winner.rev, body: body, attachments: attachments))
             }
             let live = Set(try ds { try documentStore.leafRevisions(id: id) }.filter { !$0.deleted }.map(\.rev.description))

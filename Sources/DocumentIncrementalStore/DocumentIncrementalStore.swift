@@ -127,7 +127,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
 
     func decode(_ revision: DocumentRevision) throws -> ObjectDocumentCodec.Decoded? {
         let codec = try loadedCodec()
-        let decoded = try codec.decode(revision) { name in
+        let decoded = try codec.decode(revision, deferAttachments: true) { name in
             try self.documentStore.attachment(id: revision.id, rev: revision.rev, name: name)?.data
         }
         if let decoded, !decoded.toMany.isEmpty {
@@ -141,6 +141,19 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
             guard let revision = try ds({ try documentStore.get(id: objectID.referenceString) }),
                   let decoded = try decode(revision), decoded.row.objectID.entityName == objectID.entityName else { return nil }
             return decoded.row
+        }
+    }
+
+    /// Reads a binary or transformable value the row left deferred, from the revision the row
+    /// was read at (or the current one, if that revision's attachments were compacted away).
+    public func loadDeferredAttribute(_ name: String, of objectID: ObjectID, version: RowVersion) throws -> AttributeValue {
+        try locked {
+            guard let model, let attribute = model.entity(named: objectID.entityName)?.attribute(named: name) else { return .null }
+            let id = objectID.referenceString
+            let found = try ds { try documentStore.attachment(id: id, rev: RevisionID(version.token), name: name) }
+                ?? ds { try documentStore.attachment(id: id, name: name) }
+            guard let data = found?.data else { return .null }
+            return attribute.type == .transformable ? .transformable(data) : .data(data)
         }
     }
 
@@ -312,7 +325,8 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                       let revision = current[change.objectID.referenceString] else { throw IncrementalStoreError.objectNotFound(change.objectID) }
                 let previous = revision.body[DocumentLayout.objectVersionKey]?.stringValue.flatMap { Int($0) } ?? 0
                 let (body, attachments) = codec.encode(change, entity: entity, objectVersion: previous + 1,
-                                                       previousAttachments: Set(revision.attachments.keys), onlyChangedAttachments: true)
+                                                       previousAttachments: Set(revision.attachments.keys), onlyChangedAttachments: true,
+                                                       previousBody: revision.body)
                 operations.append(.update(id: change.objectID.referenceString, parent: revision.rev, body: body, attachments: attachments))
                 written.append(change.objectID)
             }

@@ -93,8 +93,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             var rows = result.rows
             let lookup: (ObjectID) -> RowSnapshot? = { [unowned self] id in try? self.snapshot(for: id) }
             let toMany: (ObjectID, String) -> [ObjectID] = { [unowned self] id, key in (try? self.toManyDestinations(of: id, relationship: key)) ?? [] }
+            let deferred: (RowSnapshot, String) -> AttributeValue = { [unowned self] row, key in
+                (try? self.deferredAttribute(key, of: row.objectID, version: row.version)) ?? .null
+            }
             let subject: (RowSnapshot) -> RowEvaluationSubject = { [model] in
-                RowEvaluationSubject(snapshot: $0, model: model, row: lookup, toMany: toMany)
+                RowEvaluationSubject(snapshot: $0, model: model, row: lookup, toMany: toMany, deferred: deferred)
             }
             if let residual = result.residualPredicate {
                 rows = try rows.filter { try PredicateEvaluator.evaluate(residual, on: subject($0)) }
@@ -107,6 +110,20 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 if let limit = fetchLimit, limit > 0 { rows = Array(rows.prefix(limit)) }
             }
             return rows
+        }
+    }
+
+    /// The value of a deferred attribute of a row (see ``RowSnapshot/deferredAttributes``);
+    /// the cached row of that version keeps it from then on.
+    public func deferredAttribute(_ name: String, of id: ObjectID, version: RowVersion) throws -> AttributeValue {
+        try storeCall {
+            let value = try store.loadDeferredAttribute(name, of: id, version: version)
+            if var row = rowCache[id], row.version == version, row.deferredAttributes.contains(name) {
+                row.attributes[name] = value
+                row.deferredAttributes.remove(name)
+                rowCache[id] = row
+            }
+            return value
         }
     }
 
