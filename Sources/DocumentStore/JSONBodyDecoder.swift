@@ -5,16 +5,7 @@ import Foundation
 enum JSONBodyDecoder {
     /// Decodes a JSON object; throws `.invalidJSON` when the bytes are not one.
     static func decodeObject(_ data: Data) throws -> JSONObject {
-        let any: Any
-        do {
-            any = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw DocumentStoreError.invalidJSON("stored body is not JSON (\(error.localizedDescription))")
-        }
-        guard case .object(let object) = value(from: any) else {
-            throw DocumentStoreError.invalidJSON("stored body is not a JSON object")
-        }
-        return object
+        try JSONValue.parseObject(data)
     }
 
     /// Converts a `JSONSerialization` result to a `JSONValue`.

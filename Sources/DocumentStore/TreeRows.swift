@@ -1,39 +1,6 @@
 import Foundation
 import GRDB
 
-/// A document's row: its winner and the sequence of its latest change.
-struct DocRow: Sendable {
-    let docNum: Int64
-    let id: String
-    let winnerRevNum: Int64
-    let deleted: Bool
-    let seq: Int64
-}
-
-/// A revision's row in a document's tree.
-struct RevRow: Sendable {
-    let revNum: Int64
-    let rev: RevisionID
-    let parent: Int64?
-    let deleted: Bool
-    let leaf: Bool
-    let body: Data?
-    let atts: Data?
-}
-
-/// A leaf of a document's tree, enough to choose the winner.
-struct LeafRow: Sendable {
-    let revNum: Int64
-    let rev: RevisionID
-    let deleted: Bool
-
-    /// CouchDB's winner order: live before deleted, then the greater revision ID.
-    static func winsOver(_ a: LeafRow, _ b: LeafRow) -> Bool {
-        if a.deleted != b.deleted { return !a.deleted }
-        return b.rev < a.rev
-    }
-}
-
 /// Reads of the document and revision tables shared by reads and writes.
 enum TreeRows {
     static func doc(_ db: Database, id: String) throws -> DocRow? {

@@ -31,3 +31,12 @@ import Testing
         #expect(CollationKey.compare("a\u{0}", "a") > 0)
     }
 }
+
+@Suite struct JSONValueDecodingTests {
+    @Test func decodesEachKindToItsCase() throws {
+        let text = #"{"s":"x","b":true,"f":false,"i":3,"d":1.5,"big":-9007199254740993,"n":null,"a":[1,"x",[]],"o":{"k":false,"e":{}}}"#
+        let value = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+        #expect(value == ["s": "x", "b": true, "f": false, "i": 3, "d": 1.5, "big": .int(-9_007_199_254_740_993), "n": nil,
+                          "a": [1, "x", []], "o": ["k": false, "e": [:]]])
+    }
+}

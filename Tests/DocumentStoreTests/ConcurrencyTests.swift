@@ -60,4 +60,32 @@ import Testing
         #expect(final.rev.generation == 2 * perWriter + 1)
         #expect(try store.leafRevisions(id: "counter").count == 1)
     }
+
+    @Test func twoStoreInstancesOnOneFileSerializeTheirWrites() async throws {
+        let directory = try TemporaryDirectory()
+        let first = try DocumentStore(path: directory.path())
+        let second = try DocumentStore(path: directory.path())
+        #expect(first.storeID == second.storeID)
+        try first.create(id: "counter", body: ["n": 0])
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for store in [first, second] {
+                group.addTask {
+                    var done = 0
+                    while done < 20 {
+                        let current = try #require(try store.get(id: "counter"))
+                        do {
+                            try store.update(id: "counter", parent: current.rev,
+                                             body: ["n": .int((current.body["n"]?.intValue ?? 0) + 1)])
+                            done += 1
+                        } catch DocumentStoreError.conflict {
+                            continue
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try second.get(id: "counter")?.body["n"] == 40)
+        #expect(try first.leafRevisions(id: "counter").count == 1)
+    }
 }

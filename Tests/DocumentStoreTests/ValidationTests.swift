@@ -88,3 +88,21 @@ import Testing
         }
     }
 }
+
+@Suite struct BodyParsingTests {
+    @Test func parsesObjectsAndRefusesEverythingElse() throws {
+        #expect(try JSONValue.parseObject(Data(#"{"a":[1,2.5,"x",null,true]}"#.utf8)) == ["a": [1, 2.5, "x", nil, true]])
+        #expect(try JSONValue.parse(Data("42".utf8)) == 42)
+        for text in ["{", "{\"a\":}", "", "nope"] {
+            do {
+                _ = try JSONValue.parseObject(Data(text.utf8))
+                Issue.record("accepted \(text)")
+            } catch let error as DocumentStoreError {
+                guard case .invalidJSON = error else { Issue.record("wrong error \(error)"); continue }
+            }
+        }
+        #expect(throws: DocumentStoreError.invalidJSON("a document body must be a JSON object")) {
+            try JSONValue.parseObject(Data("[1]".utf8))
+        }
+    }
+}

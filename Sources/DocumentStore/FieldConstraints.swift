@@ -1,0 +1,52 @@
+/// What the top-level conditions on one field say about its collation key, for an index.
+struct FieldConstraints {
+    var equal: [UInt8]?
+    var inList: [[UInt8]]?
+    var lower: ([UInt8], Bool)?
+    var upper: ([UInt8], Bool)?
+    var contradictory = false
+
+    var usable: Bool { !contradictory && (equal != nil || inList != nil || lower != nil || upper != nil || existsOnly) }
+    var existsOnly = false
+
+    static func collect(_ conditions: [(FieldPath, FieldCondition)]) -> [FieldPath: FieldConstraints] {
+        var result: [FieldPath: FieldConstraints] = [:]
+        for (path, condition) in conditions {
+            var constraint = result[path] ?? FieldConstraints()
+            switch condition {
+            case .eq(let value): constraint.setEqual(CollationKey.make(value))
+            case .gt(let value): constraint.raiseLower(CollationKey.make(value), inclusive: false)
+            case .gte(let value): constraint.raiseLower(CollationKey.make(value), inclusive: true)
+            case .lt(let value): constraint.lowerUpper(CollationKey.make(value), inclusive: false)
+            case .lte(let value): constraint.lowerUpper(CollationKey.make(value), inclusive: true)
+            case .in(let values):
+                if constraint.inList == nil { constraint.inList = values.map(CollationKey.make) }
+            case .exists(true): constraint.existsOnly = true
+            default: continue
+            }
+            result[path] = constraint
+        }
+        return result
+    }
+
+    private mutating func setEqual(_ key: [UInt8]) {
+        if let equal, equal != key { contradictory = true }
+        equal = key
+    }
+
+    private mutating func raiseLower(_ key: [UInt8], inclusive: Bool) {
+        if let (current, currentInclusive) = lower {
+            let order = CollationKey.compare(key, current)
+            if order < 0 || (order == 0 && !currentInclusive) { return }
+        }
+        lower = (key, inclusive)
+    }
+
+    private mutating func lowerUpper(_ key: [UInt8], inclusive: Bool) {
+        if let (current, currentInclusive) = upper {
+            let order = CollationKey.compare(key, current)
+            if order > 0 || (order == 0 && !currentInclusive) { return }
+        }
+        upper = (key, inclusive)
+    }
+}
