@@ -70,6 +70,10 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
 
     // MARK: Metadata
 
+    /// Opens the store for `model`: writes the `CDTISMetaData` document (deterministically,
+    /// so replicas agree), migrates a store written with an older model, keeps per-store state
+    /// in a local document, and declares the indexes the model asks for.
+    /// - Throws: ``DocumentIncrementalStoreError/incompatibleModel(entity:property:reason:)``.
     public func loadMetadata(for model: ObjectModel) throws -> StoreMetadata {
         try locked {
             let body = ModelMetadataDocument.body(for: model)
@@ -136,6 +140,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         return decoded
     }
 
+    /// The current row of an object from its winning revision (binary values deferred).
     public func snapshot(for objectID: ObjectID) throws -> RowSnapshot? {
         try locked {
             guard let revision = try ds({ try documentStore.get(id: objectID.referenceString) }),
@@ -157,10 +162,12 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
+    /// The current rows of several objects; missing ones are left out.
     public func snapshots(for objectIDs: [ObjectID]) throws -> [RowSnapshot] {
         try objectIDs.compactMap { try snapshot(for: $0) }
     }
 
+    /// The document IDs stored in a to-many relationship's array, in order.
     public func toManyDestinations(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
         try locked {
             if let cached = toManyCache[objectID.referenceString] { return cached.toMany[relationship] ?? [] }
@@ -170,10 +177,12 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
+    /// New document IDs `CDTIS-<Entity>-<UUID>` for inserted objects.
     public func obtainPermanentIDs(for temporaryIDs: [ObjectID]) throws -> [ObjectID] {
         temporaryIDs.map { ObjectID(entityName: $0.entityName, referenceString: DocumentLayout.newDocumentID(entityName: $0.entityName)) }
     }
 
+    /// Sets the callback ``processExternalChanges()`` reports to.
     public func setChangeObserver(_ observer: (@Sendable (StoreChangeSet) -> Void)?) {
         locked { self.observer = observer }
     }
@@ -222,6 +231,8 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         return fields
     }
 
+    /// Runs a fetch as a datastore query: the translatable part of the predicate, the sort
+    /// and the page when everything was translated; the rest is returned as residual.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try locked {
             guard let model else { throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first") }
@@ -282,6 +293,10 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         return keys
     }
 
+    /// Writes a context save as one datastore transaction: a document per inserted or updated
+    /// object, a tombstone per deleted one. Refuses the whole save with
+    /// ``IncrementalStoreError/conflicts(_:)`` when a document's current revision is not the
+    /// one the change was based on.
     public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
         try locked {
             let codec = try loadedCodec()
