@@ -202,6 +202,10 @@ struct DifferentialFetchTests {
         for row in result.rows { #expect(row.toOne["category"] != nil) }
         #expect(stack.store.declaredIndexNames.contains("cdtis_CDTISEntityName"))
         #expect(stack.store.declaredIndexNames.contains("cdtis_CDTISEntityName_name"))
+        // Sorted fetches get an index led by the entity, the equality fields and the sort keys.
+        _ = try stack.store.execute(StoreFetchRequest(entityNames: ["Item"], predicate: try ObjectPredicate(format: "flag == YES"),
+                                                      sortDescriptors: [FetchSortDescriptor("count")], fetchLimit: 3))
+        #expect(stack.store.declaredIndexNames.contains("cdtis_CDTISEntityName_flag_count"))
         // A predicate the datastore cannot express comes back as residual.
         let contains = try stack.store.execute(StoreFetchRequest(entityNames: ["Item"], predicate: try ObjectPredicate(format: "name CONTAINS[c] 'a' AND count > 1")))
         #expect(contains.residualPredicate == (try ObjectPredicate(format: "name CONTAINS[c] 'a'")))
