@@ -101,29 +101,34 @@ extension DocumentIncrementalStore {
                 }
             }
         }
-        /// Per property: `preferred`'s changes since the common ancestor win, the rest comes from `other`.
-        func merge(preferred: DocumentRevision, other: DocumentRevision) throws {
-            let base = try commonAncestor(id: id, preferred.rev, other.rev)
-            body = other.body
-            if other.rev != winner.rev {
-                for name in entity.attributes.map(\.name) where entity.attribute(named: name).map({ AttributeCodec.isAttachment($0.type) }) == true {
-                    try take(name, from: other)
-                }
-            }
-            for name in entity.propertyNames {
-                let changed = base.map { preferred.body[name] != $0.body[name] || preferred.body[DocumentLayout.metaKey(name)] != $0.body[DocumentLayout.metaKey(name)] || preferred.attachments[name]?.digest != $0.attachments[name]?.digest } ?? true
-                if changed { try take(name, from: preferred) }
-            }
+        /// Whether property `name` has the same value (side key and attachment included) in both.
+        func same(_ name: String, _ a: DocumentRevision, _ b: DocumentRevision) -> Bool {
+            a.body[name] == b.body[name] && a.body[DocumentLayout.metaKey(name)] == b.body[DocumentLayout.metaKey(name)]
+                && a.attachments[name]?.digest == b.attachments[name]?.digest
         }
 
         switch policy {
         case .storeTrumps:
-            for loser in leaves.dropFirst() { try merge(preferred: winner, other: loser) }
+            // The winner keeps its changes; what only a loser changed since they diverged is kept.
+            for loser in leaves.dropFirst() {
+                guard let base = try commonAncestor(id: id, winner.rev, loser.rev) else { continue }
+                for name in entity.propertyNames where same(name, winner, base) && !same(name, loser, base) {
+                    try take(name, from: loser)
+                }
+            }
         case .localTrumps:
             if let local = try localLeaf(id: id, leaves: leaves), local.rev != winner.rev {
-                try merge(preferred: local, other: winner)
+                let base = try commonAncestor(id: id, winner.rev, local.rev)
+                for name in entity.propertyNames where base.map({ !same(name, local, $0) }) ?? true {
+                    try take(name, from: local)
+                }
             } else {
-                for loser in leaves.dropFirst() { try merge(preferred: winner, other: loser) }
+                for loser in leaves.dropFirst() {
+                    guard let base = try commonAncestor(id: id, winner.rev, loser.rev) else { continue }
+                    for name in entity.propertyNames where same(name, winner, base) && !same(name, loser, base) {
+                        try take(name, from: loser)
+                    }
+                }
             }
         case .custom(let decide):
             switch decide(conflict) {

@@ -154,6 +154,27 @@ struct ConflictTests {
         try expectConverged(t)
     }
 
+    @Test func threeReplicasMergePropertyByProperty() throws {
+        let a = try DocumentStack(), b = try DocumentStack(), c = try DocumentStack()
+        let id = try seededRecipe(a)
+        try replicate(id.referenceString, from: a.store.documentStore, to: b.store.documentStore)
+        try replicate(id.referenceString, from: a.store.documentStore, to: c.store.documentStore)
+        for (stack, key, value) in [(a, "name", "A name"), (b, "prepTime", "B time"), (c, "overview", "C overview")] {
+            let ctx = stack.context()
+            try ctx.existingObject(with: id).setValue(.string(value), forKey: key)
+            try ctx.save()
+        }
+        try replicate(id.referenceString, from: b.store.documentStore, to: a.store.documentStore)
+        try replicate(id.referenceString, from: c.store.documentStore, to: a.store.documentStore)
+        #expect(try a.store.documentStore.conflicts(id: id.referenceString).count == 2)
+        try a.store.resolveConflicts(policy: .storeTrumps)
+        let merged = try body(a, id)
+        #expect(merged["name"] == "A name")
+        #expect(merged["prepTime"] == "B time")
+        #expect(merged["overview"] == "C overview")
+        #expect(try a.store.documentStore.conflicts(id: id.referenceString).isEmpty)
+    }
+
     @Test func pulledChangesReachContextsAfterProcessing() throws {
         let local = try DocumentStack(), remote = try DocumentStack()
         let id = try seededRecipe(local)
