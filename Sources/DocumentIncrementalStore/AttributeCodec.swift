@@ -62,7 +62,9 @@ enum AttributeCodec {
         case .decimal(let d): return Encoded(value: .string(NSDecimalNumber(decimal: d).stringValue))
         case .date(let date):
             let seconds = date.timeIntervalSince1970
-            if Date(timeIntervalSince1970: seconds) == date { return Encoded(value: .double(seconds)) }
+            // Whole seconds read back exactly; fractions may not (JSON text is parsed to the
+            // nearest few ulps), so their exact bits go in the side key.
+            if seconds.rounded() == seconds, Date(timeIntervalSince1970: seconds) == date { return Encoded(value: .double(seconds)) }
             let exact = Int64(bitPattern: date.timeIntervalSinceReferenceDate.bitPattern)
             return Encoded(value: .double(seconds), meta: ["ieee754_reference_date": .int(exact)])
         case .uuid(let u): return Encoded(value: .string(u.uuidString))

@@ -101,29 +101,34 @@ extension DocumentIncrementalStore {
                 }
             }
         }
-        /// Per property: `preferred`'s changes since the common ancestor win, the rest comes from `other`.
-        func merge(preferred: DocumentRevision, other: DocumentRevision) throws {
-            let base = try commonAncestor(id: id, preferred.rev, other.rev)
-            body = other.body
-            if other.rev != winner.rev {
-                for name in entity.attributes.map(\.name) where entity.attribute(named: name).map({ AttributeCodec.isAttachment($0.type) }) == true {
-                    try take(name, from: other)
-                }
-            }
-            for name in entity.propertyNames {
-                let changed = base.map { preferred.body[name] != $0.body[name] || preferred.body[DocumentLayout.metaKey(name)] != $0.body[DocumentLayout.metaKey(name)] || preferred.attachments[name]?.digest != $0.attachments[name]?.digest } ?? true
-                if changed { try take(name, from: preferred) }
-            }
+        /// Whether property `name` has the same value (side key and attachment included) in both.
+        func same(_ name: String, _ a: DocumentRevision, _ b: DocumentRevision) -> Bool {
+            a.body[name] == b.body[name] && a.body[DocumentLayout.metaKey(name)] == b.body[DocumentLayout.metaKey(name)]
+                && a.attachments[name]?.digest == b.attachments[name]?.digest
         }
 
         switch policy {
         case .storeTrumps:
-            for loser in leaves.dropFirst() { try merge(preferred: winner, other: loser) }
+            // The winner keeps its changes; what only a loser changed since they diverged is kept.
+            for loser in leaves.dropFirst() {
+                guard let base = try commonAncestor(id: id, winner.rev, loser.rev) else { continue }
+                for name in entity.propertyNames where same(name, winner, base) && !same(name, loser, base) {
+                    try take(name, from: loser)
+                }
+            }
         case .localTrumps:
             if let local = try localLeaf(id: id, leaves: leaves), local.rev != winner.rev {
-                try merge(preferred: local, other: winner)
+                let base = try commonAncestor(id: id, winner.rev, local.rev)
+                for name in entity.propertyNames where base.map({ !same(name, local, $0) }) ?? true {
+                    try take(name, from: local)
+                }
             } else {
-                for loser in leaves.dropFirst() { try merge(preferred: winner, other: loser) }
+                for loser in leaves.dropFirst() {
+                    guard let base = try commonAncestor(id: id, winner.rev, loser.rev) else { continue }
+                    for name in entity.propertyNames where same(name, winner, base) && !same(name, loser, base) {
+                        try take(name, from: loser)
+                    }
+                }
             }
         case .custom(let decide):
             switch decide(conflict) {
@@ -157,5 +162,57 @@ extension DocumentIncrementalStore {
         for loser in leaves.dropFirst() { operations.append(.delete(id: id, parent: loser.rev)) }
         let written = try ds { try documentStore.write(operations) }
         if let first = written.first, !first.deleted { ownRevisions[id] = first.rev }
+    }
+}
+
+// MARK: The object graph's replication-conflict hooks
+
+extension DocumentIncrementalStore {
+    /// Objects whose documents have conflicting live revisions (``conflictedObjectIDs()``).
+    public func objectsWithConflicts() throws -> [ObjectID] {
+        try conflictedObjectIDs()
+    }
+
+    /// The rows of the live revisions that lost to the winner.
+    public func conflictingSnapshots(for objectID: ObjectID) throws -> [RowSnapshot] {
+        try locked {
+            let leaves = try ds { try documentStore.leafRevisions(id: objectID.referenceString) }.filter { !$0.deleted }
+            return try leaves.dropFirst().compactMap { try decode($0)?.row }
+        }
+    }
+
+    /// Writes `resolved` as a child of the winning revision and deletes the `discarding`
+    /// revisions, in one transaction; with nothing changed only the losers are deleted.
+    public func resolveConflict(for objectID: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion {
+        try locked {
+            let id = objectID.referenceString
+            guard let model, let codec, let entity = model.entity(named: objectID.entityName),
+                  let winner = try ds({ try documentStore.get(id: id) }) else { throw IncrementalStoreError.objectNotFound(objectID) }
+            if let base = resolved.baseline, base.version.token != winner.rev.description {
+                let stored = try decode(winner)?.row
+                throw IncrementalStoreError.conflicts([SaveConflict(objectID: objectID, baselineVersion: base.version, storedSnapshot: stored,
+                                                                    changedInStore: stored.map { Self.changedKeys($0, base) } ?? [])])
+            }
+            var operations: [DocumentStore.WriteOperation] = []
+            if !resolved.changedKeys.isEmpty {
+                let previous = winner.body[DocumentLayout.objectVersionKey]?.stringValue.flatMap { Int($0) } ?? 0
+                let (body, attachments) = codec.encode(resolved, entity: entity, objectVersion: previous + 1,
+                                                       previousAttachments: Set(winner.attachments.keys), onlyChangedAttachments: true,
+                                                       previousBody: winner.body)
+                operations.append(.update(id: id, parent: winner.rev, body: body, attachments: attachments))
+            }
+            let live = Set(try ds { try documentStore.leafRevisions(id: id) }.filter { !$0.deleted }.map(\.rev.description))
+            for version in discarding where version.token != winner.rev.description && live.contains(version.token) {
+                guard let rev = RevisionID(version.token) else { continue }
+                operations.append(.delete(id: id, parent: rev))
+            }
+            let written = try ds { try documentStore.write(operations) }
+            toManyCache[id] = nil
+            if let first = written.first, !first.deleted {
+                ownRevisions[id] = first.rev
+                return RowVersion(first.rev.description)
+            }
+            return RowVersion(winner.rev.description)
+        }
     }
 }

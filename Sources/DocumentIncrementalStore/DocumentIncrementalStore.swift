@@ -26,7 +26,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     var codec: ObjectDocumentCodec?
     private var observer: (@Sendable (StoreChangeSet) -> Void)?
     /// To-many destinations of recently read or written documents, with the revision read.
-    private var toManyCache: [String: (rev: String, toMany: [String: [ObjectID]])] = [:]
+    var toManyCache: [String: (rev: String, toMany: [String: [ObjectID]])] = [:]
     private var ensuredIndexes = Set<String>()
     /// The latest revision this instance wrote per document (tells own writes from others').
     var ownRevisions: [String: RevisionID] = [:]
@@ -70,6 +70,10 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
 
     // MARK: Metadata
 
+    /// Opens the store for `model`: writes the `CDTISMetaData` document (deterministically,
+    /// so replicas agree), migrates a store written with an older model, keeps per-store state
+    /// in a local document, and declares the indexes the model asks for.
+    /// - Throws: ``DocumentIncrementalStoreError/incompatibleModel(entity:property:reason:)``.
     public func loadMetadata(for model: ObjectModel) throws -> StoreMetadata {
         try locked {
             let body = ModelMetadataDocument.body(for: model)
@@ -127,7 +131,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
 
     func decode(_ revision: DocumentRevision) throws -> ObjectDocumentCodec.Decoded? {
         let codec = try loadedCodec()
-        let decoded = try codec.decode(revision) { name in
+        let decoded = try codec.decode(revision, deferAttachments: true) { name in
             try self.documentStore.attachment(id: revision.id, rev: revision.rev, name: name)?.data
         }
         if let decoded, !decoded.toMany.isEmpty {
@@ -136,6 +140,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         return decoded
     }
 
+    /// The current row of an object from its winning revision (binary values deferred).
     public func snapshot(for objectID: ObjectID) throws -> RowSnapshot? {
         try locked {
             guard let revision = try ds({ try documentStore.get(id: objectID.referenceString) }),
@@ -144,10 +149,25 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
+    /// Reads a binary or transformable value the row left deferred, from the revision the row
+    /// was read at (or the current one, if that revision's attachments were compacted away).
+    public func loadDeferredAttribute(_ name: String, of objectID: ObjectID, version: RowVersion) throws -> AttributeValue {
+        try locked {
+            guard let model, let attribute = model.entity(named: objectID.entityName)?.attribute(named: name) else { return .null }
+            let id = objectID.referenceString
+            let found = try ds { try documentStore.attachment(id: id, rev: RevisionID(version.token), name: name) }
+                ?? ds { try documentStore.attachment(id: id, name: name) }
+            guard let data = found?.data else { return .null }
+            return attribute.type == .transformable ? .transformable(data) : .data(data)
+        }
+    }
+
+    /// The current rows of several objects; missing ones are left out.
     public func snapshots(for objectIDs: [ObjectID]) throws -> [RowSnapshot] {
         try objectIDs.compactMap { try snapshot(for: $0) }
     }
 
+    /// The document IDs stored in a to-many relationship's array, in order.
     public func toManyDestinations(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
         try locked {
             if let cached = toManyCache[objectID.referenceString] { return cached.toMany[relationship] ?? [] }
@@ -157,10 +177,12 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
+    /// New document IDs `CDTIS-<Entity>-<UUID>` for inserted objects.
     public func obtainPermanentIDs(for temporaryIDs: [ObjectID]) throws -> [ObjectID] {
         temporaryIDs.map { ObjectID(entityName: $0.entityName, referenceString: DocumentLayout.newDocumentID(entityName: $0.entityName)) }
     }
 
+    /// Sets the callback ``processExternalChanges()`` reports to.
     public func setChangeObserver(_ observer: (@Sendable (StoreChangeSet) -> Void)?) {
         locked { self.observer = observer }
     }
@@ -209,6 +231,8 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         return fields
     }
 
+    /// Runs a fetch as a datastore query: the translatable part of the predicate, the sort
+    /// and the page when everything was translated; the rest is returned as residual.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try locked {
             guard let model else { throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first") }
@@ -239,6 +263,11 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
+    /// Counts in the datastore when the whole predicate translates; `nil` otherwise.
+    public func count(_ request: StoreFetchRequest) throws -> Int? {
+        try countIfPushable(entityNames: request.entityNames, predicate: request.predicate)
+    }
+
     /// Number of objects of `entityNames` matching `predicate`, counted in the datastore when
     /// the whole predicate translates (bodies are not turned into rows); otherwise `nil`.
     public func countIfPushable(entityNames: [String], predicate: ObjectPredicate?) throws -> Int? {
@@ -264,6 +293,10 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         return keys
     }
 
+    /// Writes a context save as one datastore transaction: a document per inserted or updated
+    /// object, a tombstone per deleted one. Refuses the whole save with
+    /// ``IncrementalStoreError/conflicts(_:)`` when a document's current revision is not the
+    /// one the change was based on.
     public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
         try locked {
             let codec = try loadedCodec()
@@ -307,7 +340,8 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                       let revision = current[change.objectID.referenceString] else { throw IncrementalStoreError.objectNotFound(change.objectID) }
                 let previous = revision.body[DocumentLayout.objectVersionKey]?.stringValue.flatMap { Int($0) } ?? 0
                 let (body, attachments) = codec.encode(change, entity: entity, objectVersion: previous + 1,
-                                                       previousAttachments: Set(revision.attachments.keys), onlyChangedAttachments: true)
+                                                       previousAttachments: Set(revision.attachments.keys), onlyChangedAttachments: true,
+                                                       previousBody: revision.body)
                 operations.append(.update(id: change.objectID.referenceString, parent: revision.rev, body: body, attachments: attachments))
                 written.append(change.objectID)
             }

@@ -39,6 +39,9 @@ public enum DocumentLayout {
     /// `destination`: the entity named in the ID when the model knows it (a sub-entity),
     /// else the relationship's destination.
     static func objectID(forReference docID: String, destination: String, model: ObjectModel) -> ObjectID {
+        if model.entity(named: destination)?.subentityNames.isEmpty ?? true {
+            return ObjectID(entityName: destination, referenceString: docID)
+        }
         if let named = entityName(inDocumentID: docID), named != destination, let e = model.entity(named: named),
            let dest = model.entity(named: destination), model.entity(e, isKindOf: dest) {
             return ObjectID(entityName: named, referenceString: docID)

@@ -21,7 +21,8 @@ struct ObjectDocumentCodec: Sendable {
     ///   - onlyChangedAttachments: write attachments only for changed keys (updates keep the
     ///     parent's attachments otherwise).
     func encode(_ change: ObjectChange, entity: EntityDescription, objectVersion: Int,
-                previousAttachments: Set<String>, onlyChangedAttachments: Bool) -> (JSONObject, [AttachmentChange]) {
+                previousAttachments: Set<String>, onlyChangedAttachments: Bool,
+                previousBody: JSONObject = [:]) -> (JSONObject, [AttachmentChange]) {
         var body: JSONObject = [
             DocumentLayout.entityNameKey: .string(entity.name),
             DocumentLayout.objectVersionKey: .string(String(objectVersion)),
@@ -31,8 +32,13 @@ struct ObjectDocumentCodec: Sendable {
             let value = change.attributes[attribute.name] ?? .null
             let encoded = AttributeCodec.encode(value, as: attribute)
             if AttributeCodec.isAttachment(attribute.type) {
-                if let meta = encoded.meta { body[DocumentLayout.metaKey(attribute.name)] = meta }
                 let changed = !onlyChangedAttachments || change.changedKeys.contains(attribute.name)
+                if !changed && change.attributes[attribute.name] == nil {
+                    // Not loaded and not changed: the parent's attachment and side key stay.
+                    body[DocumentLayout.metaKey(attribute.name)] = previousBody[DocumentLayout.metaKey(attribute.name)]
+                    continue
+                }
+                if let meta = encoded.meta { body[DocumentLayout.metaKey(attribute.name)] = meta }
                 if let attachment = encoded.attachment {
                     if changed { attachments.append(.put(name: attribute.name, contentType: attachment.mimeType, data: attachment.data)) }
                 } else if previousAttachments.contains(attribute.name) {
@@ -59,12 +65,19 @@ struct ObjectDocumentCodec: Sendable {
     }
 
     /// Decodes a stored revision; `nil` for documents of entities the model does not know.
-    func decode(_ revision: DocumentRevision, attachment: (String) throws -> Data?) throws -> Decoded? {
+    /// With `deferAttachments`, binary and transformable values are not read: the row lists
+    /// them in ``RowSnapshot/deferredAttributes``.
+    func decode(_ revision: DocumentRevision, deferAttachments: Bool = false, attachment: (String) throws -> Data?) throws -> Decoded? {
         guard !revision.deleted, let entity = entity(of: revision.body) else { return nil }
         let body = revision.body
         var attributes: [String: AttributeValue] = [:]
         attributes.reserveCapacity(entity.attributes.count)
+        var deferred = Set<String>()
         for attribute in entity.attributes where !attribute.isTransient {
+            if deferAttachments, AttributeCodec.isAttachment(attribute.type), revision.attachments[attribute.name] != nil {
+                deferred.insert(attribute.name)
+                continue
+            }
             let value = try AttributeCodec.decode(attribute, from: body) { name in
                 revision.attachments[name] == nil ? nil : try attachment(name)
             }
@@ -84,7 +97,8 @@ struct ObjectDocumentCodec: Sendable {
         let objectID = ObjectID(entityName: entity.name, referenceString: revision.id)
         let version = body[DocumentLayout.objectVersionKey]?.stringValue.flatMap { Int($0) }
             ?? body[DocumentLayout.objectVersionKey]?.intValue.map { Int($0) } ?? 0
-        return Decoded(row: RowSnapshot(objectID: objectID, attributes: attributes, toOne: toOne, version: RowVersion(revision.rev.description)),
+        return Decoded(row: RowSnapshot(objectID: objectID, attributes: attributes, toOne: toOne, version: RowVersion(revision.rev.description),
+                                        deferredAttributes: deferred),
                        toMany: toMany, objectVersion: version)
     }
 }

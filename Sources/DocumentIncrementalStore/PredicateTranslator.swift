@@ -119,7 +119,9 @@ struct PredicateTranslator {
             inner.modifier = .direct
             guard isNullRejecting(inner), let piece = try translate(inner, entities: [destination]) else { return nil }
             let ids = try subquery(destinations.map(\.name), piece.selector)
-            return Piece(selector: .object([relationship.name: ["$in": .array(ids.map { .string($0) })]]), exact: piece.exact)
+            // One destination is an equality, which an index serves in sort order.
+            let match: JSONValue = ids.count == 1 ? .string(ids[0]) : ["$in": .array(ids.map { .string($0) })]
+            return Piece(selector: .object([relationship.name: match]), exact: piece.exact)
         }
         guard components.count == 1, c.modifier == .direct else { return nil }
         switch property {

@@ -154,6 +154,27 @@ struct ConflictTests {
         try expectConverged(t)
     }
 
+    @Test func threeReplicasMergePropertyByProperty() throws {
+        let a = try DocumentStack(), b = try DocumentStack(), c = try DocumentStack()
+        let id = try seededRecipe(a)
+        try replicate(id.referenceString, from: a.store.documentStore, to: b.store.documentStore)
+        try replicate(id.referenceString, from: a.store.documentStore, to: c.store.documentStore)
+        for (stack, key, value) in [(a, "name", "A name"), (b, "prepTime", "B time"), (c, "overview", "C overview")] {
+            let ctx = stack.context()
+            try ctx.existingObject(with: id).setValue(.string(value), forKey: key)
+            try ctx.save()
+        }
+        try replicate(id.referenceString, from: b.store.documentStore, to: a.store.documentStore)
+        try replicate(id.referenceString, from: c.store.documentStore, to: a.store.documentStore)
+        #expect(try a.store.documentStore.conflicts(id: id.referenceString).count == 2)
+        try a.store.resolveConflicts(policy: .storeTrumps)
+        let merged = try body(a, id)
+        #expect(merged["name"] == "A name")
+        #expect(merged["prepTime"] == "B time")
+        #expect(merged["overview"] == "C overview")
+        #expect(try a.store.documentStore.conflicts(id: id.referenceString).isEmpty)
+    }
+
     @Test func pulledChangesReachContextsAfterProcessing() throws {
         let local = try DocumentStack(), remote = try DocumentStack()
         let id = try seededRecipe(local)
@@ -169,5 +190,50 @@ struct ConflictTests {
         // The context absorbs asynchronously on its queue; performAndWait runs after it.
         let name = try ctx.performAndWait { try viewed.string("name") }
         #expect(name == "Pulled")
+    }
+}
+
+@Suite("Replica conflicts through contexts")
+struct ContextReplicaConflictTests {
+    @Test(arguments: ["storeTrumps", "objectTrumps", "custom"])
+    func contextsResolveReplicaConflicts(policy: String) throws {
+        let local = try DocumentStack(), remote = try DocumentStack()
+        let seed = local.context("seed")
+        let r = try seed.insert("Recipe")
+        try r.setValue(.string("Soup"), forKey: "name")
+        try seed.save()
+        let id = r.objectID
+        func copy(_ from: DocumentStore, _ to: DocumentStore) throws {
+            try to.insertRevisions(try from.leafRevisions(id: id.referenceString).map {
+                ReplicatedRevision(id: $0.id, rev: $0.rev, deleted: $0.deleted, body: $0.body, history: try from.history(id: $0.id, rev: $0.rev))
+            })
+        }
+        try copy(local.store.documentStore, remote.store.documentStore)
+        let rctx = remote.context()
+        try rctx.existingObject(with: id).setValue(.string("Remote"), forKey: "name")
+        try rctx.save()
+        let lctx = local.context()
+        try lctx.existingObject(with: id).setValue(.string("Local"), forKey: "name")
+        try lctx.save()
+        try copy(remote.store.documentStore, local.store.documentStore)
+        #expect(try local.coordinator.objectsWithConflicts() == [id])
+        let winnerName = try #require(try local.store.documentStore.get(id: id.referenceString)?.body["name"]?.stringValue)
+        let loserName = winnerName == "Local" ? "Remote" : "Local"
+        let mergePolicy: MergePolicy
+        switch policy {
+        case "storeTrumps": mergePolicy = .storeTrumps
+        case "objectTrumps": mergePolicy = .objectTrumps
+        default: mergePolicy = .custom { _ in .merged(["name": .string("Both")]) }
+        }
+        let resolved = try lctx.resolveReplicationConflicts(policy: mergePolicy)
+        #expect(resolved == [id])
+        #expect(try local.store.conflictedObjectIDs().isEmpty)
+        let expected = policy == "storeTrumps" ? winnerName : (policy == "objectTrumps" ? loserName : "Both")
+        #expect(try local.store.documentStore.get(id: id.referenceString)?.body["name"] == .string(expected))
+        #expect(try lctx.existingObject(with: id).string("name") == expected)
+        // The remote converges once it has the resolution.
+        try copy(local.store.documentStore, remote.store.documentStore)
+        #expect(try remote.store.documentStore.conflicts(id: id.referenceString).isEmpty)
+        #expect(try remote.store.documentStore.get(id: id.referenceString)?.rev == local.store.documentStore.get(id: id.referenceString)?.rev)
     }
 }

@@ -28,8 +28,14 @@ struct CrashSafetyTests {
         return try store.count(selector: ["CDTISEntityName": "Recipe"])
     }
 
-    @Test(arguments: [0.05, 0.3, 0.8])
-    func killedDuringSaveLeavesAllOrNothing(delay: Double) throws {
+    private func fileSize(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
+    }
+
+    /// Kills the child once the save's transaction has spilled `growth` bytes into the WAL
+    /// file, i.e. in the middle of the SQLite transaction.
+    @Test(arguments: [100_000, 1_000_000, 4_000_000])
+    func killedDuringSaveLeavesAllOrNothing(growth: Int) throws {
         let dir = TemporaryDirectory()
         let path = dir.path("crash.sqlite")
         let child = Process()
@@ -38,7 +44,7 @@ struct CrashSafetyTests {
         let pipe = Pipe()
         child.standardOutput = pipe
         try child.run()
-        // Wait until the child starts saving, then kill it after `delay` seconds.
+        // Wait until the child starts saving.
         var output = Data()
         while !String(decoding: output, as: UTF8.self).contains("saving") {
             let chunk = pipe.fileHandleForReading.availableData
@@ -46,7 +52,12 @@ struct CrashSafetyTests {
             output.append(chunk)
         }
         #expect(String(decoding: output, as: UTF8.self).contains("saving"))
-        Thread.sleep(forTimeInterval: delay)
+        let wal = path + "-wal"
+        let start = fileSize(wal)
+        let deadline = Date().addingTimeInterval(60)
+        while child.isRunning && fileSize(wal) < start + growth && Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.002)
+        }
         let finishedBeforeKill = !child.isRunning
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()

@@ -165,6 +165,25 @@ struct DifferentialFetchTests {
             let pushed = try stack.store.execute(StoreFetchRequest(entityNames: ["Item"], predicate: p2))
             if pushed.residualPredicate == nil { fullyPushed += 1 } else if pushed.residualPredicate != p2 { partlyPushed += 1 }
         }
+        // Categories: to-many quantifiers, counts, aggregates and regular expressions, which
+        // the datastore cannot express, mixed with attribute comparisons it can.
+        for round in 0..<40 {
+            let formats = ["ANY items.score > %@", "ALL items.count >= %@", "NONE items.name BEGINSWITH 'a'",
+                           "items.@count > %@", "name MATCHES '[DM].*'", "items.@sum.count > %@", "SELF == %@",
+                           "name == 'Dessert' OR ANY items.flag == YES", "NOT (name IN {'Soup', 'Main'}) AND items.@count >= %@"]
+            let format = formats.randomElement(using: &rng)!
+            let number = Int.random(in: 0..<4, using: &rng)
+            let index = Int.random(in: 0..<memoryCategories.count, using: &rng)
+            func build(_ categories: [ObjectID]) throws -> ObjectPredicate {
+                guard format.contains("%@") else { return try ObjectPredicate(format: format) }
+                if format.hasPrefix("SELF") { return try ObjectPredicate(format: format, categories[index]) }
+                return try ObjectPredicate(format: format, number)
+            }
+            let sorts = [FetchSortDescriptor("name", ascending: round % 2 == 0), FetchSortDescriptor("serial")]
+            let expected = try serials(memory, FetchRequest(entityName: "Category", predicate: try build(memoryCategories), sortDescriptors: sorts))
+            let actual = try serials(documents, FetchRequest(entityName: "Category", predicate: try build(documentCategories), sortDescriptors: sorts))
+            #expect(actual == expected, "category round \(round): \(format)")
+        }
         // The comparison is meaningful only if the datastore really evaluated predicates.
         #expect(fullyPushed >= 25, "only \(fullyPushed) of 100 predicates were evaluated by the datastore")
         #expect(partlyPushed + fullyPushed >= 40)
@@ -183,6 +202,10 @@ struct DifferentialFetchTests {
         for row in result.rows { #expect(row.toOne["category"] != nil) }
         #expect(stack.store.declaredIndexNames.contains("cdtis_CDTISEntityName"))
         #expect(stack.store.declaredIndexNames.contains("cdtis_CDTISEntityName_name"))
+        // Sorted fetches get an index led by the entity, the equality fields and the sort keys.
+        _ = try stack.store.execute(StoreFetchRequest(entityNames: ["Item"], predicate: try ObjectPredicate(format: "flag == YES"),
+                                                      sortDescriptors: [FetchSortDescriptor("count")], fetchLimit: 3))
+        #expect(stack.store.declaredIndexNames.contains("cdtis_CDTISEntityName_flag_count"))
         // A predicate the datastore cannot express comes back as residual.
         let contains = try stack.store.execute(StoreFetchRequest(entityNames: ["Item"], predicate: try ObjectPredicate(format: "name CONTAINS[c] 'a' AND count > 1")))
         #expect(contains.residualPredicate == (try ObjectPredicate(format: "name CONTAINS[c] 'a'")))

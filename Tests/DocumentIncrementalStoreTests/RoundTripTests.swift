@@ -145,4 +145,35 @@ struct RoundTripTests {
         #expect(try reopened.documentStore.get(id: "CDTISMetaData")?.rev == docA.rev)
         #expect(try reopened.documentStore.getLocal(id: "CDTISLocalState")?["storeUUID"]?.stringValue == a.coordinator.metadata.storeIdentifier)
     }
+
+    @Test func manyRandomDoublesFloatsAndDatesAreBitExact() throws {
+        var rng = SeededGenerator(seed: 99)
+        let dir = TemporaryDirectory()
+        var written: [(ObjectID, Double, Float, Date)] = []
+        var pending: [(ManagedObject, Double, Float, Date)] = []
+        do {
+            let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
+            let ctx = stack.context()
+            for _ in 0..<200 {
+                let d = Double(bitPattern: rng.next() & 0x7FEF_FFFF_FFFF_FFFF | (rng.next() & 0x8000_0000_0000_0000))
+                let f = Float.random(in: -1e6...1e6, using: &rng)
+                let date = Date(timeIntervalSince1970: Double.random(in: -1e9...4e9, using: &rng))
+                let t = try ctx.insert("Thing")
+                try t.setValue(.double(d), forKey: "d")
+                try t.setValue(.float(f), forKey: "f")
+                try t.setValue(.date(date), forKey: "date")
+                pending.append((t, d, f, date))
+            }
+            try ctx.save()
+            written = pending.map { ($0.0.objectID, $0.1, $0.2, $0.3) }
+        }
+        let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
+        let ctx = stack.context()
+        for (id, d, f, date) in written {
+            let t = try ctx.existingObject(with: id)
+            #expect(try t.value(forKey: "d") == .double(d))
+            #expect(try t.value(forKey: "f") == .float(f))
+            #expect(try t.value(forKey: "date") == .date(date))
+        }
+    }
 }

@@ -286,7 +286,23 @@ public final class ObjectContext: @unchecked Sendable {
 
     /// Number of objects matching a request (limit and offset apply).
     public func count(for request: FetchRequest) throws -> Int {
-        try performAndWait { try fetchObjects(request).count }
+        try performAndWait { try storeCount(request) ?? fetchObjects(request).count }
+    }
+
+    /// The count straight from the store when no pending change can affect it, else `nil`.
+    private func storeCount(_ request: FetchRequest) throws -> Int? {
+        guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
+        if request.includesPendingChanges {
+            let affected = dirty.values.contains {
+                request.includesSubentities ? model.entity($0.entity, isKindOf: entity) : $0.entity.name == entity.name
+            }
+            if affected { return nil }
+        }
+        guard var n = try coordinator.countRows(entity: entity, includesSubentities: request.includesSubentities,
+                                                predicate: request.predicate) else { return nil }
+        n = max(0, n - request.fetchOffset)
+        if let limit = request.fetchLimit, limit > 0 { n = min(n, limit) }
+        return n
     }
 
     /// The result of a fetch in the shape its ``FetchRequest/resultType`` asks for.
@@ -302,6 +318,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// Runs a request and returns objects, IDs or a count per its result type.
     public func execute(_ request: FetchRequest) throws -> FetchResult {
         try performAndWait {
+            if request.resultType == .count { return .count(try count(for: request)) }
             let objects = try fetchObjects(request)
             switch request.resultType {
             case .objects: return .objects(objects)
