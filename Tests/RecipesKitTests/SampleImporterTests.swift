@@ -43,6 +43,20 @@ struct SampleImporterTests {
         #expect(try container.book.details(of: try container.book.recipe(named: set.recipes[0].name)).overview == set.recipes[0].overview)
     }
 
+    @Test("re-importing a deleted sample brings it back and reports its type, changed through the inverse, as updated")
+    func reimportDeleted() throws {
+        let set = try #require(try BundledSampleSets.load(named: "weeknight"))
+        let container = try RecipesContainer.inMemory()
+        try SampleImporter(context: container.newContext()).importSets([set])
+        let recipe = try container.book.recipe(named: "Banana Bread")
+        let typeName = try #require(try recipe.type?.name)
+        try container.book.delete(recipe)
+        let plan = try SampleImporter(context: container.newContext()).importSets([set])
+        #expect(plan.counts(of: .create).map(\.entity).contains("Recipe"))
+        #expect(plan.changes.contains { $0.action == .update && $0.entity == "RecipeType" && $0.name == typeName && $0.keys == ["recipes"] })
+        #expect(try container.book.list().count == set.recipes.count)
+    }
+
     @Test("excluded recipes are left out with their ingredients and picture")
     func excluding() throws {
         let set = try #require(try BundledSampleSets.load(named: "weeknight"))

@@ -98,6 +98,16 @@ public struct SampleImporter {
                 note(object, isNew: isNew, name: record.name, keys: keys, into: &plan)
             }
         }
+        // Objects changed only through an inverse relationship (a type gaining a recipe
+        // again) are written too: report them as updates.
+        let listed = Set(plan.changes.map(\.id))
+        for object in context.updatedObjects.sorted(by: { $0.objectID < $1.objectID })
+        where !listed.contains(object.objectID.referenceString) {
+            let name = object.entity.attribute(named: "name") != nil ? (try object.string("name") ?? "") : ""
+            plan.changes.append(ImportChange(action: .update, entity: object.entity.name, id: object.objectID.referenceString,
+                                             name: name, keys: object.changedKeys.sorted()))
+            plan.unchanged = max(0, plan.unchanged - 1)
+        }
         return plan
     }
 
