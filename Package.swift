@@ -6,12 +6,13 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
+        .library(name: "RecipesKit", targets: ["RecipesKit"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .executable(name: "recipes-bench", targets: ["recipes-bench"]),
         .library(name: "Replication", targets: ["Replication"]),
         .library(name: "CouchServer", targets: ["CouchServer"]),
-        .library(name: "RecipesKit", targets: ["RecipesKit"]),
         .executable(name: "recipes", targets: ["recipes"]),
-        .executable(name: "recipes-bench", targets: ["recipes-bench"]),
+        .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -31,30 +32,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(
-            name: "RecipesKit",
-            dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            resources: [.copy("Resources/SampleData")]
-        ),
-        .testTarget(
-            name: "RecipesKitTests",
-            dependencies: ["RecipesKit", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
-        .target(
-            name: "ObjectGraph",
-            dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
-        ),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
         .executableTarget(
             name: "recipes-bench",
             dependencies: [
                 "DocumentStore",
+                "ObjectGraph",
+                "DocumentIncrementalStore",
                 "Replication",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -77,6 +60,30 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "RecipesKit",
+            dependencies: [
+                "ObjectGraph",
+                "DocumentStore",
+                "DocumentIncrementalStore",
+                "Replication",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Resources/SampleData"), .copy("Resources/Schemas")]
+        ),
+        .testTarget(
+            name: "RecipesKitTests",
+            dependencies: ["RecipesKit", "ObjectGraph", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "ObjectGraph",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
         .target(
             name: "Replication",
             dependencies: [
@@ -112,6 +119,8 @@ let package = Package(
             name: "recipes",
             dependencies: [
                 "CouchServer",
+                "RecipesKit",
+                "DocumentStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -120,6 +129,13 @@ let package = Package(
             name: "CouchServerTests",
             dependencies: ["CouchServer", "DocumentStore", .product(name: "Logging", package: "swift-log")]
         ),
+        .target(name: "DocumentIncrementalStore", dependencies: ["ObjectGraph", "DocumentStore"]),
+        .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"]),
+        .testTarget(
+            name: "DocumentIncrementalStoreTests",
+            dependencies: ["DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child"]
+        ),
+        .testTarget(name: "RecipesCLITests", dependencies: ["recipes", "RecipesKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -8,6 +8,16 @@ struct RecipesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "recipes",
         abstract: "Recipes: an offline-first recipe book that syncs with CouchDB.",
-        subcommands: [ServeCommand.self]
+        discussion: """
+            The store is --store, else $RECIPES_STORE, else $XDG_DATA_HOME/recipes/recipes.sqlite. \
+            The remote is --remote, else $RECIPES_REMOTE, else "remote" in \
+            $XDG_CONFIG_HOME/recipes/recipes.json: a CouchDB URL or the path of another store. \
+            The first command on a new store seeds it with sample recipes unless --no-samples \
+            or RECIPES_NO_SAMPLES=1 is given.
+            """,
+        subcommands: [
+            ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self,
+            TypesCommand.self, ImportCommand.self, SyncCommand.self, StatusCommand.self, ServeCommand.self,
+        ]
     )
 }

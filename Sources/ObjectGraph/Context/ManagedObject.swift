@@ -78,6 +78,14 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         if case .attribute(let v)? = pending[name] { return v }
         if entity.attribute(named: name)?.isTransient == true { return transientValues[name] ?? .null }
         try fireFault()
+        if let row = baseline, row.deferredAttributes.contains(name) {
+            let value = try context().coordinator.deferredAttribute(name, of: objectID, version: row.version)
+            if baseline?.version == row.version {
+                baseline?.attributes[name] = value
+                baseline?.deferredAttributes.remove(name)
+            }
+            return value
+        }
         return baseline?.attributes[name] ?? .null
     }
 

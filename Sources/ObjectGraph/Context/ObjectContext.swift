@@ -106,11 +106,25 @@ public final class ObjectContext: @unchecked Sendable {
     public var registeredObjectCount: Int { performAndWait { registered.count } }
 
     /// Inserts a new object of `entityName` with the model's default values.
-    public func insert(_ entityName: String) throws -> ManagedObject {
+    ///
+    /// With `referenceString`, the object gets that permanent ID right away instead of a
+    /// store-chosen one at save time, for objects whose identity is decided by the caller
+    /// (sample data with deterministic IDs, so every machine writes the same documents).
+    /// - Throws: ``IncrementalStoreError/duplicateObject(_:)`` (wrapped in
+    ///   ``ObjectGraphError/store(_:)``) when the context or the store already has an object
+    ///   with that ID.
+    public func insert(_ entityName: String, referenceString: String? = nil) throws -> ManagedObject {
         try performAndWait {
             guard let entity = model.entity(named: entityName) else { throw ObjectGraphError.unknownEntity(entityName) }
             guard !entity.isAbstract else { throw ObjectGraphError.abstractEntity(entityName) }
-            let o = ManagedObject(entity: entity, objectID: .temporary(entityName: entityName), context: self)
+            var id = ObjectID.temporary(entityName: entityName)
+            if let referenceString {
+                id = ObjectID(entityName: entityName, referenceString: referenceString)
+                if try registered[id] != nil || coordinator.snapshot(for: id) != nil {
+                    throw ObjectGraphError.store(.duplicateObject(id))
+                }
+            }
+            let o = ManagedObject(entity: entity, objectID: id, context: self)
             o.insertedFlag = true
             insertionCounter += 1
             o.insertionSequence = insertionCounter
@@ -272,7 +286,23 @@ public final class ObjectContext: @unchecked Sendable {
 
     /// Number of objects matching a request (limit and offset apply).
     public func count(for request: FetchRequest) throws -> Int {
-        try performAndWait { try fetchObjects(request).count }
+        try performAndWait { try storeCount(request) ?? fetchObjects(request).count }
+    }
+
+    /// The count straight from the store when no pending change can affect it, else `nil`.
+    private func storeCount(_ request: FetchRequest) throws -> Int? {
+        guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
+        if request.includesPendingChanges {
+            let affected = dirty.values.contains {
+                request.includesSubentities ? model.entity($0.entity, isKindOf: entity) : $0.entity.name == entity.name
+            }
+            if affected { return nil }
+        }
+        guard var n = try coordinator.countRows(entity: entity, includesSubentities: request.includesSubentities,
+                                                predicate: request.predicate) else { return nil }
+        n = max(0, n - request.fetchOffset)
+        if let limit = request.fetchLimit, limit > 0 { n = min(n, limit) }
+        return n
     }
 
     /// The result of a fetch in the shape its ``FetchRequest/resultType`` asks for.
@@ -288,6 +318,7 @@ public final class ObjectContext: @unchecked Sendable {
     /// Runs a request and returns objects, IDs or a count per its result type.
     public func execute(_ request: FetchRequest) throws -> FetchResult {
         try performAndWait {
+            if request.resultType == .count { return .count(try count(for: request)) }
             let objects = try fetchObjects(request)
             switch request.resultType {
             case .objects: return .objects(objects)

@@ -93,8 +93,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             var rows = result.rows
             let lookup: (ObjectID) -> RowSnapshot? = { [unowned self] id in try? self.snapshot(for: id) }
             let toMany: (ObjectID, String) -> [ObjectID] = { [unowned self] id, key in (try? self.toManyDestinations(of: id, relationship: key)) ?? [] }
+            let deferred: (RowSnapshot, String) -> AttributeValue = { [unowned self] row, key in
+                (try? self.deferredAttribute(key, of: row.objectID, version: row.version)) ?? .null
+            }
             let subject: (RowSnapshot) -> RowEvaluationSubject = { [model] in
-                RowEvaluationSubject(snapshot: $0, model: model, row: lookup, toMany: toMany)
+                RowEvaluationSubject(snapshot: $0, model: model, row: lookup, toMany: toMany, deferred: deferred)
             }
             if let residual = result.residualPredicate {
                 rows = try rows.filter { try PredicateEvaluator.evaluate(residual, on: subject($0)) }
@@ -108,6 +111,29 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             }
             return rows
         }
+    }
+
+    /// The value of a deferred attribute of a row (see ``RowSnapshot/deferredAttributes``);
+    /// the cached row of that version keeps it from then on.
+    public func deferredAttribute(_ name: String, of id: ObjectID, version: RowVersion) throws -> AttributeValue {
+        try storeCall {
+            let value = try store.loadDeferredAttribute(name, of: id, version: version)
+            if var row = rowCache[id], row.version == version, row.deferredAttributes.contains(name) {
+                row.attributes[name] = value
+                row.deferredAttributes.remove(name)
+                rowCache[id] = row
+            }
+            return value
+        }
+    }
+
+    /// The number of stored rows matching a predicate when the store can count them without
+    /// building rows, else `nil`.
+    public func countRows(entity: EntityDescription, includesSubentities: Bool, predicate: ObjectPredicate?) throws -> Int? {
+        let entities = includesSubentities ? model.entityAndSubentities(of: entity) : [entity]
+        let names = entities.filter { !$0.isAbstract }.map(\.name)
+        guard !names.isEmpty else { return 0 }
+        return try storeCall { try store.count(StoreFetchRequest(entityNames: names, predicate: predicate)) }
     }
 
     /// Writes a save and updates the cache with the new rows.

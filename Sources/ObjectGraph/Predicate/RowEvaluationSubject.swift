@@ -8,16 +8,20 @@ public struct RowEvaluationSubject: PredicateEvaluable {
     private let model: ObjectModel
     private let rowLookup: (ObjectID) -> RowSnapshot?
     private let toManyLookup: (ObjectID, String) -> [ObjectID]
+    private let deferredLookup: ((RowSnapshot, String) -> AttributeValue)?
 
     /// Wraps `snapshot`; `row` finds other rows by ID and `toMany` lists a to-many
-    /// relationship's destinations, both used only when a key path crosses a relationship.
+    /// relationship's destinations, both used only when a key path crosses a relationship;
+    /// `deferred` reads attributes a row left unloaded (``RowSnapshot/deferredAttributes``).
     public init(snapshot: RowSnapshot, model: ObjectModel,
                 row: @escaping (ObjectID) -> RowSnapshot?,
-                toMany: @escaping (ObjectID, String) -> [ObjectID]) {
+                toMany: @escaping (ObjectID, String) -> [ObjectID],
+                deferred: ((RowSnapshot, String) -> AttributeValue)? = nil) {
         self.snapshot = snapshot
         self.model = model
         self.rowLookup = row
         self.toManyLookup = toMany
+        self.deferredLookup = deferred
     }
 
     /// The row's object ID.
@@ -25,7 +29,7 @@ public struct RowEvaluationSubject: PredicateEvaluable {
 
     private func wrap(_ id: ObjectID) -> PredicateKeyValue {
         guard let row = rowLookup(id) else { return .toOneReference(id) }
-        return .toOne(RowEvaluationSubject(snapshot: row, model: model, row: rowLookup, toMany: toManyLookup))
+        return .toOne(RowEvaluationSubject(snapshot: row, model: model, row: rowLookup, toMany: toManyLookup, deferred: deferredLookup))
     }
 
     /// Attribute values from the row, relationships through the lookups.
@@ -33,13 +37,14 @@ public struct RowEvaluationSubject: PredicateEvaluable {
         let entityName = snapshot.objectID.entityName
         guard let entity = model.entity(named: entityName) else { throw PredicateEvaluationError.unknownKey(key, entity: entityName) }
         if entity.attribute(named: key) != nil {
+            if snapshot.deferredAttributes.contains(key), let load = deferredLookup { return .attribute(load(snapshot, key)) }
             return .attribute(snapshot.attributes[key] ?? .null)
         }
         guard let rel = entity.relationship(named: key) else { throw PredicateEvaluationError.unknownKey(key, entity: entityName) }
         if rel.isToMany {
             let ids = toManyLookup(snapshot.objectID, key)
             return .toMany(ids.compactMap { id in
-                rowLookup(id).map { RowEvaluationSubject(snapshot: $0, model: model, row: rowLookup, toMany: toManyLookup) }
+                rowLookup(id).map { RowEvaluationSubject(snapshot: $0, model: model, row: rowLookup, toMany: toManyLookup, deferred: deferredLookup) }
             })
         }
         guard let dest = snapshot.toOne[key] else { return .toOne(nil) }

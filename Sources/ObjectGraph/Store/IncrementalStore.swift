@@ -65,6 +65,15 @@ public protocol IncrementalStore: AnyObject, Sendable {
     /// Sets (or clears) the callback for rows changed underneath the coordinator.
     func setChangeObserver(_ observer: (@Sendable (StoreChangeSet) -> Void)?)
 
+    /// The number of rows matching `request` (its limit and offset ignored), counted without
+    /// building rows, or `nil` when the store cannot count it exactly (the coordinator then
+    /// fetches the rows and counts them).
+    func count(_ request: StoreFetchRequest) throws -> Int?
+
+    /// The value of an attribute a row left deferred (``RowSnapshot/deferredAttributes``),
+    /// as stored in row version `version`.
+    func loadDeferredAttribute(_ name: String, of objectID: ObjectID, version: RowVersion) throws -> AttributeValue
+
     /// Objects whose rows hold conflicting versions (for example from replication).
     func objectsWithConflicts() throws -> [ObjectID]
 
@@ -79,6 +88,14 @@ public protocol IncrementalStore: AnyObject, Sendable {
 }
 
 extension IncrementalStore {
+    /// Cannot count without fetching.
+    public func count(_ request: StoreFetchRequest) throws -> Int? { nil }
+
+    /// Reads the current row (for stores that never defer values).
+    public func loadDeferredAttribute(_ name: String, of objectID: ObjectID, version: RowVersion) throws -> AttributeValue {
+        try snapshot(for: objectID)?.attributes[name] ?? .null
+    }
+
     /// No conflicts: for stores whose rows have a single version.
     public func objectsWithConflicts() throws -> [ObjectID] { [] }
 

@@ -10,12 +10,17 @@ public struct RowSnapshot: Sendable, Hashable {
     public var toOne: [String: ObjectID]
     /// The row's version when read.
     public var version: RowVersion
+    /// Attributes whose values the store did not load (large binary values); they are read
+    /// with ``IncrementalStore/loadDeferredAttribute(_:of:version:)`` on first access.
+    public var deferredAttributes: Set<String>
 
     /// Creates a snapshot.
-    public init(objectID: ObjectID, attributes: [String: AttributeValue], toOne: [String: ObjectID], version: RowVersion) {
+    public init(objectID: ObjectID, attributes: [String: AttributeValue], toOne: [String: ObjectID], version: RowVersion,
+                deferredAttributes: Set<String> = []) {
         self.objectID = objectID
         self.attributes = attributes
         self.toOne = toOne
         self.version = version
+        self.deferredAttributes = deferredAttributes
     }
 }

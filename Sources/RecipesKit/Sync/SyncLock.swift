@@ -113,6 +113,10 @@ public final class SyncLock: @unchecked Sendable {
         guard descriptor >= 0 else { return }
         // Clear our pid before unlocking so a later reader never blames us.
         _ = ftruncate(descriptor, 0)
+        // Unlock explicitly: a child forked by another thread of this process may hold a
+        // duplicate of the descriptor until it execs, and closing ours alone would leave
+        // the lock held by that duplicate.
+        _ = flock(descriptor, LOCK_UN)
         close(descriptor)
         descriptor = -1
     }

@@ -1,0 +1,417 @@
+import DocumentStore
+import Foundation
+import ObjectGraph
+
+/// An ``IncrementalStore`` that keeps every managed object as one JSON document in a
+/// ``DocumentStore``, in the layout of the original Cloudant incremental store (DESIGN §5):
+/// IDs `CDTIS-<Entity>-<UUID>`, `CDTISEntityName`, a `CDTISObjectVersion` counter, typed
+/// attribute encodings with `CDTISMeta_<name>` side keys, relationships as document IDs,
+/// binary values as attachments, and a `CDTISMetaData` document describing the model.
+///
+/// Saves are one datastore transaction; row versions are document revision IDs, so
+/// optimistic locking compares against the stored revision. Fetches are pushed down to
+/// datastore queries served by indexes, and what a query cannot express is left to the
+/// coordinator. Documents that arrive by replication become visible through
+/// ``processExternalChanges()``; conflicting revisions are listed by ``replicaConflicts()``
+/// and settled by ``resolveConflicts(policy:)``.
+///
+/// Open one with ``openCoordinator(path:model:)`` or create it on a path and hand it to a
+/// ``PersistentStoreCoordinator``.
+public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendable {
+    /// The datastore holding the documents.
+    public let documentStore: DocumentStore
+
+    let lock = NSRecursiveLock()
+    var model: ObjectModel?
+    var codec: ObjectDocumentCodec?
+    private var observer: (@Sendable (StoreChangeSet) -> Void)?
+    /// To-many destinations of recently read or written documents, with the revision read.
+    var toManyCache: [String: (rev: String, toMany: [String: [ObjectID]])] = [:]
+    private var ensuredIndexes = Set<String>()
+    /// The latest revision this instance wrote per document (tells own writes from others').
+    var ownRevisions: [String: RevisionID] = [:]
+    /// Changes-feed position up to which external changes were processed.
+    private var processedSequence: Int64 = 0
+
+    /// Opens (or creates) the datastore file at `path`.
+    public convenience init(path: String, options: DocumentStore.Options = .init()) throws {
+        do { self.init(documentStore: try DocumentStore(path: path, options: options)) }
+        catch let e as DocumentStoreError { throw DocumentIncrementalStoreError.datastore(e.description) }
+    }
+
+    /// Wraps an open datastore (for example one a replicator also writes to).
+    public init(documentStore: DocumentStore) {
+        self.documentStore = documentStore
+    }
+
+    /// Opens the store at `path` for `model` and returns a coordinator on it.
+    /// - Throws: ``DocumentIncrementalStoreError`` when the file cannot be opened or the model
+    ///   cannot be migrated from the stored one.
+    public static func openCoordinator(path: String, model: ObjectModel) throws -> PersistentStoreCoordinator {
+        try PersistentStoreCoordinator(model: model, store: DocumentIncrementalStore(path: path))
+    }
+
+    func locked<T>(_ body: () throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body()
+    }
+
+    /// Runs a datastore call, turning its errors into the protocol's store failures.
+    func ds<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() }
+        catch let e as DocumentStoreError { throw IncrementalStoreError.storeFailure("datastore: \(e.description)") }
+    }
+
+    private func loadedCodec() throws -> ObjectDocumentCodec {
+        guard let codec else { throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first") }
+        return codec
+    }
+
+    // MARK: Metadata
+
+    /// Opens the store for `model`: writes the `CDTISMetaData` document (deterministically,
+    /// so replicas agree), migrates a store written with an older model, keeps per-store state
+    /// in a local document, and declares the indexes the model asks for.
+    /// - Throws: ``DocumentIncrementalStoreError/incompatibleModel(entity:property:reason:)``.
+    public func loadMetadata(for model: ObjectModel) throws -> StoreMetadata {
+        try locked {
+            let body = ModelMetadataDocument.body(for: model)
+            do {
+                if let existing = try documentStore.get(id: DocumentLayout.metadataDocumentID) {
+                    if existing.body != body {
+                        guard let stored = existing.body["objectModel"]?.objectValue else {
+                            throw DocumentIncrementalStoreError.invalidMetadata("no objectModel member")
+                        }
+                        let migration = try ModelMigration.plan(from: stored, to: model)
+                        try migration.apply(to: documentStore)
+                        try documentStore.update(id: DocumentLayout.metadataDocumentID, parent: existing.rev, body: body)
+                    }
+                } else {
+                    do { try documentStore.create(id: DocumentLayout.metadataDocumentID, body: body) }
+                    catch DocumentStoreError.conflict { /* another opener wrote the same content */ }
+                }
+                var local = try documentStore.getLocal(id: DocumentLayout.localStateDocumentID) ?? [:]
+                if local["storeUUID"]?.stringValue == nil { local["storeUUID"] = .string(UUID().uuidString) }
+                local["modelVersionHash"] = .string(model.versionHash)
+                try documentStore.putLocal(id: DocumentLayout.localStateDocumentID, body: local)
+                self.model = model
+                self.codec = ObjectDocumentCodec(model: model)
+                try ensureIndex([DocumentLayout.entityNameKey])
+                for entity in model.entities {
+                    for attribute in entity.attributes where attribute.isIndexed && !attribute.isTransient {
+                        try ensureIndex([DocumentLayout.entityNameKey, attribute.name])
+                    }
+                    for index in entity.fetchIndexes {
+                        try ensureIndex([DocumentLayout.entityNameKey] + index.elements.map(\.property))
+                    }
+                }
+                processedSequence = try documentStore.lastSequence
+                return StoreMetadata(storeIdentifier: local["storeUUID"]!.stringValue!, modelVersionHash: model.versionHash,
+                                     entityVersionHashes: model.entityVersionHashes,
+                                     extra: ["datastoreID": documentStore.storeID])
+            } catch let e as DocumentStoreError {
+                throw DocumentIncrementalStoreError.datastore(e.description)
+            }
+        }
+    }
+
+    /// Declares a datastore index over `fields` once per store instance.
+    func ensureIndex(_ fields: [String]) throws {
+        let name = "cdtis_" + fields.joined(separator: "_")
+        guard !ensuredIndexes.contains(name) else { return }
+        try documentStore.ensureIndex(fields: fields, name: name)
+        ensuredIndexes.insert(name)
+    }
+
+    /// The index names this instance declared (for diagnostics and tests).
+    public var declaredIndexNames: Set<String> { locked { ensuredIndexes } }
+
+    // MARK: Reads
+
+    func decode(_ revision: DocumentRevision) throws -> ObjectDocumentCodec.Decoded? {
+        let codec = try loadedCodec()
+        let decoded = try codec.decode(revision, deferAttachments: true) { name in
+            try self.documentStore.attachment(id: revision.id, rev: revision.rev, name: name)?.data
+        }
+        if let decoded, !decoded.toMany.isEmpty {
+            toManyCache[revision.id] = (revision.rev.description, decoded.toMany)
+        }
+        return decoded
+    }
+
+    /// The current row of an object from its winning revision (binary values deferred).
+    public func snapshot(for objectID: ObjectID) throws -> RowSnapshot? {
+        try locked {
+            guard let revision = try ds({ try documentStore.get(id: objectID.referenceString) }),
+                  let decoded = try decode(revision), decoded.row.objectID.entityName == objectID.entityName else { return nil }
+            return decoded.row
+        }
+    }
+
+    /// Reads a binary or transformable value the row left deferred, from the revision the row
+    /// was read at (or the current one, if that revision's attachments were compacted away).
+    public func loadDeferredAttribute(_ name: String, of objectID: ObjectID, version: RowVersion) throws -> AttributeValue {
+        try locked {
+            guard let model, let attribute = model.entity(named: objectID.entityName)?.attribute(named: name) else { return .null }
+            let id = objectID.referenceString
+            let found = try ds { try documentStore.attachment(id: id, rev: RevisionID(version.token), name: name) }
+                ?? ds { try documentStore.attachment(id: id, name: name) }
+            guard let data = found?.data else { return .null }
+            return attribute.type == .transformable ? .transformable(data) : .data(data)
+        }
+    }
+
+    /// The current rows of several objects; missing ones are left out.
+    public func snapshots(for objectIDs: [ObjectID]) throws -> [RowSnapshot] {
+        try objectIDs.compactMap { try snapshot(for: $0) }
+    }
+
+    /// The document IDs stored in a to-many relationship's array, in order.
+    public func toManyDestinations(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
+        try locked {
+            if let cached = toManyCache[objectID.referenceString] { return cached.toMany[relationship] ?? [] }
+            guard let revision = try ds({ try documentStore.get(id: objectID.referenceString) }),
+                  let decoded = try decode(revision) else { throw IncrementalStoreError.objectNotFound(objectID) }
+            return decoded.toMany[relationship] ?? []
+        }
+    }
+
+    /// New document IDs `CDTIS-<Entity>-<UUID>` for inserted objects.
+    public func obtainPermanentIDs(for temporaryIDs: [ObjectID]) throws -> [ObjectID] {
+        temporaryIDs.map { ObjectID(entityName: $0.entityName, referenceString: DocumentLayout.newDocumentID(entityName: $0.entityName)) }
+    }
+
+    /// Sets the callback ``processExternalChanges()`` reports to.
+    public func setChangeObserver(_ observer: (@Sendable (StoreChangeSet) -> Void)?) {
+        locked { self.observer = observer }
+    }
+
+    // MARK: Fetch
+
+    /// The selector matching documents of the given entities.
+    static func entitySelector(_ names: [String]) -> JSONValue {
+        names.count == 1 ? .object([DocumentLayout.entityNameKey: .string(names[0])])
+            : .object([DocumentLayout.entityNameKey: ["$in": .array(names.map { .string($0) })]])
+    }
+
+    /// Sort keys the datastore orders exactly as the object graph does.
+    private func pushableSort(_ descriptors: [FetchSortDescriptor], entities: [EntityDescription]) -> [SortField]? {
+        var fields: [SortField] = []
+        for d in descriptors {
+            guard !d.caseInsensitive, !d.keyPath.contains("."),
+                  let type = entities.first?.attribute(named: d.keyPath)?.type,
+                  entities.allSatisfy({ $0.attribute(named: d.keyPath)?.type == type }) else { return nil }
+            switch type {
+            case .string, .integer16, .integer32, .integer64, .boolean, .date, .uuid, .uri: break
+            default: return nil
+            }
+            fields.append(SortField(field: d.keyPath, ascending: d.ascending))
+        }
+        return fields
+    }
+
+    /// Runs a sub-query for a to-one key path: IDs of `entityNames` documents matching `selector`.
+    private func subquery(_ entityNames: [String], _ selector: JSONValue) throws -> [String] {
+        let query = Query(selector: ["$and": [Self.entitySelector(entityNames), selector]])
+        return try ds { try documentStore.find(query) }.map(\.id)
+    }
+
+    /// Field names compared for equality at the top level of the selector parts (index prefixes).
+    private static func equalityFields(_ selectors: [JSONValue]) -> [String] {
+        var fields: [String] = []
+        for s in selectors {
+            guard case .object(let members) = s, members.count == 1, let (key, value) = members.first, !key.hasPrefix("$") else { continue }
+            if case .object(let ops) = value {
+                if ops.keys.count == 1, ops["$in"] != nil, !key.contains(".") { fields.append(key) }
+            } else if !key.contains(".") {
+                fields.append(key)
+            }
+        }
+        return fields
+    }
+
+    /// Runs a fetch as a datastore query: the translatable part of the predicate, the sort
+    /// and the page when everything was translated; the rest is returned as residual.
+    public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
+        try locked {
+            guard let model else { throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first") }
+            let entities = request.entityNames.compactMap { model.entity(named: $0) }
+            guard !entities.isEmpty else { return StoreFetchResult(rows: [], residualPredicate: nil, isSorted: true, appliedLimitAndOffset: true) }
+            let translator = PredicateTranslator(model: model, entities: entities, subquery: { try self.subquery($0, $1) })
+            let translation = try translator.translate(request.predicate)
+            let sort = translation.residual == nil ? pushableSort(request.sortDescriptors, entities: entities) : nil
+            var query = Query(selector: ["$and": .array([Self.entitySelector(request.entityNames)] + translation.selectors)])
+            let paged = translation.residual == nil && (request.sortDescriptors.isEmpty || sort != nil)
+            if let sort, !sort.isEmpty {
+                query.sort = sort
+                // Sorted fields get an index, led by the entity and the equality fields.
+                try? ensureIndex([DocumentLayout.entityNameKey] + Self.equalityFields(translation.selectors) + sort.map(\.field))
+            }
+            if paged {
+                if let limit = request.fetchLimit, limit > 0 { query.limit = limit }
+                query.skip = request.fetchOffset
+            }
+            let revisions = try ds { try documentStore.find(query) }
+            var rows: [RowSnapshot] = []
+            rows.reserveCapacity(revisions.count)
+            for revision in revisions {
+                if let decoded = try decode(revision) { rows.append(decoded.row) }
+            }
+            return StoreFetchResult(rows: rows, residualPredicate: translation.residual,
+                                    isSorted: request.sortDescriptors.isEmpty || sort != nil, appliedLimitAndOffset: paged)
+        }
+    }
+
+    /// Counts in the datastore when the whole predicate translates; `nil` otherwise.
+    public func count(_ request: StoreFetchRequest) throws -> Int? {
+        try countIfPushable(entityNames: request.entityNames, predicate: request.predicate)
+    }
+
+    /// Number of objects of `entityNames` matching `predicate`, counted in the datastore when
+    /// the whole predicate translates (bodies are not turned into rows); otherwise `nil`.
+    public func countIfPushable(entityNames: [String], predicate: ObjectPredicate?) throws -> Int? {
+        try locked {
+            guard let model else { return nil }
+            let entities = entityNames.compactMap { model.entity(named: $0) }
+            let translator = PredicateTranslator(model: model, entities: entities, subquery: { try self.subquery($0, $1) })
+            let translation = try translator.translate(predicate)
+            guard translation.residual == nil else { return nil }
+            let selector: JSONValue = ["$and": .array([Self.entitySelector(entityNames)] + translation.selectors)]
+            return try ds { try documentStore.count(selector: selector) }
+        }
+    }
+
+    // MARK: Save
+
+    /// Properties whose values differ between a stored row and a baseline.
+    static func changedKeys(_ stored: RowSnapshot, _ baseline: RowSnapshot) -> Set<String> {
+        var keys = Set<String>()
+        for k in Set(stored.attributes.keys).union(baseline.attributes.keys)
+            where (stored.attributes[k] ?? .null) != (baseline.attributes[k] ?? .null) { keys.insert(k) }
+        for k in Set(stored.toOne.keys).union(baseline.toOne.keys) where stored.toOne[k] != baseline.toOne[k] { keys.insert(k) }
+        return keys
+    }
+
+    /// Writes a context save as one datastore transaction: a document per inserted or updated
+    /// object, a tombstone per deleted one. Refuses the whole save with
+    /// ``IncrementalStoreError/conflicts(_:)`` when a document's current revision is not the
+    /// one the change was based on.
+    public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
+        try locked {
+            let codec = try loadedCodec()
+            guard let model else { throw IncrementalStoreError.storeFailure("the store is not loaded") }
+            var conflicts: [SaveConflict] = []
+            var current: [String: DocumentRevision] = [:]
+            func check(_ id: ObjectID, baseline: RowSnapshot?, isDeletion: Bool) throws {
+                let revision = try ds { try documentStore.get(id: id.referenceString) }
+                if let revision { current[id.referenceString] = revision }
+                guard let base = baseline else {
+                    if revision == nil && !isDeletion {
+                        conflicts.append(SaveConflict(objectID: id, baselineVersion: nil, storedSnapshot: nil, changedInStore: []))
+                    }
+                    return
+                }
+                guard let revision else {
+                    if !isDeletion { conflicts.append(SaveConflict(objectID: id, baselineVersion: base.version, storedSnapshot: nil, changedInStore: [])) }
+                    return
+                }
+                if revision.rev.description != base.version.token {
+                    let stored = try decode(revision)?.row
+                    conflicts.append(SaveConflict(objectID: id, baselineVersion: base.version, storedSnapshot: stored,
+                                                  changedInStore: stored.map { Self.changedKeys($0, base) } ?? []))
+                }
+            }
+            for change in request.updated { try check(change.objectID, baseline: change.baseline, isDeletion: false) }
+            for deletion in request.deleted { try check(deletion.objectID, baseline: deletion.baseline, isDeletion: true) }
+            if !conflicts.isEmpty { throw IncrementalStoreError.conflicts(conflicts) }
+
+            var operations: [DocumentStore.WriteOperation] = []
+            var written: [ObjectID] = []
+            operations.reserveCapacity(request.inserted.count + request.updated.count + request.deleted.count)
+            for change in request.inserted {
+                guard let entity = model.entity(named: change.objectID.entityName) else { throw IncrementalStoreError.storeFailure("unknown entity \(change.objectID.entityName)") }
+                let (body, attachments) = codec.encode(change, entity: entity, objectVersion: 1, previousAttachments: [], onlyChangedAttachments: false)
+                operations.append(.create(id: change.objectID.referenceString, body: body, attachments: attachments))
+                written.append(change.objectID)
+            }
+            for change in request.updated {
+                guard let entity = model.entity(named: change.objectID.entityName),
+                      let revision = current[change.objectID.referenceString] else { throw IncrementalStoreError.objectNotFound(change.objectID) }
+                let previous = revision.body[DocumentLayout.objectVersionKey]?.stringValue.flatMap { Int($0) } ?? 0
+                let (body, attachments) = codec.encode(change, entity: entity, objectVersion: previous + 1,
+                                                       previousAttachments: Set(revision.attachments.keys), onlyChangedAttachments: true,
+                                                       previousBody: revision.body)
+                operations.append(.update(id: change.objectID.referenceString, parent: revision.rev, body: body, attachments: attachments))
+                written.append(change.objectID)
+            }
+            for deletion in request.deleted {
+                guard let revision = current[deletion.objectID.referenceString] else { continue }
+                operations.append(.delete(id: deletion.objectID.referenceString, parent: revision.rev))
+            }
+            let revisions: [DocumentRevision]
+            do {
+                revisions = try documentStore.write(operations)
+            } catch DocumentStoreError.conflict(let id) {
+                if let inserted = request.inserted.first(where: { $0.objectID.referenceString == id }) {
+                    throw IncrementalStoreError.duplicateObject(inserted.objectID)
+                }
+                // Changed between the check and the write: report it as a conflict.
+                let objectID = (request.updated.map(\.objectID) + request.deleted.map(\.objectID)).first { $0.referenceString == id }
+                    ?? ObjectID(entityName: DocumentLayout.entityName(inDocumentID: id) ?? "", referenceString: id)
+                let stored = try ds { try documentStore.get(id: id) }.flatMap { try decode($0)?.row }
+                throw IncrementalStoreError.conflicts([SaveConflict(objectID: objectID, baselineVersion: nil, storedSnapshot: stored, changedInStore: [])])
+            } catch let e as DocumentStoreError {
+                throw IncrementalStoreError.storeFailure("datastore: \(e.description)")
+            }
+            var versions: [ObjectID: RowVersion] = [:]
+            for (index, revision) in revisions.enumerated() {
+                ownRevisions[revision.id] = revision.rev
+                if index < written.count {
+                    let change = index < request.inserted.count ? request.inserted[index] : request.updated[index - request.inserted.count]
+                    versions[written[index]] = RowVersion(revision.rev.description)
+                    if change.toMany.isEmpty { toManyCache[revision.id] = nil }
+                    else { toManyCache[revision.id] = (revision.rev.description, change.toMany) }
+                } else {
+                    toManyCache[revision.id] = nil
+                }
+            }
+            return StoreSaveResult(versions: versions)
+        }
+    }
+
+    // MARK: Changes from elsewhere
+
+    /// Looks at the datastore's changes feed for documents written by anything other than
+    /// this store instance (a replication pull, another process), drops what it cached about
+    /// them, and reports them to the coordinator so contexts refresh. Returns the change set.
+    @discardableResult
+    public func processExternalChanges() throws -> StoreChangeSet {
+        let (changes, notify) = try locked { () -> (StoreChangeSet, (@Sendable (StoreChangeSet) -> Void)?) in
+            var set = StoreChangeSet()
+            while true {
+                let batch = try ds { try documentStore.changes(since: processedSequence, limit: 500) }
+                if batch.changes.isEmpty { break }
+                for change in batch.changes {
+                    guard change.id != DocumentLayout.metadataDocumentID else { continue }
+                    if let own = ownRevisions[change.id], change.revisions.first == own, change.revisions.count == 1 { continue }
+                    toManyCache[change.id] = nil
+                    let objectID: ObjectID?
+                    if let revision = try ds({ try documentStore.get(id: change.id) }), let entity = codec?.entity(of: revision.body) {
+                        objectID = ObjectID(entityName: entity.name, referenceString: change.id)
+                    } else if let name = DocumentLayout.entityName(inDocumentID: change.id), model?.entity(named: name) != nil {
+                        objectID = ObjectID(entityName: name, referenceString: change.id)
+                    } else {
+                        objectID = nil
+                    }
+                    guard let objectID else { continue }
+                    if change.deleted { set.deleted.insert(objectID) } else { set.updated.insert(objectID) }
+                }
+                processedSequence = batch.lastSequence
+            }
+            return (set, self.observer)
+        }
+        if !(changes.inserted.isEmpty && changes.updated.isEmpty && changes.deleted.isEmpty) { notify?(changes) }
+        return changes
+    }
+}

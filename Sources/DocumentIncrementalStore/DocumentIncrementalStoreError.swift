@@ -1,0 +1,21 @@
+/// Errors of the document-backed incremental store; each names the cause and the fix.
+public enum DocumentIncrementalStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The store was written with a model this one cannot be migrated from.
+    case incompatibleModel(entity: String, property: String, reason: String)
+    /// The metadata document is not in the expected shape.
+    case invalidMetadata(String)
+    /// A datastore operation failed.
+    case datastore(String)
+
+    /// A message naming the cause and the fix.
+    public var description: String {
+        switch self {
+        case .incompatibleModel(let e, let p, let r):
+            return "the store cannot be opened with this model: entity \(e), property \(p): \(r); open it with the model version that wrote it, or add a renaming identifier / make the property optional"
+        case .invalidMetadata(let m):
+            return "the store's CDTISMetaData document is invalid (\(m)); restore it from a replica or delete it to rewrite it from the model"
+        case .datastore(let m):
+            return "datastore failure: \(m)"
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import DocumentStore
+import Foundation
+import ObjectGraph
+
+/// Turns an object's persistent state into a document body (plus attachments) and a stored
+/// document back into a row, for one model.
+struct ObjectDocumentCodec: Sendable {
+    let model: ObjectModel
+
+    /// A decoded document: the row, its to-many destinations, and its save counter.
+    struct Decoded: Sendable {
+        var row: RowSnapshot
+        var toMany: [String: [ObjectID]]
+        var objectVersion: Int
+    }
+
+    /// The body and attachment changes of a save of `change`.
+    /// - Parameters:
+    ///   - objectVersion: the new `CDTISObjectVersion` counter.
+    ///   - previousAttachments: attachment names of the revision being replaced (updates).
+    ///   - onlyChangedAttachments: write attachments only for changed keys (updates keep the
+    ///     parent's attachments otherwise).
+    func encode(_ change: ObjectChange, entity: EntityDescription, objectVersion: Int,
+                previousAttachments: Set<String>, onlyChangedAttachments: Bool,
+                previousBody: JSONObject = [:]) -> (JSONObject, [AttachmentChange]) {
+        var body: JSONObject = [
+            DocumentLayout.entityNameKey: .string(entity.name),
+            DocumentLayout.objectVersionKey: .string(String(objectVersion)),
+        ]
+        var attachments: [AttachmentChange] = []
+        for attribute in entity.attributes where !attribute.isTransient {
+            let value = change.attributes[attribute.name] ?? .null
+            let encoded = AttributeCodec.encode(value, as: attribute)
+            if AttributeCodec.isAttachment(attribute.type) {
+                let changed = !onlyChangedAttachments || change.changedKeys.contains(attribute.name)
+                if !changed && change.attributes[attribute.name] == nil {
+                    // Not loaded and not changed: the parent's attachment and side key stay.
+                    body[DocumentLayout.metaKey(attribute.name)] = previousBody[DocumentLayout.metaKey(attribute.name)]
+                    continue
+                }
+                if let meta = encoded.meta { body[DocumentLayout.metaKey(attribute.name)] = meta }
+                if let attachment = encoded.attachment {
+                    if changed { attachments.append(.put(name: attribute.name, contentType: attachment.mimeType, data: attachment.data)) }
+                } else if previousAttachments.contains(attribute.name) {
+                    attachments.append(.remove(name: attribute.name))
+                }
+                continue
+            }
+            body[attribute.name] = encoded.value
+            if let meta = encoded.meta { body[DocumentLayout.metaKey(attribute.name)] = meta }
+        }
+        for relationship in entity.relationships where !relationship.isTransient {
+            if relationship.isToMany {
+                body[relationship.name] = .array((change.toMany[relationship.name] ?? []).map { .string($0.referenceString) })
+            } else {
+                body[relationship.name] = change.toOne[relationship.name].map { .string($0.referenceString) } ?? .null
+            }
+        }
+        return (body, attachments)
+    }
+
+    /// The entity a stored body belongs to, if the model knows it.
+    func entity(of body: JSONObject) -> EntityDescription? {
+        body[DocumentLayout.entityNameKey]?.stringValue.flatMap { model.entity(named: $0) }
+    }
+
+    /// Decodes a stored revision; `nil` for documents of entities the model does not know.
+    /// With `deferAttachments`, binary and transformable values are not read: the row lists
+    /// them in ``RowSnapshot/deferredAttributes``.
+    func decode(_ revision: DocumentRevision, deferAttachments: Bool = false, attachment: (String) throws -> Data?) throws -> Decoded? {
+        guard !revision.deleted, let entity = entity(of: revision.body) else { return nil }
+        let body = revision.body
+        var attributes: [String: AttributeValue] = [:]
+        attributes.reserveCapacity(entity.attributes.count)
+        var deferred = Set<String>()
+        for attribute in entity.attributes where !attribute.isTransient {
+            if deferAttachments, AttributeCodec.isAttachment(attribute.type), revision.attachments[attribute.name] != nil {
+                deferred.insert(attribute.name)
+                continue
+            }
+            let value = try AttributeCodec.decode(attribute, from: body) { name in
+                revision.attachments[name] == nil ? nil : try attachment(name)
+            }
+            attributes[attribute.name] = value ?? attribute.defaultValue
+        }
+        var toOne: [String: ObjectID] = [:]
+        var toMany: [String: [ObjectID]] = [:]
+        for relationship in entity.relationships where !relationship.isTransient {
+            let destination = relationship.destinationEntityName
+            if relationship.isToMany {
+                let ids = body[relationship.name]?.arrayValue?.compactMap(\.stringValue) ?? []
+                toMany[relationship.name] = ids.map { DocumentLayout.objectID(forReference: $0, destination: destination, model: model) }
+            } else if let id = body[relationship.name]?.stringValue {
+                toOne[relationship.name] = DocumentLayout.objectID(forReference: id, destination: destination, model: model)
+            }
+        }
+        let objectID = ObjectID(entityName: entity.name, referenceString: revision.id)
+        let version = body[DocumentLayout.objectVersionKey]?.stringValue.flatMap { Int($0) }
+            ?? body[DocumentLayout.objectVersionKey]?.intValue.map { Int($0) } ?? 0
+        return Decoded(row: RowSnapshot(objectID: objectID, attributes: attributes, toOne: toOne, version: RowVersion(revision.rev.description),
+                                        deferredAttributes: deferred),
+                       toMany: toMany, objectVersion: version)
+    }
+}

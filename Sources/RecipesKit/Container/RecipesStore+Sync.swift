@@ -1,0 +1,67 @@
+import DocumentStore
+import Foundation
+import Logging
+import ObjectGraph
+import DocumentIncrementalStore
+
+extension RecipesStore {
+    /// A sync of this store with the peer at `remoteURL`.
+    public func sync(with remoteURL: URL, logger: Logger = Logger(label: "recipes.sync")) throws(RecipesError) -> RecipesSync {
+        RecipesSync(
+            documentStore: documentStore, storeURL: url, remote: try RemoteEndpoint.peer(for: remoteURL, logger: logger),
+            remoteDescription: URLMasking.masked(remoteURL.isFileURL ? remoteURL.path : remoteURL.absoluteString),
+            hooks: SyncHooks(store: self), logger: logger)
+    }
+}
+
+/// Conflict resolution and refresh for a ``RecipesStore``, in object-graph terms.
+final class SyncHooks: SyncStoreHooks, @unchecked Sendable {
+    let store: RecipesStore
+    private let lock = NSLock()
+    /// The winning revision of every document changed here and not pushed yet, taken just
+    /// before a pull: after it, these are the revisions written on this machine.
+    private var localRevisions: [String: String] = [:]
+
+    init(store: RecipesStore) {
+        self.store = store
+    }
+
+    func willPull() throws {
+        let pushedThrough = try RecipesSync.statusRecord(of: store.documentStore).pushedThrough
+        var revisions: [String: String] = [:]
+        var since = pushedThrough
+        while true {
+            let batch = try store.documentStore.changes(since: since, limit: 1000)
+            if batch.changes.isEmpty { break }
+            for change in batch.changes where !change.deleted {
+                if let winner = try store.documentStore.get(id: change.id) { revisions[change.id] = winner.rev.description }
+            }
+            since = batch.lastSequence
+        }
+        lock.withLock { localRevisions = revisions }
+    }
+
+    func resolveConflicts(prefer: ConflictPreference) throws -> Int {
+        guard let incremental = store.container.store as? DocumentIncrementalStore else { return 0 }
+        switch prefer {
+        case .remote:
+            return try incremental.resolveConflicts(policy: .storeTrumps).count
+        case .local:
+            let local = lock.withLock { localRevisions }
+            return try incremental.resolveConflicts(policy: .custom { conflict in
+                guard let mine = local[conflict.objectID.referenceString] else { return .keepWinner }
+                if conflict.winner.version.token == mine { return .keepWinner }
+                guard let row = conflict.others.first(where: { $0.version.token == mine }) else { return .keepWinner }
+                var values: [String: AttributeValue] = [:]
+                for key in conflict.conflictingProperties { if let value = row.attributes[key] { values[key] = value } }
+                return .merged(values)
+            }).count
+        }
+    }
+
+    func refresh() throws {
+        if let incremental = store.container.store as? DocumentIncrementalStore {
+            try incremental.processExternalChanges()
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import DocumentStore
+import Foundation
+import ObjectGraph
+import DocumentIncrementalStore
+
+/// One recipes store file opened for use: the datastore, the incremental store over it,
+/// and the object graph (``RecipesContainer``) on top.
+///
+/// Everything the program does to a store goes through this value: the object graph for
+/// recipes, the datastore for what sits below the graph (replication, local documents,
+/// tombstones).
+public final class RecipesStore: Sendable {
+    /// The store file.
+    public let url: URL
+    /// The revisioned document datastore in the file.
+    public let documentStore: DocumentStore
+    /// The object graph over it.
+    public let container: RecipesContainer
+
+    /// Opens (creating it and its folder if needed) the store file at `url`.
+    public init(url: URL) throws(RecipesError) {
+        self.url = url
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw .store("cannot create the folder \(url.deletingLastPathComponent().path): \(error.localizedDescription); check its permissions or choose another --store")
+        }
+        do {
+            documentStore = try DocumentStore(path: url.path)
+        } catch {
+            throw .store("cannot open the store \(url.path): \(error); check the path or choose another --store")
+        }
+        container = try RecipesContainer(store: DocumentIncrementalStore(documentStore: documentStore))
+    }
+
+    /// Whether a store file exists at `url` (without creating one).
+    public static func exists(at url: URL) -> Bool {
+        FileManager.default.fileExists(atPath: url.path)
+    }
+
+    /// A seeder for this store.
+    public var seeder: SampleSeeder { SampleSeeder(container: container, documentStore: documentStore) }
+}

@@ -1,0 +1,222 @@
+import DocumentStore
+import Foundation
+import Logging
+import Replication
+
+/// One sync of a recipes store with its remote: pull → resolve conflicts → push → refresh,
+/// run as chained operations on a ``SyncOperationQueue``, with a ``SyncReport`` at the end
+/// (also kept in `_local/recipes-sync` for `recipes status`).
+///
+/// A step that fails cancels the steps after it and the report says why; nothing is lost,
+/// because replication checkpoints only durable batches and the next sync resumes there.
+/// Only one sync per store runs at a time across processes: ``run(direction:prefer:lock:observer:progress:)``
+/// takes the store's ``SyncLock`` first.
+public struct RecipesSync: Sendable {
+    /// How to behave when another sync of the same store is running.
+    public enum LockBehaviour: Sendable {
+        /// Fail at once with ``SyncLockError/alreadyRunning(lockFile:pid:)``.
+        case failIfRunning
+        /// Wait for the other sync to finish (at most `timeout`, if given).
+        case wait(timeout: Duration?)
+    }
+
+    /// The local datastore.
+    public let documentStore: DocumentStore
+    /// The store file (its lock file sits next to it).
+    public let storeURL: URL
+    /// The other side.
+    public let remote: any ReplicationPeer
+    /// The remote for people, password masked.
+    public let remoteDescription: String
+    /// Conflict resolution and refresh in object-graph terms.
+    public let hooks: any SyncStoreHooks
+    private let logger: Logger
+
+    /// Prepares a sync; nothing happens until a method runs.
+    public init(documentStore: DocumentStore, storeURL: URL, remote: any ReplicationPeer, remoteDescription: String,
+                hooks: any SyncStoreHooks, logger: Logger = Logger(label: "recipes.sync")) {
+        self.documentStore = documentStore
+        self.storeURL = storeURL
+        self.remote = remote
+        self.remoteDescription = remoteDescription
+        self.hooks = hooks
+        self.logger = logger
+    }
+
+    // MARK: - Halves
+
+    /// Copies the remote's new revisions into the store and returns how many were written.
+    /// A remote database that does not exist yet counts as empty (the push creates it).
+    public func pull(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> Int {
+        let pendingBefore = try pendingChangeCount()
+        try hooks.willPull()
+        let summary: ReplicationSummary
+        do {
+            summary = try await Sync(store: documentStore, remote: remote, logger: logger).pull(observer: observer("pull", progress))
+        } catch ReplicationError.databaseNotFound {
+            logger.info("the remote database does not exist yet; the push will create it", metadata: ["remote": "\(remoteDescription)"])
+            return 0
+        }
+        // What the pull wrote is on the remote already: if nothing local was pending before,
+        // nothing is pending now either.
+        if pendingBefore == 0 {
+            var record = try statusRecord()
+            record.pushedThrough = max(record.pushedThrough, try documentStore.lastSequence)
+            try writeStatusRecord(record)
+        }
+        return summary.docsWritten
+    }
+
+    /// Copies the store's new revisions to the remote (creating the remote database if it is
+    /// missing) and returns how many were written and how many were refused.
+    public func push(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> (written: Int, refused: Int) {
+        let through = try documentStore.lastSequence
+        var options = ReplicationOptions()
+        options.createTarget = true
+        let summary = try await Sync(store: documentStore, remote: remote, logger: logger).push(options: options, observer: observer("push", progress))
+        var record = try statusRecord()
+        record.pushedThrough = max(record.pushedThrough, through)
+        try writeStatusRecord(record)
+        return (summary.docsWritten, summary.docsFailed)
+    }
+
+    // MARK: - The queue
+
+    /// Runs the steps `direction` asks for under the store's sync lock and returns the
+    /// report (also saved for `recipes status`).
+    /// - Throws: only ``SyncLockError`` (another sync holds the lock) or cancellation
+    ///   while waiting for it; step failures are in the report.
+    public func run(
+        direction: SyncDirection = .both, prefer: ConflictPreference = .remote, lock behaviour: LockBehaviour = .failIfRunning,
+        observer: SyncOperationQueue.Observer? = nil, progress: (@Sendable (SyncProgressEvent) -> Void)? = nil
+    ) async throws -> SyncReport {
+        let lock: SyncLock
+        switch behaviour {
+        case .failIfRunning:
+            lock = try SyncLock.tryAcquire(forStore: storeURL)
+        case .wait(let timeout):
+            lock = try await SyncLock.acquire(forStore: storeURL, timeout: timeout, logger: logger)
+        }
+        defer { lock.release() }
+        return try await runHoldingLock(direction: direction, prefer: prefer, observer: observer, progress: progress)
+    }
+
+    /// ``run(direction:prefer:lock:observer:progress:)`` for a caller that already holds
+    /// the store's sync lock.
+    public func runHoldingLock(
+        direction: SyncDirection, prefer: ConflictPreference,
+        observer: SyncOperationQueue.Observer? = nil, progress: (@Sendable (SyncProgressEvent) -> Void)? = nil
+    ) async throws -> SyncReport {
+        let started = Date()
+        let counters = Counters()
+        let queue = SyncOperationQueue(observer: observer)
+        var last: SyncOperation?
+        if direction != .pushOnly {
+            let pull = SyncOperation("pull") { _ in counters.set(\.pulled, try await self.pull(progress: progress)) }
+            let resolve = SyncOperation("resolve", dependsOn: [pull]) { _ in
+                counters.set(\.resolved, try self.hooks.resolveConflicts(prefer: prefer))
+            }
+            queue.add(pull)
+            queue.add(resolve)
+            last = resolve
+        }
+        if direction != .pullOnly {
+            let push = SyncOperation("push", dependsOn: last.map { [$0] } ?? []) { _ in
+                let result = try await self.push(progress: progress)
+                counters.set(\.pushed, result.written)
+                counters.set(\.refused, result.refused)
+            }
+            queue.add(push)
+            last = push
+        }
+        if direction != .pushOnly {
+            queue.add(SyncOperation("refresh", dependsOn: last.map { [$0] } ?? []) { _ in try self.hooks.refresh() })
+        }
+        let operations = try await queue.run()
+        let steps = operations.map { operation -> SyncReport.Step in
+            switch operation.state {
+            case .succeeded: SyncReport.Step(name: operation.name, state: "succeeded", error: nil)
+            case .failed(let message): SyncReport.Step(name: operation.name, state: "failed", error: message)
+            case .cancelled(let reason): SyncReport.Step(name: operation.name, state: "cancelled", error: reason)
+            case .pending, .running: SyncReport.Step(name: operation.name, state: "pending", error: nil)
+            }
+        }
+        let failed = steps.first { $0.state == "failed" }
+        let cancelled = steps.contains { $0.state == "cancelled" } && failed == nil
+        let values = counters.values
+        let report = SyncReport(
+            result: failed != nil ? "failed" : (cancelled ? "cancelled" : "succeeded"), direction: direction,
+            remote: remoteDescription, startedAt: SampleSeeder.timestamp(started), finishedAt: SampleSeeder.timestamp(Date()),
+            pulled: values.pulled, pushed: values.pushed, conflictsResolved: values.resolved, refused: values.refused,
+            error: failed.map { "\($0.name) failed: \($0.error ?? "unknown error")" }
+                ?? (cancelled ? "the sync was cancelled; run it again to finish" : nil),
+            steps: steps)
+        do {
+            var record = try statusRecord()
+            record.lastSync = report
+            try writeStatusRecord(record)
+        } catch {
+            logger.warning("cannot record the sync result: \(error)")
+        }
+        return report
+    }
+
+    // MARK: - Status
+
+    /// The saved sync state (an empty one before the first sync).
+    public func statusRecord() throws -> SyncStatusRecord {
+        try Self.statusRecord(of: documentStore)
+    }
+
+    /// The saved sync state of `store`.
+    public static func statusRecord(of store: DocumentStore) throws -> SyncStatusRecord {
+        try LocalRecord.read(SyncStatusRecord.self, id: SyncStatusRecord.recordID, in: store)
+            ?? SyncStatusRecord(lastSync: nil, pushedThrough: 0)
+    }
+
+    /// Documents changed in the store since its changes were last known to be on the remote.
+    public func pendingChangeCount() throws -> Int {
+        try Self.pendingChangeCount(of: documentStore)
+    }
+
+    /// Documents changed in `store` since they were last known to be on the remote.
+    public static func pendingChangeCount(of store: DocumentStore) throws -> Int {
+        try StoreInspection.changeCount(since: statusRecord(of: store).pushedThrough, in: store)
+    }
+
+    private func writeStatusRecord(_ record: SyncStatusRecord) throws {
+        try LocalRecord.write(record, id: SyncStatusRecord.recordID, in: documentStore)
+    }
+
+    private func observer(_ step: String, _ progress: (@Sendable (SyncProgressEvent) -> Void)?) -> (@Sendable (ReplicationProgress) -> Void)? {
+        guard let progress else { return nil }
+        return { replication in
+            progress(SyncProgressEvent(step: step, processed: replication.changesProcessed, total: replication.totalChangesEstimate))
+        }
+    }
+
+    /// Numbers the steps report, written from the steps' tasks.
+    private final class Counters: @unchecked Sendable {
+        struct Values {
+            var pulled = 0
+            var pushed = 0
+            var resolved = 0
+            var refused = 0
+        }
+
+        private let lock = NSLock()
+        private var storage = Values()
+
+        func set(_ key: WritableKeyPath<Values, Int>, _ value: Int) {
+            lock.lock()
+            storage[keyPath: key] = value
+            lock.unlock()
+        }
+
+        var values: Values {
+            lock.lock()
+            defer { lock.unlock() }
+            return storage
+        }
+    }
+}

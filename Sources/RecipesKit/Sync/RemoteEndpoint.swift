@@ -1,0 +1,27 @@
+import DocumentStore
+import Foundation
+import Logging
+import Replication
+
+/// The other side of a sync, made from the configured remote: a CouchDB-compatible server
+/// (http/https URL) or another store file on this machine (any other location).
+public enum RemoteEndpoint {
+    /// A replication peer for `url`.
+    /// - Throws: ``RecipesError/store(_:)`` naming the remote (password masked) when it is
+    ///   not usable.
+    public static func peer(for url: URL, logger: Logger = Logger(label: "recipes.sync")) throws(RecipesError) -> any ReplicationPeer {
+        if url.isFileURL {
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                return LocalDatabase(store: try DocumentStore(path: url.path))
+            } catch {
+                throw .store("cannot open the remote store \(url.path): \(error); check the path")
+            }
+        }
+        do {
+            return try CouchDatabase(url: url.absoluteString, logger: logger)
+        } catch {
+            throw .store("the remote \(URLMasking.masked(url.absoluteString)) is not usable: \(error)")
+        }
+    }
+}

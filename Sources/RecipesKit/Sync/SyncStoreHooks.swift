@@ -1,0 +1,12 @@
+/// What a sync asks of the store above the datastore: merging conflicting revisions in
+/// object-graph terms, and refreshing the object graph after documents changed underneath.
+public protocol SyncStoreHooks: Sendable {
+    /// Called just before a pull, while the store still holds only this machine's edits
+    /// (lets ``ConflictPreference/local`` tell this machine's revisions from pulled ones).
+    func willPull() throws
+    /// Resolves every document with conflicting revisions (losing revisions are deleted so
+    /// every replica converges) and returns how many documents were resolved.
+    func resolveConflicts(prefer: ConflictPreference) throws -> Int
+    /// Tells the object graph which documents changed underneath it.
+    func refresh() throws
+}

@@ -1,0 +1,35 @@
+// Test-only helper for the crash-safety test of DocumentIncrementalStore: saves one large
+// context into a store file so the test can kill this process in the middle of the save.
+//
+// Usage: dis-save-child <store.sqlite> <path/to/Model.xcdatamodeld> <recipes>
+// Prints "saving" (flushed) right before the save and "saved" after it.
+import DocumentIncrementalStore
+import Foundation
+import ObjectGraph
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let count = Int(arguments[3]) else {
+    FileHandle.standardError.write(Data("usage: dis-save-child <store.sqlite> <model.xcdatamodeld> <recipes>\n".utf8))
+    exit(2)
+}
+do {
+    let model = try ModelVersionSet.load(contentsOf: URL(fileURLWithPath: arguments[2])).current
+    let coordinator = try DocumentIncrementalStore.openCoordinator(path: arguments[1], model: model)
+    let context = ObjectContext(coordinator: coordinator, name: "child")
+    for i in 0..<count {
+        let recipe = try context.insert("Recipe")
+        try recipe.setValue(.string("Crash recipe \(i)"), forKey: "name")
+        for j in 0..<8 {
+            let ingredient = try context.insert("Ingredient")
+            try ingredient.setValue(.string("Ingredient \(j)"), forKey: "name")
+            try ingredient.setValue(.int(Int64(j)), forKey: "displayOrder")
+            try ingredient.setObject(recipe, forKey: "recipe")
+        }
+    }
+    FileHandle.standardOutput.write(Data("saving\n".utf8))
+    try context.save()
+    FileHandle.standardOutput.write(Data("saved\n".utf8))
+} catch {
+    FileHandle.standardError.write(Data("dis-save-child: \(error)\n".utf8))
+    exit(1)
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+
+/// A command's failure: the one-line reason printed on stderr and the exit status.
+struct CommandFailure: Error, CustomStringConvertible {
+    /// What went wrong and how to fix it (never a password).
+    var message: String
+    /// The exit status (1 unless said otherwise).
+    var status: Int32 = 1
+
+    /// The message.
+    var description: String { message }
+}
+
+/// Runs a command body, turning any error into one line on stderr and a non-zero exit.
+func reportingFailures(_ body: () async throws -> Void) async throws {
+    do {
+        try await body()
+    } catch let exit as ExitCode {
+        throw exit
+    } catch let failure as CommandFailure {
+        Terminal.error(failure.message)
+        throw ExitCode(failure.status)
+    } catch is CancellationError {
+        Terminal.error("cancelled; nothing was lost, run the command again to finish")
+        throw ExitCode(130)
+    } catch {
+        Terminal.error(String(describing: error))
+        throw ExitCode.failure
+    }
+}

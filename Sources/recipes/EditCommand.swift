@@ -1,0 +1,50 @@
+import ArgumentParser
+import RecipesKit
+
+/// `recipes edit`: changes a recipe.
+struct EditCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit", abstract: "Change a recipe.",
+        discussion: """
+            Options not given leave their field alone; an empty value (--type "") clears it. \
+            --ingredient adds a line, or changes the amount of the line of that name; \
+            --remove-ingredient NAME removes a line.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The recipe's name or ID.", valueName: "name-or-id"))
+    var recipe: String
+
+    @Option(name: .long, help: ArgumentHelp("A new name.", valueName: "name"))
+    var name: String?
+
+    @OptionGroup var fields: RecipeInputOptions
+
+    @Option(name: .customLong("remove-ingredient"), help: ArgumentHelp("Remove the ingredient line of this name; repeat for more.", valueName: "name"))
+    var removeIngredients: [String] = []
+
+    @Flag(name: .customLong("clear-image"), help: "Remove the picture.")
+    var clearImage = false
+
+    func validate() throws {
+        if clearImage && fields.image != nil { throw ValidationError("Give either --image or --clear-image, not both.") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let edit = RecipeEdit(
+                name: name, type: fields.type, overview: fields.overview, prepTime: fields.prepTime,
+                instructions: try fields.readInstructions(), removeIngredients: removeIngredients,
+                ingredients: try fields.parsedIngredients(), image: try fields.readImage(), clearImage: clearImage)
+            let session = try await Session.open(global)
+            let book = session.book
+            let target = try book.recipe(named: recipe)
+            guard !edit.isEmpty else {
+                throw CommandFailure(message: "nothing to change; give at least one option such as --name or --ingredient (see `recipes edit --help`)")
+            }
+            let details = try book.edit(target, edit)
+            Terminal.print("updated \(details.name) (\(details.id))")
+        }
+    }
+}

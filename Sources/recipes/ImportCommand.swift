@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import RecipesKit
+
+/// `recipes import`: imports a sample set (JSON) or a Core Data store of the original app.
+struct ImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import recipes from a JSON sample set, a folder of them, or a Core Data SQLite store.",
+        discussion: """
+            Everything is checked before anything is written, and written in one save. Objects \
+            get IDs derived from the set, so importing again changes nothing. --json prints \
+            {sets, changes: [{action, entity, id, name, keys}], created, updated, unchanged, skipped}.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Argument(help: ArgumentHelp("The file or folder to import.", valueName: "file"))
+    var file: String
+
+    @Flag(name: .customLong("dry-run"), help: "Show what would change without writing anything.")
+    var dryRun = false
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let sets: [SampleSet]
+            do {
+                sets = try SampleSource.sampleSets(at: URL(fileURLWithPath: file))
+            } catch let error as SampleSourceError {
+                throw CommandFailure(message: error.summary)
+            }
+            let session = try await Session.open(global, purpose: .importing)
+            let importer = SampleImporter(context: session.store.container.newContext(name: "import"))
+            let plan = dryRun ? try importer.plan(sets) : try importer.importSets(sets)
+            if !dryRun, try !session.store.seeder.isInitialised {
+                try session.store.seeder.markInitialised(.importedByUser)
+            }
+            if json {
+                try Terminal.printJSON(plan)
+                return
+            }
+            if dryRun || global.verbose {
+                for change in plan.changes {
+                    let verb = dryRun ? "would \(change.action.rawValue)" : change.action.rawValue + "d"
+                    Terminal.print("\(verb) \(change.entity) \"\(change.name)\" (\(change.id))" + (change.action == .update ? ": " + change.keys.joined(separator: ", ") : ""))
+                }
+            }
+            Terminal.print(Self.summary(plan, dryRun: dryRun))
+        }
+    }
+
+    /// One line: what was (or would be) created and updated.
+    static func summary(_ plan: ImportPlan, dryRun: Bool) -> String {
+        func parts(_ action: ImportChange.Action) -> String {
+            let counts = plan.counts(of: action)
+            return counts.isEmpty ? "" : " (" + counts.map { "\($0.count) \($0.entity)" }.joined(separator: ", ") + ")"
+        }
+        let sets = plan.sets.joined(separator: ", ")
+        let prefix = dryRun ? "dry run of \(sets): would create" : "imported \(sets): created"
+        return "\(prefix) \(plan.created)\(parts(.create)), \(dryRun ? "would update" : "updated") \(plan.updated)\(parts(.update)), unchanged \(plan.unchanged)"
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import RecipesKit
+
+/// What a command needs once its options are read: the resolved configuration and the
+/// opened store, seeded on first use.
+struct Session {
+    /// How a command relates to first-run seeding.
+    enum Purpose {
+        /// A command that reads or changes recipes: seeds a never-initialised store.
+        case normal
+        /// `import`: never seeds (the user brings their own data).
+        case importing
+    }
+
+    /// Where the store and the remote are.
+    let configuration: RecipesConfiguration
+    /// The opened store.
+    let store: RecipesStore
+    /// Diagnostics on stderr (`--verbose` shows them).
+    let logger: Logger
+
+    /// Resolves the configuration, opens the store and seeds it if this is its first use.
+    static func open(_ options: GlobalOptions, purpose: Purpose = .normal) async throws -> Session {
+        let configuration: RecipesConfiguration
+        do {
+            configuration = try RecipesConfiguration.resolve(
+                options: options.configurationOptions, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        var logger = Logger(label: "recipes") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = options.verbose ? .info : .warning
+        let store: RecipesStore
+        do {
+            store = try RecipesStore(url: configuration.storeURL)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
+        let session = Session(configuration: configuration, store: store, logger: logger)
+        if purpose == .normal {
+            try await session.seedIfNeeded()
+        }
+        return session
+    }
+
+    /// The recipe book of the store.
+    var book: RecipeBook { store.container.book }
+
+    /// First-run seeding; see ``FirstRunSeeding``.
+    private func seedIfNeeded() async throws {
+        try await FirstRunSeeding(session: self).run()
+    }
+}

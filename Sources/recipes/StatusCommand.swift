@@ -1,0 +1,103 @@
+import ArgumentParser
+import Foundation
+import RecipesKit
+
+/// `recipes status`: where the store is, what it holds, and how syncing stands.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the store, its counts, pending changes, the last sync and the remote.",
+        discussion: """
+            --json prints {store, storeSource, remote, remoteSource, counts: {recipes, ingredients, \
+            types, images}, documents, pendingChanges, conflicts, seeding: {outcome, sets, \
+            objectsCreated, date} | null, lastSync: <sync report> | null}. The remote's password \
+            is always masked.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    /// The JSON shape of `status`.
+    struct Status: Encodable {
+        struct Counts: Encodable {
+            var recipes: Int
+            var ingredients: Int
+            var types: Int
+            var images: Int
+        }
+
+        var store: String
+        var storeSource: String
+        var remote: String?
+        var remoteSource: String?
+        var counts: Counts
+        var documents: Int
+        var pendingChanges: Int
+        var conflicts: Int
+        var seeding: SeedingRecord?
+        var lastSync: SyncReport?
+
+        private enum CodingKeys: String, CodingKey {
+            case store, storeSource, remote, remoteSource, counts, documents, pendingChanges, conflicts, seeding, lastSync
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(store, forKey: .store)
+            try c.encode(storeSource, forKey: .storeSource)
+            try c.encode(remote, forKey: .remote)
+            try c.encode(remoteSource, forKey: .remoteSource)
+            try c.encode(counts, forKey: .counts)
+            try c.encode(documents, forKey: .documents)
+            try c.encode(pendingChanges, forKey: .pendingChanges)
+            try c.encode(conflicts, forKey: .conflicts)
+            try c.encode(seeding, forKey: .seeding)
+            try c.encode(lastSync, forKey: .lastSync)
+        }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let session = try await Session.open(global)
+            let configuration = session.configuration
+            let documents = session.store.documentStore
+            let counts = try session.book.counts()
+            let status: Status
+            do {
+                status = Status(
+                    store: configuration.storeURL.path, storeSource: configuration.storeSource.rawValue,
+                    remote: configuration.maskedRemote.map { configuration.remoteIsLocalStore ? configuration.remoteURL?.path ?? $0 : $0 },
+                    remoteSource: configuration.remoteSource?.rawValue,
+                    counts: Status.Counts(recipes: counts["Recipe"] ?? 0, ingredients: counts["Ingredient"] ?? 0,
+                                          types: counts["RecipeType"] ?? 0, images: counts["Image"] ?? 0),
+                    documents: try documents.documentCount(),
+                    pendingChanges: try RecipesSync.pendingChangeCount(of: documents),
+                    conflicts: try StoreInspection.conflictedDocumentCount(documents),
+                    seeding: try session.store.seeder.record(),
+                    lastSync: try RecipesSync.statusRecord(of: documents).lastSync)
+            } catch let error as RecipesError {
+                throw CommandFailure(message: error.description)
+            }
+            if json {
+                try Terminal.printJSON(status)
+                return
+            }
+            var lines = [
+                "store:      \(status.store) (\(status.storeSource))",
+                "remote:     \(status.remote.map { "\($0) (\(status.remoteSource ?? ""))" } ?? "none")",
+                "recipes:    \(status.counts.recipes) (\(status.counts.ingredients) ingredients, \(status.counts.types) types, \(status.counts.images) images)",
+                "documents:  \(status.documents)",
+                "pending:    \(status.pendingChanges) local change(s) not pushed",
+                "conflicts:  \(status.conflicts)",
+            ]
+            if let last = status.lastSync {
+                lines.append("last sync:  \(last.finishedAt) \(last.summaryLine)")
+            } else {
+                lines.append("last sync:  never")
+            }
+            for line in lines { Terminal.print(line) }
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import RecipesKit
+
+/// `recipes sync`: pull → resolve conflicts → push → refresh with the remote.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync the store with the remote: pull, resolve conflicts, push, refresh.",
+        discussion: """
+            Only one sync per store runs at a time: a second one reports "sync already running" \
+            and exits with status 75, or waits with --wait. A failed step exits non-zero with its \
+            reason; nothing is lost and the next sync resumes. --json prints {result, direction, \
+            remote, startedAt, finishedAt, pulled, pushed, conflictsResolved, refused, error, \
+            steps: [{name, state, error}]}.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(name: .customLong("pull-only"), help: "Only pull (and resolve conflicts).")
+    var pullOnly = false
+
+    @Flag(name: .customLong("push-only"), help: "Only push.")
+    var pushOnly = false
+
+    @Flag(name: .long, help: "Wait for a sync already running instead of failing.")
+    var wait = false
+
+    @Option(name: .long, help: "Which side wins conflicting properties: remote (default) or local.")
+    var prefer: ConflictPreference = .remote
+
+    @Flag(name: .long, help: "Print the report as JSON.")
+    var json = false
+
+    func validate() throws {
+        if pullOnly && pushOnly { throw ValidationError("Give --pull-only or --push-only, not both.") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let session = try await Session.open(global)
+            guard let remoteURL = session.configuration.remoteURL else {
+                throw CommandFailure(message: "no remote configured; give --remote URL, set RECIPES_REMOTE, or put {\"remote\": \"URL\"} in \(session.configuration.configFileURL.path)")
+            }
+            let sync: RecipesSync
+            do {
+                sync = try session.store.sync(with: remoteURL, logger: session.logger)
+            } catch {
+                throw CommandFailure(message: "\(error)")
+            }
+            let progress = ProgressPrinter()
+            let direction: SyncDirection = pullOnly ? .pullOnly : (pushOnly ? .pushOnly : .both)
+            let preference = prefer
+            let lockBehaviour: RecipesSync.LockBehaviour = wait ? .wait(timeout: nil) : .failIfRunning
+            let interrupts = InterruptHandler()
+            defer { interrupts.stop() }
+            let task = Task {
+                try await sync.run(direction: direction, prefer: preference, lock: lockBehaviour,
+                                   observer: { progress.step($0) }, progress: { progress.progress($0) })
+            }
+            interrupts.attach(task)
+            let report: SyncReport
+            do {
+                report = try await task.value
+            } catch let error as SyncLockError {
+                if case .alreadyRunning = error { throw CommandFailure(message: error.description, status: 75) }
+                throw CommandFailure(message: error.description)
+            }
+            progress.finish()
+            if json { try Terminal.printJSON(report) } else { Terminal.print(report.summaryLine) }
+            if !report.succeeded {
+                throw CommandFailure(message: report.error ?? "sync \(report.result)", status: report.result == "cancelled" ? 130 : 1)
+            }
+        }
+    }
+}
+
+extension ConflictPreference: ExpressibleByArgument {}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// Writing to the terminal: results on stdout, diagnostics and progress on stderr.
+enum Terminal {
+    /// Prints a line on stdout.
+    static func print(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Prints `recipes: <message>` on stderr, on one line.
+    static func error(_ message: String) {
+        let oneLine = message.replacingOccurrences(of: "\n", with: "; ")
+        FileHandle.standardError.write(Data("recipes: \(oneLine)\n".utf8))
+    }
+
+    /// Prints a diagnostic line on stderr.
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data("\(message)\n".utf8))
+    }
+
+    /// Whether stderr is a terminal (progress bars are drawn only then).
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+
+    /// Prints `value` as JSON on stdout: pretty, keys sorted, so the shape is stable.
+    static func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        var data = try encoder.encode(value)
+        // Foundation pretty-prints an empty array as "[\n\n]"; print the usual "[]".
+        if String(decoding: data, as: UTF8.self).filter({ !$0.isWhitespace }) == "[]" { data = Data("[]".utf8) }
+        FileHandle.standardOutput.write(data)
+        FileHandle.standardOutput.write(Data("\n".utf8))
+    }
+
+    /// Lays rows out in columns separated by two spaces, the last column unpadded.
+    static func table(_ header: [String], _ rows: [[String]]) -> [String] {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import RecipesKit
+
+/// `recipes types`: the recipe types in use and how many recipes each has.
+struct TypesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "types", abstract: "List recipe types.",
+        discussion: "--json prints an array of {name, recipeCount}.")
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(name: .long, help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        try await reportingFailures {
+            let session = try await Session.open(global)
+            let types = try session.book.types()
+            if json {
+                try Terminal.printJSON(types)
+                return
+            }
+            for line in Terminal.table(["TYPE", "RECIPES"], types.map { [$0.name, String($0.recipeCount)] }) { Terminal.print(line) }
+        }
+    }
+}

@@ -1,0 +1,239 @@
+import DocumentStore
+import Foundation
+import ObjectGraph
+import Testing
+@testable import DocumentIncrementalStore
+
+@Suite("Optimistic locking and replica conflicts")
+struct ConflictTests {
+    private func seededRecipe(_ stack: DocumentStack) throws -> ObjectID {
+        let ctx = stack.context("seed")
+        let r = try ctx.insert("Recipe")
+        try r.setValue(.string("Soup"), forKey: "name")
+        try r.setValue(.string("10 min"), forKey: "prepTime")
+        try r.setValue(.string("Hot"), forKey: "overview")
+        try ctx.save()
+        return r.objectID
+    }
+
+    @Test func twoContextsConflictPerPropertyAndPoliciesResolve() throws {
+        let stack = try DocumentStack()
+        let id = try seededRecipe(stack)
+        let a = stack.context("a"), b = stack.context("b")
+        let ra = try a.existingObject(with: id), rb = try b.existingObject(with: id)
+        try ra.setValue(.string("Chowder"), forKey: "name")
+        try a.save()
+        try rb.setValue(.string("20 min"), forKey: "prepTime")
+        // Default policy: the save is refused, naming the object and the property changed underneath.
+        do {
+            try b.save()
+            Issue.record("save should have failed")
+        } catch ObjectGraphError.mergeConflicts(let conflicts) {
+            #expect(conflicts.map(\.objectID) == [id])
+            #expect(conflicts.first?.changedInStore == ["name"])
+        }
+        b.mergePolicy = .storeTrumps
+        try b.save()
+        var doc = try #require(try stack.store.documentStore.get(id: id.referenceString))
+        #expect(doc.body["name"] == "Chowder")
+        #expect(doc.body["prepTime"] == "20 min")
+        #expect(doc.body["CDTISObjectVersion"] == "3")
+        // Object trumps: the context's value overwrites the store's.
+        a.mergePolicy = .storeTrumps
+        try ra.setValue(.string("Bisque"), forKey: "name")
+        try a.save()
+        try rb.setValue(.string("Consommé"), forKey: "name")
+        b.mergePolicy = .objectTrumps
+        try b.save()
+        doc = try #require(try stack.store.documentStore.get(id: id.referenceString))
+        #expect(doc.body["name"] == "Consommé")
+        // A deletion underneath is a conflict too.
+        let c = stack.context("c")
+        let rc = try c.existingObject(with: id)
+        let d = stack.context("d")
+        try d.existingObject(with: id).setValue(.string("Gazpacho"), forKey: "name")
+        try d.save()
+        try c.delete(rc)
+        #expect(throws: ObjectGraphError.self) { try c.save() }
+    }
+
+    /// Copies every leaf of `id` (with its history and attachments) from one store to another,
+    /// as a replicator would.
+    private func replicate(_ id: String, from source: DocumentStore, to target: DocumentStore) throws {
+        var revisions: [ReplicatedRevision] = []
+        for leaf in try source.leafRevisions(id: id) {
+            var attachments: [String: ReplicatedAttachment] = [:]
+            for (name, info) in leaf.attachments {
+                let data = try #require(try source.attachment(id: id, rev: leaf.rev, name: name)).data
+                attachments[name] = .data(contentType: info.contentType, data: data, revpos: info.revpos)
+            }
+            revisions.append(ReplicatedRevision(id: id, rev: leaf.rev, deleted: leaf.deleted, body: leaf.body,
+                                                history: try source.history(id: id, rev: leaf.rev), attachments: attachments))
+        }
+        try target.insertRevisions(revisions)
+    }
+
+    /// Two replicas edit the same recipe (here: name and prepTime there, overview here), then
+    /// the remote edit is pulled; returns both stacks and the object.
+    private func divergedReplicas() throws -> (local: DocumentStack, remote: DocumentStack, id: ObjectID) {
+        let local = try DocumentStack(), remote = try DocumentStack()
+        let id = try seededRecipe(local)
+        try replicate(id.referenceString, from: local.store.documentStore, to: remote.store.documentStore)
+        let rctx = remote.context("remote")
+        let rr = try rctx.existingObject(with: id)
+        try rr.setValue(.string("Remote soup"), forKey: "name")
+        try rr.setValue(.string("15 min"), forKey: "prepTime")
+        try rctx.save()
+        let lctx = local.context("local")
+        let lr = try lctx.existingObject(with: id)
+        try lr.setValue(.string("Local soup"), forKey: "name")
+        try lr.setValue(.string("Cold"), forKey: "overview")
+        try lctx.save()
+        try replicate(id.referenceString, from: remote.store.documentStore, to: local.store.documentStore)
+        return (local, remote, id)
+    }
+
+    private func body(_ stack: DocumentStack, _ id: ObjectID) throws -> JSONObject {
+        try #require(try stack.store.documentStore.get(id: id.referenceString)).body
+    }
+
+    private func expectConverged(_ s: (local: DocumentStack, remote: DocumentStack, id: ObjectID)) throws {
+        #expect(try s.local.store.conflictedObjectIDs().isEmpty)
+        #expect(try s.local.store.documentStore.conflicts(id: s.id.referenceString).isEmpty)
+        try replicate(s.id.referenceString, from: s.local.store.documentStore, to: s.remote.store.documentStore)
+        #expect(try s.remote.store.documentStore.get(id: s.id.referenceString)?.rev == s.local.store.documentStore.get(id: s.id.referenceString)?.rev)
+        #expect(try s.remote.store.documentStore.conflicts(id: s.id.referenceString).isEmpty)
+    }
+
+    @Test func storeTrumpsKeepsTheWinnersChangesAndTheLosersOthers() throws {
+        let s = try divergedReplicas()
+        #expect(try s.local.store.conflictedObjectIDs() == [s.id])
+        let conflict = try #require(try s.local.store.replicaConflicts().first)
+        #expect(conflict.conflictingProperties.isSuperset(of: ["name", "prepTime", "overview"]))
+        #expect(conflict.localVersion != nil)
+        let winner = try #require(try s.local.store.documentStore.get(id: s.id.referenceString))
+        let winnerIsLocal = winner.body["name"] == "Local soup"
+        // A context showing the object sees the resolution after the store reports it.
+        let ctx = s.local.context("viewer")
+        let viewed = try ctx.existingObject(with: s.id)
+        try s.local.store.resolveConflicts(policy: .storeTrumps)
+        let merged = try body(s.local, s.id)
+        #expect(merged["name"] == (winnerIsLocal ? "Local soup" : "Remote soup"))
+        #expect(merged["prepTime"] == "15 min")
+        #expect(merged["overview"] == "Cold")
+        try ctx.performAndWait { try ctx.refresh(viewed, mergeChanges: false) }
+        #expect(try viewed.string("overview") == "Cold")
+        try expectConverged(s)
+    }
+
+    @Test func localTrumpsKeepsThisReplicasEdits() throws {
+        let s = try divergedReplicas()
+        try s.local.store.resolveConflicts(policy: .localTrumps)
+        let merged = try body(s.local, s.id)
+        #expect(merged["name"] == "Local soup")
+        #expect(merged["overview"] == "Cold")
+        #expect(merged["prepTime"] == "15 min", "a property only the remote changed is kept")
+        try expectConverged(s)
+    }
+
+    @Test func customResolverDecides() throws {
+        let s = try divergedReplicas()
+        try s.local.store.resolveConflicts(policy: .custom { conflict in
+            let names = ([conflict.winner] + conflict.others).compactMap { $0.attributes["name"]?.stringValue }.sorted()
+            return .merged(["name": .string(names.joined(separator: " / ")), "prepTime": .string("1 min")])
+        })
+        let merged = try body(s.local, s.id)
+        #expect(merged["name"] == "Local soup / Remote soup")
+        #expect(merged["prepTime"] == "1 min")
+        try expectConverged(s)
+        // Keeping a named leaf.
+        let t = try divergedReplicas()
+        let loser = try #require(try t.local.store.replicaConflicts().first?.others.first)
+        try t.local.store.resolveConflicts(policy: .custom { _ in .keep(loser.version) })
+        #expect(try body(t.local, t.id)["name"] == loser.attributes["name"].flatMap { $0.stringValue.map { JSONValue.string($0) } })
+        try expectConverged(t)
+    }
+
+    @Test func threeReplicasMergePropertyByProperty() throws {
+        let a = try DocumentStack(), b = try DocumentStack(), c = try DocumentStack()
+        let id = try seededRecipe(a)
+        try replicate(id.referenceString, from: a.store.documentStore, to: b.store.documentStore)
+        try replicate(id.referenceString, from: a.store.documentStore, to: c.store.documentStore)
+        for (stack, key, value) in [(a, "name", "A name"), (b, "prepTime", "B time"), (c, "overview", "C overview")] {
+            let ctx = stack.context()
+            try ctx.existingObject(with: id).setValue(.string(value), forKey: key)
+            try ctx.save()
+        }
+        try replicate(id.referenceString, from: b.store.documentStore, to: a.store.documentStore)
+        try replicate(id.referenceString, from: c.store.documentStore, to: a.store.documentStore)
+        #expect(try a.store.documentStore.conflicts(id: id.referenceString).count == 2)
+        try a.store.resolveConflicts(policy: .storeTrumps)
+        let merged = try body(a, id)
+        #expect(merged["name"] == "A name")
+        #expect(merged["prepTime"] == "B time")
+        #expect(merged["overview"] == "C overview")
+        #expect(try a.store.documentStore.conflicts(id: id.referenceString).isEmpty)
+    }
+
+    @Test func pulledChangesReachContextsAfterProcessing() throws {
+        let local = try DocumentStack(), remote = try DocumentStack()
+        let id = try seededRecipe(local)
+        try replicate(id.referenceString, from: local.store.documentStore, to: remote.store.documentStore)
+        let ctx = local.context("viewer")
+        let viewed = try ctx.existingObject(with: id)
+        let rctx = remote.context()
+        try rctx.existingObject(with: id).setValue(.string("Pulled"), forKey: "name")
+        try rctx.save()
+        try replicate(id.referenceString, from: remote.store.documentStore, to: local.store.documentStore)
+        let changes = try local.store.processExternalChanges()
+        #expect(changes.updated == [id])
+        // The context absorbs asynchronously on its queue; performAndWait runs after it.
+        let name = try ctx.performAndWait { try viewed.string("name") }
+        #expect(name == "Pulled")
+    }
+}
+
+@Suite("Replica conflicts through contexts")
+struct ContextReplicaConflictTests {
+    @Test(arguments: ["storeTrumps", "objectTrumps", "custom"])
+    func contextsResolveReplicaConflicts(policy: String) throws {
+        let local = try DocumentStack(), remote = try DocumentStack()
+        let seed = local.context("seed")
+        let r = try seed.insert("Recipe")
+        try r.setValue(.string("Soup"), forKey: "name")
+        try seed.save()
+        let id = r.objectID
+        func copy(_ from: DocumentStore, _ to: DocumentStore) throws {
+            try to.insertRevisions(try from.leafRevisions(id: id.referenceString).map {
+                ReplicatedRevision(id: $0.id, rev: $0.rev, deleted: $0.deleted, body: $0.body, history: try from.history(id: $0.id, rev: $0.rev))
+            })
+        }
+        try copy(local.store.documentStore, remote.store.documentStore)
+        let rctx = remote.context()
+        try rctx.existingObject(with: id).setValue(.string("Remote"), forKey: "name")
+        try rctx.save()
+        let lctx = local.context()
+        try lctx.existingObject(with: id).setValue(.string("Local"), forKey: "name")
+        try lctx.save()
+        try copy(remote.store.documentStore, local.store.documentStore)
+        #expect(try local.coordinator.objectsWithConflicts() == [id])
+        let winnerName = try #require(try local.store.documentStore.get(id: id.referenceString)?.body["name"]?.stringValue)
+        let loserName = winnerName == "Local" ? "Remote" : "Local"
+        let mergePolicy: MergePolicy
+        switch policy {
+        case "storeTrumps": mergePolicy = .storeTrumps
+        case "objectTrumps": mergePolicy = .objectTrumps
+        default: mergePolicy = .custom { _ in .merged(["name": .string("Both")]) }
+        }
+        let resolved = try lctx.resolveReplicationConflicts(policy: mergePolicy)
+        #expect(resolved == [id])
+        #expect(try local.store.conflictedObjectIDs().isEmpty)
+        let expected = policy == "storeTrumps" ? winnerName : (policy == "objectTrumps" ? loserName : "Both")
+        #expect(try local.store.documentStore.get(id: id.referenceString)?.body["name"] == .string(expected))
+        #expect(try lctx.existingObject(with: id).string("name") == expected)
+        // The remote converges once it has the resolution.
+        try copy(local.store.documentStore, remote.store.documentStore)
+        #expect(try remote.store.documentStore.conflicts(id: id.referenceString).isEmpty)
+        #expect(try remote.store.documentStore.get(id: id.referenceString)?.rev == local.store.documentStore.get(id: id.referenceString)?.rev)
+    }
+}

@@ -1,0 +1,195 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// What one run of the `recipes` executable produced.
+struct RunResult: CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+
+    /// Stdout decoded as JSON.
+    func json() throws -> Any {
+        try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
+    }
+}
+
+/// A sandbox for running the real `recipes` executable: its own temporary HOME, XDG data
+/// and config folders, so no test touches the user's files or another test's store.
+final class Sandbox: @unchecked Sendable {
+    let root: URL
+
+    init(_ label: String = "recipes-cli") throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
+        for folder in ["home", "data", "config"] {
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: root) }
+
+    /// A path inside the sandbox.
+    func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// The environment every run gets: sandboxed HOME and XDG folders, nothing from the
+    /// developer's RECIPES_* variables.
+    var environment: [String: String] {
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RECIPES_") && !$0.key.hasPrefix("XDG_") }
+        env["HOME"] = path("home")
+        env["XDG_DATA_HOME"] = path("data")
+        env["XDG_CONFIG_HOME"] = path("config")
+        return env
+    }
+
+    /// Runs `recipes` with `arguments` and waits for it.
+    @discardableResult
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunResult {
+        let process = try start(arguments, environment: extra)
+        return try process.finish()
+    }
+
+    /// Starts `recipes` without waiting.
+    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunningProcess {
+        try RunningProcess(arguments: arguments, environment: environment.merging(extra) { $1 })
+    }
+
+    /// Writes a file in the sandbox and returns its path.
+    @discardableResult
+    func write(_ relative: String, _ data: Data) throws -> String {
+        let url = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+        return url.path
+    }
+}
+
+/// A started `recipes` process whose output is collected in files (no pipe can fill up).
+final class RunningProcess: @unchecked Sendable {
+    let process = Process()
+    private let outURL: URL
+    private let errURL: URL
+
+    init(arguments: [String], environment: [String: String]) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        outURL = folder.appendingPathComponent("stdout")
+        errURL = folder.appendingPathComponent("stderr")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        process.executableURL = try CLIBinary.url()
+        process.arguments = arguments
+        process.environment = environment
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: outURL.deletingLastPathComponent())
+    }
+
+    var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
+    var stderr: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
+
+    /// Waits for the process (at most `timeout` seconds, then kills it) and returns its output.
+    func finish(timeout: TimeInterval = 120) throws -> RunResult {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning {
+            stop()
+            Issue.record("recipes \(process.arguments ?? []) did not finish within \(timeout) s; stderr: \(stderr)")
+        }
+        process.waitUntilExit()
+        return RunResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    /// Waits until stdout contains `text` (or the process ends, or `timeout` passes).
+    func waitForOutput(containing text: String, timeout: TimeInterval = 60) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let out = stdout
+            if out.contains(text) { return out }
+            if !process.isRunning { return nil }
+            usleep(20_000)
+        }
+        return nil
+    }
+
+    /// Stops the process with SIGTERM (SIGKILL if it is still there 5 s later) and waits.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(5)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+}
+
+/// `recipes serve` on a free port of 127.0.0.1, for sync tests without any CouchDB.
+final class ServedDatabase: @unchecked Sendable {
+    let server: RunningProcess
+    let baseURL: String
+
+    init(in sandbox: Sandbox) throws {
+        server = try sandbox.start(["serve", "--data-dir", sandbox.path("server"), "--port", "0", "--allow-anonymous"])
+        guard let out = server.waitForOutput(containing: "listening on ") else {
+            throw ServeError(message: "recipes serve did not start: \(server.stderr)")
+        }
+        let line = out.split(separator: "\n").first { $0.contains("listening on ") } ?? ""
+        baseURL = String(line.split(separator: " ").last ?? "")
+    }
+
+    deinit { server.stop() }
+
+    /// The URL of database `name`.
+    func url(_ name: String = "recipes") -> String { "\(baseURL)/\(name)" }
+
+    /// GET a path of the server and decode the JSON reply.
+    func get(_ path: String) async throws -> [String: Any] {
+        let (data, _) = try await URLSession.shared.data(from: URL(string: baseURL + path)!)
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw ServeError(message: "not a JSON object: \(String(decoding: data, as: UTF8.self))")
+        }
+        return object
+    }
+
+    struct ServeError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+}
+
+/// Finds the `recipes` executable that `swift build`/`swift test` built next to the tests.
+enum CLIBinary {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func url() throws -> URL {
+        var candidates: [URL] = []
+        if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
+        candidates.append(Bundle.main.bundleURL)
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for bundle in Bundle.allBundles { candidates.append(bundle.bundleURL.deletingLastPathComponent()) }
+        candidates.append(packageRoot.appendingPathComponent(".build/debug"))
+        for folder in candidates {
+            let binary = folder.appendingPathComponent("recipes")
+            if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
+        }
+        throw ServedDatabase.ServeError(message: "the recipes executable was not found next to the tests; run `swift build --product recipes` first")
+    }
+}
+
+/// The test fixtures shared by the project (copied before use, never opened in place).
+enum SharedFixtures {
+    static let appleRecipesStore = CLIBinary.packageRoot
+        .appendingPathComponent("../shared/fixtures/apple-recipes/Recipes.sqlite").standardizedFileURL
+
+    static let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D])
+}

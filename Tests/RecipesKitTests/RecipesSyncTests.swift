@@ -1,0 +1,65 @@
+import DocumentStore
+import Foundation
+import Testing
+@testable import RecipesKit
+
+@Suite("Recipes sync between store files")
+struct RecipesSyncTests {
+    @Test("a recipe reaches another store; pending changes drop to zero; the report is kept")
+    func roundTrip() async throws {
+        let directory = try TemporaryDirectory()
+        let remote = directory.file("remote.sqlite")
+        let a = try RecipesStore(url: directory.file("a.sqlite"))
+        let b = try RecipesStore(url: directory.file("b.sqlite"))
+        try a.container.book.add(RecipeDraft(name: "Pho", type: "Soup", ingredients: [IngredientInput(amount: "1 l", name: "broth")]))
+        #expect(try RecipesSync.pendingChangeCount(of: a.documentStore) > 0)
+
+        let pushed = try await a.sync(with: remote).run()
+        #expect(pushed.succeeded && pushed.pushed >= 3 && pushed.steps.map(\.name) == ["pull", "resolve", "push", "refresh"])
+        #expect(try RecipesSync.pendingChangeCount(of: a.documentStore) == 0)
+        #expect(try RecipesSync.statusRecord(of: a.documentStore).lastSync == pushed)
+
+        let pulled = try await b.sync(with: remote).run(direction: .pullOnly)
+        #expect(pulled.succeeded && pulled.pulled >= 3 && pulled.pushed == 0)
+        let pho = try b.container.book.details(of: try b.container.book.recipe(named: "Pho"))
+        #expect(pho.type == "Soup" && pho.ingredients.map(\.name) == ["broth"])
+    }
+
+    @Test("conflicting edits resolve the same way on both stores; --prefer local keeps this machine's value")
+    func conflicts() async throws {
+        let directory = try TemporaryDirectory()
+        let remote = directory.file("remote.sqlite")
+        let a = try RecipesStore(url: directory.file("a.sqlite"))
+        let b = try RecipesStore(url: directory.file("b.sqlite"))
+        try a.container.book.add(RecipeDraft(name: "Pho", overview: "start"))
+        _ = try await a.sync(with: remote).run()
+        _ = try await b.sync(with: remote).run()
+        try a.container.book.edit(try a.container.book.recipe(named: "Pho"), RecipeEdit(overview: "from A"))
+        try b.container.book.edit(try b.container.book.recipe(named: "Pho"), RecipeEdit(overview: "from B"))
+        _ = try await a.sync(with: remote).run()
+        let resolving = try await b.sync(with: remote).run(prefer: .local)
+        #expect(resolving.conflictsResolved == 1)
+        _ = try await a.sync(with: remote).run()
+        for store in [a, b] {
+            let fresh = store.container.newContext()
+            let book = RecipeBook(context: fresh)
+            #expect(try book.details(of: try book.recipe(named: "Pho")).overview == "from B")
+            #expect(try StoreInspection.conflictedDocumentCount(store.documentStore) == 0)
+        }
+    }
+
+    @Test("a held lock refuses a second sync; a failed step is reported and cancels the rest")
+    func lockAndFailure() async throws {
+        let directory = try TemporaryDirectory()
+        let a = try RecipesStore(url: directory.file("a.sqlite"))
+        let sync = try a.sync(with: directory.file("remote.sqlite"))
+        let held = try SyncLock.tryAcquire(forStore: a.url)
+        await #expect(throws: SyncLockError.self) { try await sync.run() }
+        held.release()
+
+        let unreachable = try a.sync(with: URL(string: "http://127.0.0.1:9/recipes")!)
+        let report = try await unreachable.run()
+        #expect(report.result == "failed" && report.error?.hasPrefix("pull failed") == true)
+        #expect(report.steps.map(\.state) == ["failed", "cancelled", "cancelled", "cancelled"])
+    }
+}
