@@ -121,10 +121,10 @@ extension CouchResponder {
         for result in results {
             for doc in result.objectValue?["docs"]?.arrayValue ?? [] {
                 if let ok = doc.objectValue?["ok"] {
-                    writer.append(headers: [("Content-Type", "application/json")], body: JSONText.encode(ok))
+                    writer.append(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(ok))
                 } else {
                     writer.append(headers: [("Content-Type", "application/json; error=\"true\"")],
-                                  body: JSONText.encode(doc.objectValue?["error"] ?? .null))
+                                  body: JSONWriter.couchDB.data(doc.objectValue?["error"] ?? .null))
                 }
             }
         }
@@ -179,27 +179,12 @@ extension CouchResponder {
         }
         let prepared = revisions
         let failures = try await StoreWork.run { () throws -> [JSONValue] in
-            let store = database.store
-            do {
-                try store.insertRevisions(prepared)
-                return []
-            } catch let error as DocumentStoreError {
-                if case .storage = error { throw error }
-                // One bad revision spoils the batch: insert one by one to report exactly which.
-                var failures = [JSONValue]()
-                for revision in prepared {
-                    do {
-                        try store.insertRevisions([revision])
-                    } catch let single as DocumentStoreError {
-                        if case .storage = single { throw single }
-                        let couch = CouchError(single)
-                        failures.append([
-                            "id": .string(revision.id), "rev": .string(revision.rev.description),
-                            "error": .string(couch.error), "reason": .string(couch.reason),
-                        ])
-                    }
-                }
-                return failures
+            try database.store.insertRevisionsReportingRefusals(prepared).map { refusal in
+                let couch = CouchError(refusal.error)
+                return [
+                    "id": .string(refusal.id), "rev": .string(refusal.rev.description),
+                    "error": .string(couch.error), "reason": .string(couch.reason),
+                ]
             }
         }
         database.didWrite()
