@@ -68,59 +68,56 @@ struct JSONParser {
     }
 
     private mutating func parseObject() throws -> JSONObject {
-        try enterContainer()
-        index += 1
         var object = JSONObject()
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return object
-        }
-        while true {
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw failure("an object key must be a string")
+        try parseMembers(closing: UInt8(ascii: "}"), in: "an object") { parser in
+            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
+                throw parser.failure("an object key must be a string")
             }
-            let key = try parseString()
-            skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':' after an object key") }
-            index += 1
-            skipWhitespace()
-            object[key] = try parseValue()
-            skipWhitespace()
-            guard index < bytes.count else { throw failure("the text ends inside an object") }
-            let separator = bytes[index]
-            index += 1
-            if separator == UInt8(ascii: "}") { break }
-            guard separator == UInt8(ascii: ",") else { throw failure("expected ',' or '}' in an object", at: index - 1) }
-            skipWhitespace()
+            let key = try parser.parseString()
+            parser.skipWhitespace()
+            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":") else {
+                throw parser.failure("expected ':' after an object key")
+            }
+            parser.index += 1
+            parser.skipWhitespace()
+            object[key] = try parser.parseValue()
         }
-        depth -= 1
         return object
     }
 
     private mutating func parseArray() throws -> [JSONValue] {
+        var elements: [JSONValue] = []
+        try parseMembers(closing: UInt8(ascii: "]"), in: "an array") { parser in
+            elements.append(try parser.parseValue())
+        }
+        return elements
+    }
+
+    /// Reads the comma-separated members of an object or array up to `closing`, one `member`
+    /// call each, with the cursor on the opening bracket at the start.
+    private mutating func parseMembers(closing: UInt8, in container: String,
+                                       _ member: (inout JSONParser) throws -> Void) throws {
         try enterContainer()
         index += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+        if index < bytes.count, bytes[index] == closing {
             index += 1
             depth -= 1
-            return elements
+            return
         }
         while true {
-            elements.append(try parseValue())
+            try member(&self)
             skipWhitespace()
-            guard index < bytes.count else { throw failure("the text ends inside an array") }
+            guard index < bytes.count else { throw failure("the text ends inside \(container)") }
             let separator = bytes[index]
             index += 1
-            if separator == UInt8(ascii: "]") { break }
-            guard separator == UInt8(ascii: ",") else { throw failure("expected ',' or ']' in an array", at: index - 1) }
+            if separator == closing { break }
+            guard separator == UInt8(ascii: ",") else {
+                throw failure("expected ',' or '\(Character(Unicode.Scalar(closing)))' in \(container)", at: index - 1)
+            }
             skipWhitespace()
         }
         depth -= 1
-        return elements
     }
 
     private mutating func enterContainer() throws {
