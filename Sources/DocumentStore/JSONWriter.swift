@@ -125,14 +125,31 @@ public struct JSONWriter: Sendable {
                 if Self.leadingRank[key] != nil { leading.append(key) } else { rest.append(key) }
             }
             leading.sort { Self.leadingRank[$0]! < Self.leadingRank[$1]! }
-            rest.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            rest.sort(by: Self.utf8Precedes)
             return leading + rest
         }
     }
 
     /// Keys sorted by their UTF-8 bytes: the order every replica agrees on.
     public static func sortedKeys(_ members: JSONObject) -> [String] {
-        members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        members.keys.sorted(by: utf8Precedes)
+    }
+
+    /// Whether `lhs` sorts before `rhs` by UTF-8 bytes (a `memcmp`, not a generic sequence
+    /// comparison: key sorting is a large share of writing bodies).
+    static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
+        var lhs = lhs
+        var rhs = rhs
+        return lhs.withUTF8 { left in
+            rhs.withUTF8 { right in
+                let common = min(left.count, right.count)
+                if common > 0 {
+                    let order = memcmp(left.baseAddress!, right.baseAddress!, common)
+                    if order != 0 { return order < 0 }
+                }
+                return left.count < right.count
+            }
+        }
     }
 
     /// Appends a JSON string literal: `"` and `\` escaped, control characters as `\n`, `\r`,

@@ -67,6 +67,13 @@ import Testing
         #expect(CanonicalJSON.encode(value) == JSONWriter.canonical.data(value))
     }
 
+    @Test func keyComparisonIsByUTF8Bytes() {
+        let keys = ["b", "", "a", "ab", "é", "Z", "_x", "a\u{0}", "\u{FFFF}", "😀", "e\u{301}"]
+        let expected = keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        #expect(keys.sorted(by: JSONWriter.utf8Precedes) == expected)
+        #expect(!JSONWriter.utf8Precedes("a", "a"))
+    }
+
     @Test func couchDBOrderPutsLeadingMembersFirst() {
         let value: JSONValue = ["z": 1, "reason": "r", "_rev": "1-a", "error": "e", "_id": "x", "ok": true, "a": 0]
         #expect(JSONWriter.couchDB.string(value) == #"{"_id":"x","_rev":"1-a","ok":true,"error":"e","reason":"r","a":0,"z":1}"#)
