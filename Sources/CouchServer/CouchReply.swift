@@ -12,7 +12,9 @@ enum CouchReply {
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "must-revalidate"
         for (name, value) in extra { headers.append(HTTPField(name: name, value: value)) }
-        var bytes = JSONText.encode(value)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(256)
+        JSONWriter.couchDB.append(value, to: &bytes)
         bytes.append(UInt8(ascii: "\n"))
         return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }

@@ -44,10 +44,29 @@ struct CouchRequest: Sendable {
     var prefersMultipartMixed: Bool { !accepts("application/json") }
 
     /// The body as a JSON value; 400 `bad_request` when it is not JSON.
-    func jsonBody() throws -> JSONValue { try JSONText.decode(body) }
+    func jsonBody() throws -> JSONValue { try Self.json(from: body) }
 
     /// The body as a JSON object; 400 when it is not one.
-    func jsonObjectBody() throws -> JSONObject { try JSONText.decodeObject(body) }
+    func jsonObjectBody() throws -> JSONObject { try Self.jsonObject(from: body) }
+
+    /// Parses request JSON (a body, a multipart part); anything malformed is CouchDB's 400
+    /// `bad_request`.
+    static func json(from data: Data) throws -> JSONValue {
+        guard !data.isEmpty else { throw CouchError.invalidJSON }
+        do {
+            return try JSONValue.parse(data)
+        } catch {
+            throw CouchError.invalidJSON
+        }
+    }
+
+    /// Parses request JSON that must be an object.
+    static func jsonObject(from data: Data) throws -> JSONObject {
+        guard case .object(let object) = try json(from: data) else {
+            throw CouchError.badRequest("Request body must be a JSON object")
+        }
+        return object
+    }
 
     /// Base URL the client used (`http://host:port`), for `Location` headers.
     var baseURL: String {

@@ -29,7 +29,7 @@ extension CouchResponder {
             let body = ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: "{\"results\":[\n"))
                 let page = try await waitForChanges(database, since: start, options: options, writer: &writer)
-                let rows = page.rows.map(JSONText.string).joined(separator: ",\n")
+                let rows = page.rows.map(JSONWriter.couchDB.string).joined(separator: ",\n")
                 try await writer.write(ByteBuffer(string: rows + Self.changesTail(page)))
                 try await writer.finish(nil)
             }
@@ -42,7 +42,7 @@ extension CouchResponder {
                 var sent = 0
                 while true {
                     for row in page.rows {
-                        try await writer.write(ByteBuffer(string: JSONText.string(row) + "\n"))
+                        try await writer.write(ByteBuffer(string: JSONWriter.couchDB.string(row) + "\n"))
                     }
                     sent += page.rows.count
                     since = page.lastSequence
@@ -53,7 +53,7 @@ extension CouchResponder {
                     page = try await waitForChanges(database, since: since, options: remaining, writer: &writer, deadline: deadline)
                     if page.rows.isEmpty { break }
                 }
-                try await writer.write(ByteBuffer(string: JSONText.string(["last_seq": .string(String(since)), "pending": 0]) + "\n"))
+                try await writer.write(ByteBuffer(string: JSONWriter.couchDB.string(["last_seq": .string(String(since)), "pending": 0]) + "\n"))
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: Self.jsonHeaders, body: body)
@@ -92,7 +92,7 @@ extension CouchResponder {
     /// The whole normal-feed reply.
     private static func changesReply(_ page: ChangesPage) -> Response {
         var text = "{\"results\":[\n"
-        text += page.rows.map(JSONText.string).joined(separator: ",\n")
+        text += page.rows.map(JSONWriter.couchDB.string).joined(separator: ",\n")
         text += changesTail(page)
         var headers = jsonHeaders
         headers[.contentLength] = String(text.utf8.count)
@@ -111,7 +111,9 @@ extension CouchResponder {
         let wanted = options.limit ?? Int.max
         var limited = false
         scan: while true {
-            let batch = try store.changes(since: position, limit: 1000)
+            // Read no further than the one change past `limit` that tells whether more remain.
+            let room = wanted == Int.max ? 1000 : min(1000, max(1, wanted - rows.count + 1))
+            let batch = try store.changes(since: position, limit: room)
             if batch.changes.isEmpty { break }
             for change in batch.changes {
                 if rows.count >= wanted { limited = true; break scan }
@@ -122,7 +124,9 @@ extension CouchResponder {
             position = max(position, batch.lastSequence)
         }
         var pending = 0
-        if limited {
+        if limited, options.docIDs == nil {
+            pending = try store.changeCount(since: position)
+        } else if limited {
             var after = position
             while true {
                 let batch = try store.changes(since: after, limit: 5000)

@@ -118,9 +118,9 @@ extension CouchResponder {
             switch result {
             case .missing(let rev):
                 writer.append(headers: [("Content-Type", "application/json; error=\"true\"")],
-                              body: JSONText.encode(["missing": .string(rev.description)]))
+                              body: JSONWriter.couchDB.data(["missing": .string(rev.description)]))
             case .found(let rendered) where rendered.following.isEmpty:
-                writer.append(headers: [("Content-Type", "application/json")], body: JSONText.encode(.object(rendered.json)))
+                writer.append(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(.object(rendered.json)))
             case .found(let rendered):
                 let inner = try await Self.relatedBody(rendered, store: database.store)
                 writer.append(headers: [("Content-Type", inner.contentType)], body: inner.body)
@@ -133,7 +133,7 @@ extension CouchResponder {
     /// A `multipart/related` body: the document JSON, then one part per following attachment.
     static func relatedBody(_ rendered: DocumentRenderer.Rendered, store: DocumentStore) async throws -> (contentType: String, body: Data) {
         var writer = MultipartWriter()
-        writer.append(headers: [("Content-Type", "application/json")], body: JSONText.encode(.object(rendered.json)))
+        writer.append(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(.object(rendered.json)))
         for (name, info) in rendered.following {
             let data = try await StoreWork.run { try store.attachmentData(digest: info.digest) }
             guard let data else {
@@ -157,7 +157,7 @@ extension CouchResponder {
             }
             let parts = try MultipartReader.parts(of: request.body, boundary: boundary)
             guard let first = parts.first else { throw CouchError.badRequest("multipart/related body has no parts") }
-            var incoming = try IncomingDocument(JSONText.decodeObject(first.body))
+            var incoming = try IncomingDocument(CouchRequest.jsonObject(from: first.body))
             try incoming.attachFollowingParts(Array(parts.dropFirst()))
             return incoming
         }

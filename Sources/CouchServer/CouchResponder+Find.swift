@@ -27,7 +27,7 @@ extension CouchResponder {
                     }
                     sort.append(SortField(field: field, ascending: text == "asc"))
                 default:
-                    throw CouchError.badRequest("Invalid sort field: \(JSONText.string(element))")
+                    throw CouchError.badRequest("Invalid sort field: \(JSONWriter.couchDB.string(element))")
                 }
             }
         }
@@ -89,10 +89,10 @@ extension CouchResponder {
             switch value {
             case .string(let field): fields.append(field)
             case .object(let object) where object.count == 1: fields.append(object.keys.first!)
-            default: throw CouchError.badRequest("Invalid index field: \(JSONText.string(value))")
+            default: throw CouchError.badRequest("Invalid index field: \(JSONWriter.couchDB.string(value))")
             }
         }
-        let digest = Insecure.SHA1.hash(data: JSONText.encode(.array(fields.map { .string($0) })))
+        let digest = Insecure.SHA1.hash(data: JSONWriter.couchDB.data(.array(fields.map { .string($0) })))
         let hash = digest.map { String(format: "%02x", $0) }.joined()
         let name = body["name"]?.stringValue ?? hash
         let indexFields = fields

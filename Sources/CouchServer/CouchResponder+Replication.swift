@@ -72,7 +72,13 @@ extension CouchResponder {
         let requested = items
         let results = try await StoreWork.run { () throws -> [JSONValue] in
             let store = database.store
-            return try requested.map { item in
+            // The common case when replicating: each revision asked for is its document's
+            // winner, hence a leaf and its own latest. One read gets them all with their history.
+            let asked = requested.indices.filter { requested[$0].rev != nil && !requested[$0].id.hasPrefix("_") }
+            var direct = [(revision: DocumentRevision, history: [RevisionID])?](repeating: nil, count: requested.count)
+            let read = try store.revisionsWithHistory(asked.map { (id: requested[$0].id, rev: requested[$0].rev!) })
+            for (index, found) in zip(asked, read) { direct[index] = found }
+            return try zip(requested, direct).map { item, found in
                 var renderer = rendererCopy
                 renderer.attsSince = item.attsSince
                 var docs = [JSONValue]()
@@ -85,6 +91,10 @@ extension CouchResponder {
                 if item.id.hasPrefix("_") {
                     docs.append(missing)
                 } else if let rev = item.rev {
+                    if let (exact, history) = found, exact.sequence != 0 || !latest {
+                        docs.append(["ok": .object(try renderer.render(exact, store: store, history: history).json)])
+                        return ["id": .string(item.id), "docs": .array(docs)]
+                    }
                     var matches = [DocumentRevision]()
                     if latest {
                         for leaf in try store.leafRevisions(id: item.id) {
@@ -121,10 +131,10 @@ extension CouchResponder {
         for result in results {
             for doc in result.objectValue?["docs"]?.arrayValue ?? [] {
                 if let ok = doc.objectValue?["ok"] {
-                    writer.append(headers: [("Content-Type", "application/json")], body: JSONText.encode(ok))
+                    writer.append(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(ok))
                 } else {
                     writer.append(headers: [("Content-Type", "application/json; error=\"true\"")],
-                                  body: JSONText.encode(doc.objectValue?["error"] ?? .null))
+                                  body: JSONWriter.couchDB.data(doc.objectValue?["error"] ?? .null))
                 }
             }
         }
@@ -179,27 +189,12 @@ extension CouchResponder {
         }
         let prepared = revisions
         let failures = try await StoreWork.run { () throws -> [JSONValue] in
-            let store = database.store
-            do {
-                try store.insertRevisions(prepared)
-                return []
-            } catch let error as DocumentStoreError {
-                if case .storage = error { throw error }
-                // One bad revision spoils the batch: insert one by one to report exactly which.
-                var failures = [JSONValue]()
-                for revision in prepared {
-                    do {
-                        try store.insertRevisions([revision])
-                    } catch let single as DocumentStoreError {
-                        if case .storage = single { throw single }
-                        let couch = CouchError(single)
-                        failures.append([
-                            "id": .string(revision.id), "rev": .string(revision.rev.description),
-                            "error": .string(couch.error), "reason": .string(couch.reason),
-                        ])
-                    }
-                }
-                return failures
+            try database.store.insertRevisionsReportingRefusals(prepared).map { refusal in
+                let couch = CouchError(refusal.error)
+                return [
+                    "id": .string(refusal.id), "rev": .string(refusal.rev.description),
+                    "error": .string(couch.error), "reason": .string(couch.reason),
+                ]
             }
         }
         database.didWrite()

@@ -72,16 +72,17 @@ struct CouchResponder: HTTPResponder {
         // Read the body up to the limit; past it, keep reading but drop the bytes, so the
         // client gets its 413 instead of a reset connection.
         let limit = state.configuration.maxRequestBodySize
-        var body = Data()
-        var tooLarge = request.headers[.contentLength].flatMap(Int.init).map { $0 > limit } ?? false
-        for try await var chunk in request.body {
+        let declaredLength = request.headers[.contentLength].flatMap(Int.init)
+        var body = Data(capacity: min(declaredLength ?? 0, limit))
+        var tooLarge = declaredLength.map { $0 > limit } ?? false
+        for try await chunk in request.body {
             if tooLarge { continue }
             if body.count + chunk.readableBytes > limit {
                 tooLarge = true
                 body = Data()
                 continue
             }
-            body.append(contentsOf: chunk.readBytes(length: chunk.readableBytes) ?? [])
+            chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
         }
         if tooLarge { throw CouchError.tooLarge }
         var query = [String: String]()

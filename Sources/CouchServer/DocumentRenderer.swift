@@ -25,14 +25,15 @@ struct DocumentRenderer: Sendable {
         var following: [(name: String, info: AttachmentInfo)]
     }
 
-    /// Renders `revision` of a document in `store`.
-    func render(_ revision: DocumentRevision, store: DocumentStore) throws -> Rendered {
+    /// Renders `revision` of a document in `store`; `history`, when the caller already read
+    /// the revision's ancestry, saves reading it again.
+    func render(_ revision: DocumentRevision, store: DocumentStore, history known: [RevisionID]? = nil) throws -> Rendered {
         var json = revision.body
         json["_id"] = .string(revision.id)
         json["_rev"] = .string(revision.rev.description)
         if revision.deleted { json["_deleted"] = .bool(true) }
         var following = [(name: String, info: AttachmentInfo)]()
-        var history: [RevisionID]? = nil
+        var history: [RevisionID]? = known.map { $0.isEmpty ? [revision.rev] : $0 }
         func ancestry() throws -> [RevisionID] {
             if let history { return history }
             let loaded = try store.history(id: revision.id, rev: revision.rev)

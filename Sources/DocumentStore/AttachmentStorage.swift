@@ -72,7 +72,7 @@ enum AttachmentStorage {
 
     /// Reads metadata written by `encodeMetadata`.
     static func decodeMetadata(_ data: Data?) -> [String: AttachmentInfo] {
-        guard let data, let object = try? JSONBodyDecoder.decodeObject(data) else { return [:] }
+        guard let data, let object = try? JSONValue.parseObject(data) else { return [:] }
         var result: [String: AttachmentInfo] = [:]
         for (name, value) in object {
             guard case .object(let fields) = value else { continue }

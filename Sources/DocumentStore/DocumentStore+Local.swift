@@ -20,7 +20,7 @@ extension DocumentStore {
         let key = try Self.localKey(id)
         return try reading { db in
             try Data.fetchOne(db, sql: "SELECT body FROM local_docs WHERE id = ?", arguments: [key])
-                .map(JSONBodyDecoder.decodeObject)
+                .map(JSONValue.parseObject)
         }
     }
 

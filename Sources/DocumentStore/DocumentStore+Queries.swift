@@ -26,7 +26,7 @@ extension DocumentStore {
                 SELECT d.doc_num, r.body FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num WHERE d.deleted = 0
                 """)
             while let row = try cursor.next() {
-                let body = try (row[1] as Data?).map(JSONBodyDecoder.decodeObject) ?? [:]
+                let body = try (row[1] as Data?).map(JSONValue.parseObject) ?? [:]
                 try index.upsert(db, docNum: row[0], body: body)
             }
         }

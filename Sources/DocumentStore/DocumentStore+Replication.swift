@@ -10,6 +10,46 @@ extension DocumentStore {
         }
     }
 
+    /// Inserts revisions as `insertRevisions` does, in one transaction; if the store refuses
+    /// any of them, inserts them one by one instead so the good ones land, and returns the
+    /// refused ones with the reason. Storage failures (disk, corruption) are thrown.
+    public func insertRevisionsReportingRefusals(_ revisions: [ReplicatedRevision]) throws -> [RevisionRefusal] {
+        if revisions.isEmpty { return [] }
+        do {
+            try insertRevisions(revisions)
+            return []
+        } catch let error as DocumentStoreError {
+            if case .storage = error { throw error }
+        }
+        var refusals: [RevisionRefusal] = []
+        for revision in revisions {
+            do {
+                try insertRevisions([revision])
+            } catch let error as DocumentStoreError {
+                if case .storage = error { throw error }
+                refusals.append(RevisionRefusal(id: revision.id, rev: revision.rev, error: error))
+            }
+        }
+        return refusals
+    }
+
+    /// Reads revisions with their ancestry (itself first, newest first) in one snapshot: the
+    /// read side of a push, without a transaction per revision. A revision not held, or held
+    /// without its body, comes back `nil`.
+    public func revisionsWithHistory(_ wanted: [(id: String, rev: RevisionID)]) throws
+        -> [(revision: DocumentRevision, history: [RevisionID])?]
+    {
+        try reading { db in
+            try wanted.map { item -> (revision: DocumentRevision, history: [RevisionID])? in
+                guard let doc = try TreeRows.doc(db, id: item.id),
+                      let row = try TreeRows.rev(db, docNum: doc.docNum, rev: item.rev), row.body != nil
+                else { return nil }
+                let revision = try TreeRows.revision(row, id: item.id, sequence: row.revNum == doc.winnerRevNum ? doc.seq : 0)
+                return (revision, try TreeRows.history(db, revNum: row.revNum))
+            }
+        }
+    }
+
     /// For each document, the asked-for revisions this store lacks and its leaves that could be
     /// their ancestors; documents with nothing missing are left out.
     public func revsDiff(_ request: [String: [RevisionID]]) throws -> [String: RevsDiffEntry] {
@@ -37,16 +77,42 @@ extension DocumentStore {
     /// all their leaf revisions; at most `limit` of them.
     public func changes(since: Int64, limit: Int) throws -> ChangesBatch {
         try reading { db in
-            let rows = try Row.fetchAll(
-                db.cachedStatement(sql: "SELECT doc_num, doc_id, deleted, seq FROM docs WHERE seq > ? ORDER BY seq LIMIT ?"),
-                arguments: [since, max(0, limit)])
+            // One query for the page and its leaves (rather than one leaves query per change).
+            let statement = try db.cachedStatement(sql: """
+                SELECT d.doc_id, d.deleted, d.seq, r.rev_num, r.rev, r.deleted
+                FROM (SELECT doc_num, doc_id, deleted, seq FROM docs WHERE seq > ? ORDER BY seq LIMIT ?) AS d
+                JOIN revs r ON r.doc_num = d.doc_num AND r.leaf = 1
+                ORDER BY d.seq
+                """)
             var changes: [Change] = []
-            changes.reserveCapacity(rows.count)
-            for row in rows {
-                let leaves = try TreeRows.leaves(db, docNum: row[0])
-                changes.append(Change(sequence: row[3], id: row[1], deleted: row[2], revisions: leaves.map(\.rev)))
+            changes.reserveCapacity(max(0, min(limit, 10_000)))
+            var current: (id: String, deleted: Bool, seq: Int64)?
+            var leaves: [LeafRow] = []
+            func flush() {
+                guard let done = current else { return }
+                changes.append(Change(sequence: done.seq, id: done.id, deleted: done.deleted,
+                                      revisions: leaves.sorted(by: LeafRow.winsOver).map(\.rev)))
+                leaves.removeAll(keepingCapacity: true)
             }
+            let cursor = try Row.fetchCursor(statement, arguments: [since, max(0, limit)])
+            while let row = try cursor.next() {
+                let seq: Int64 = row[2]
+                if current?.seq != seq {
+                    flush()
+                    current = (row[0], row[1], seq)
+                }
+                leaves.append(LeafRow(revNum: row[3], rev: try TreeRows.parseRev(row[4]), deleted: row[5]))
+            }
+            flush()
             return ChangesBatch(changes: changes, lastSequence: changes.last?.sequence ?? since)
+        }
+    }
+
+    /// How many documents changed after `since` (each counted once, at its latest change):
+    /// the `pending` figure of a changes feed, without reading the changes.
+    public func changeCount(since: Int64) throws -> Int {
+        try reading { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM docs WHERE seq > ?"), arguments: [since]) ?? 0
         }
     }
 

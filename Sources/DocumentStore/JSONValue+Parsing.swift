@@ -3,15 +3,14 @@ import Foundation
 extension JSONValue {
     /// Parses JSON text into a value (integers kept exact), refusing anything that is not JSON
     /// with `DocumentStoreError.invalidJSON`, so callers taking bodies from outside (HTTP,
-    /// files, the command line) get the store's typed error.
+    /// files, the command line) get the store's typed error. See `JSONParser` for the rules.
     public static func parse(_ data: Data) throws -> JSONValue {
-        let any: Any
-        do {
-            any = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            throw DocumentStoreError.invalidJSON("the text is not JSON (\(error.localizedDescription))")
-        }
-        return JSONBodyDecoder.value(from: any)
+        try JSONParser.parse(data)
+    }
+
+    /// Parses JSON text held in a byte buffer (for example an HTTP body) without copying it.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
+        try JSONParser.parse(bytes)
     }
 
     /// Parses JSON text that must be an object, such as a document body.
@@ -20,5 +19,10 @@ extension JSONValue {
             throw DocumentStoreError.invalidJSON("a document body must be a JSON object")
         }
         return object
+    }
+
+    /// The JSON text of this value, with keys in `order` (canonical by default).
+    public func jsonData(keyOrder order: JSONWriter.KeyOrder = .canonical) -> Data {
+        JSONWriter(keyOrder: order).data(self)
     }
 }

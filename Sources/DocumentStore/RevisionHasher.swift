@@ -20,12 +20,12 @@ public enum RevisionHasher {
                            attachmentDigests: [String: String]) -> RevisionID {
         var prefix: [UInt8] = [UInt8(ascii: "[")]
         if let parent {
-            CanonicalJSON.appendString(parent.description, to: &prefix)
+            JSONWriter.appendString(parent.description, to: &prefix)
         } else {
-            prefix.append(contentsOf: CanonicalJSON.nullBytes)
+            prefix.append(contentsOf: JSONWriter.nullBytes)
         }
         prefix.append(UInt8(ascii: ","))
-        prefix.append(contentsOf: deleted ? CanonicalJSON.trueBytes : CanonicalJSON.falseBytes)
+        prefix.append(contentsOf: deleted ? JSONWriter.trueBytes : JSONWriter.falseBytes)
         prefix.append(UInt8(ascii: ","))
         var suffix: [UInt8] = [UInt8(ascii: ",")]
         CanonicalJSON.appendObject(attachmentDigests.mapValues { JSONValue.string($0) }, to: &suffix)
@@ -39,8 +39,8 @@ public enum RevisionHasher {
         var hex: [UInt8] = []
         hex.reserveCapacity(32)
         for byte in digest {
-            hex.append(CanonicalJSON.hexDigits[Int(byte >> 4)])
-            hex.append(CanonicalJSON.hexDigits[Int(byte & 0x0F)])
+            hex.append(JSONWriter.hexDigits[Int(byte >> 4)])
+            hex.append(JSONWriter.hexDigits[Int(byte & 0x0F)])
         }
         return RevisionID(generation: (parent?.generation ?? 0) + 1,
                           hash: String(decoding: hex, as: UTF8.self))

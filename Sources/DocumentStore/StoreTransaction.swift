@@ -230,7 +230,7 @@ struct StoreTransaction {
             } else {
                 let body = try winner.revNum == changed.revNum
                     ? changedBody
-                    : (TreeRows.rev(db, revNum: winner.revNum)?.body.map(JSONBodyDecoder.decodeObject) ?? [:])
+                    : (TreeRows.rev(db, revNum: winner.revNum)?.body.map(JSONValue.parseObject) ?? [:])
                 for index in indexes { try index.upsert(db, docNum: docNum, body: body) }
             }
         }

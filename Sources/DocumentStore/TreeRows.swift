@@ -57,7 +57,7 @@ enum TreeRows {
     /// Builds the public value of a revision row that has a body.
     static func revision(_ row: RevRow, id: String, sequence: Int64) throws -> DocumentRevision {
         DocumentRevision(id: id, rev: row.rev, deleted: row.deleted,
-                         body: try row.body.map(JSONBodyDecoder.decodeObject) ?? [:],
+                         body: try row.body.map(JSONValue.parseObject) ?? [:],
                          attachments: AttachmentStorage.decodeMetadata(row.atts), sequence: sequence)
     }
 

@@ -35,6 +35,27 @@ import Testing
         #expect(none.lastSequence == 5)
     }
 
+    @Test func pagesListEveryLeafWinnerFirstAndCountWhatRemains() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        for index in 0..<5 { try store.create(id: "p\(index)", body: ["v": .int(Int64(index))]) }
+        let root = try #require(RevisionID("1-root"))
+        let live = try #require(RevisionID("2-aaa"))
+        let other = try #require(RevisionID("2-bbb"))
+        let gone = try #require(RevisionID("3-ccc"))
+        try store.insertRevisions([
+            ReplicatedRevision(id: "q", rev: live, body: ["b": 1], history: [live, root]),
+            ReplicatedRevision(id: "q", rev: other, body: ["b": 2], history: [other, root]),
+            ReplicatedRevision(id: "q", rev: gone, deleted: true, body: [:], history: [gone, other, root]),
+        ])
+        let page = try store.changes(since: 3, limit: 10)
+        #expect(page.changes.map(\.id) == ["p3", "p4", "q"])
+        #expect(page.changes.last?.revisions == [live, gone])
+        #expect(try store.changeCount(since: 0) == 6)
+        #expect(try store.changeCount(since: 3) == 3)
+        #expect(try store.changeCount(since: page.lastSequence) == 0)
+    }
+
     @Test func sequencesOnlyGrowAcrossReopen() throws {
         let directory = try TemporaryDirectory()
         let store = try DocumentStore(path: directory.path())

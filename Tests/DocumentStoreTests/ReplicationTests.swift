@@ -52,6 +52,35 @@ import Testing
         #expect(try store.find(Query(selector: [:])).isEmpty)
     }
 
+    @Test func aRefusedRevisionIsReportedWhileTheRestOfTheBatchLands() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let good = ReplicatedRevision(id: "ok", rev: rev("1-aaa"), body: ["v": 1], history: [rev("1-aaa")])
+        let bad = ReplicatedRevision(id: "bad", rev: rev("2-bbb"), body: [:], history: [rev("1-bbb")])
+        let refusals = try store.insertRevisionsReportingRefusals([good, bad])
+        #expect(refusals.map(\.id) == ["bad"])
+        #expect(refusals.first?.rev == rev("2-bbb"))
+        if case .invalidRevision = refusals.first?.error {} else { Issue.record("expected invalidRevision, got \(String(describing: refusals.first?.error))") }
+        #expect(try store.get(id: "ok")?.rev == rev("1-aaa"))
+        #expect(try store.insertRevisionsReportingRefusals([good]).isEmpty)
+    }
+
+    @Test func revisionsWithHistoryReadsManyInOneGo() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let first = try store.create(id: "a", body: ["v": 1])
+        let second = try store.update(id: "a", parent: first.rev, body: ["v": 2])
+        let other = try store.create(id: "b", body: ["w": 1])
+        let read = try store.revisionsWithHistory([(id: "a", rev: second.rev), (id: "b", rev: other.rev),
+                                                   (id: "a", rev: rev("9-nope")), (id: "zz", rev: other.rev)])
+        #expect(read.count == 4)
+        #expect(read[0]?.revision.body == ["v": 2])
+        #expect(read[0]?.history == [second.rev, first.rev])
+        #expect(read[1]?.revision.id == "b")
+        #expect(read[1]?.history == [other.rev])
+        #expect(read[2] == nil && read[3] == nil)
+    }
+
     @Test func insertingAHeldRevisionIsANoOp() throws {
         let (store, directory) = try makeStore()
         _ = directory

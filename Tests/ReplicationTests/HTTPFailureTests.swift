@@ -56,7 +56,7 @@ import Testing
         let bulkGet = try #require(requests.first { $0.path == "/db/_bulk_get" })
         #expect(bulkGet.query.contains("revs=true") && bulkGet.query.contains("attachments=true"))
         let checkpoint = try #require(requests.first { $0.method == "PUT" && $0.path.hasPrefix("/db/_local/") })
-        #expect(try JSONText.parse(checkpoint.body).objectValue?["source_last_seq"] == "3-g1AAAA")
+        #expect(try JSONValue.parse(checkpoint.body).objectValue?["source_last_seq"] == "3-g1AAAA")
         #expect(try local.getLocal(id: String(checkpoint.path.dropFirst("/db/_local/".count)))?["source_last_seq"] == "3-g1AAAA")
         // Sequences are echoed verbatim on the next run.
         _ = try await Sync(store: local, remoteURL: flaky.url("db", user: "bob", password: "pw"), clientOptions: client).pull()
@@ -96,7 +96,7 @@ import Testing
         let remote = try CouchDatabase(url: server.url("db", user: "bob", password: "pw"), options: options)
         await #expect(throws: ReplicationError.self) { _ = try await remote.databaseInfo() }
         let login = try #require(server.requests.first { $0.path == "/_session" })
-        #expect(try JSONText.parse(login.body) == ["name": "bob", "password": "pw"])
+        #expect(try JSONValue.parse(login.body) == ["name": "bob", "password": "pw"])
     }
 
     @Test func missingRemoteDatabaseOnPullIsTyped() async throws {
@@ -188,12 +188,12 @@ import Testing
                 return refuseCheckpoints ? .init(status: 403, body: #"{"error":"forbidden","reason":"read only"}"#)
                     : .init(status: 201, body: #"{"ok":true}"#)
             case ("POST", "/db/_revs_diff"):
-                let asked = (try? JSONText.parse(request.body).objectValue) ?? [:]
+                let asked = (try? JSONValue.parse(request.body).objectValue) ?? [:]
                 var reply: JSONObject = [:]
                 for (id, revs) in asked { reply[id] = ["missing": revs] }
-                return .init(status: 200, body: String(decoding: JSONText.encode(.object(reply)), as: UTF8.self))
+                return .init(status: 200, body: String(decoding: JSONWriter.couchDB.data(.object(reply)), as: UTF8.self))
             case ("POST", "/db/_bulk_docs"):
-                let docs = (try? JSONText.parse(request.body).objectValue?["docs"]?.arrayValue) ?? []
+                let docs = (try? JSONValue.parse(request.body).objectValue?["docs"]?.arrayValue) ?? []
                 if docs.count > 2 { return .init(status: 413, body: #"{"error":"too_large","reason":"the request entity is too large"}"#) }
                 let failures = docs.compactMap { $0.objectValue?["_id"]?.stringValue }.filter { $0 == "secret" }
                     .map { #"{"id":"\#($0)","error":"forbidden","reason":"not allowed"}"# }
@@ -219,7 +219,7 @@ import Testing
                 || summary.failures.map(\.id) == ["secret"])
         let posted = server.requests.filter { $0.path == "/db/_bulk_docs" }
         #expect(posted.count > 3)
-        let written = posted.compactMap { try? JSONText.parse($0.body).objectValue }.filter { ($0["docs"]?.arrayValue?.count ?? 9) <= 2 }
+        let written = posted.compactMap { try? JSONValue.parse($0.body).objectValue }.filter { ($0["docs"]?.arrayValue?.count ?? 9) <= 2 }
         #expect(written.allSatisfy { $0["new_edits"] == false })
         let ids = written.flatMap { $0["docs"]!.arrayValue! }.compactMap { $0.objectValue?["_id"]?.stringValue }
         #expect(Set(ids).count == 8)

@@ -155,31 +155,11 @@ public final class Replicator: Sendable {
             ? max(1, min(options.documentsPerFetch, (fetches.count + source.preferredConcurrency - 1) / source.preferredConcurrency))
             : max(1, fetches.count)
         let chunks = stride(from: 0, to: fetches.count, by: chunkSize).map { Array(fetches[$0..<min($0 + chunkSize, fetches.count)]) }
-        var results = [FetchResult?](repeating: nil, count: chunks.count)
-        if chunks.count == 1 {
-            results[0] = try await source.fetchRevisions(chunks[0])
-        } else {
-            try await withThrowingTaskGroup(of: (Int, FetchResult).self) { group in
-                var nextChunk = 0
-                let limit = source.preferredConcurrency
-                while nextChunk < min(limit, chunks.count) {
-                    let index = nextChunk
-                    group.addTask { (index, try await self.source.fetchRevisions(chunks[index])) }
-                    nextChunk += 1
-                }
-                while let (index, result) = try await group.next() {
-                    results[index] = result
-                    if nextChunk < chunks.count {
-                        let index = nextChunk
-                        group.addTask { (index, try await self.source.fetchRevisions(chunks[index])) }
-                        nextChunk += 1
-                    }
-                }
-            }
-        }
+        let reader = source
+        let results = try await chunks.concurrentMap(limit: reader.preferredConcurrency) { try await reader.fetchRevisions($0) }
         var revisions: [TransferRevision] = []
         var failures: [DocumentFailure] = []
-        for result in results.compactMap({ $0 }) {
+        for result in results {
             revisions += result.revisions
             failures += result.failures
         }
@@ -193,29 +173,10 @@ public final class Replicator: Sendable {
         try Task.checkCancellation()
         var writeFailures: [DocumentFailure] = []
         if !batch.revisions.isEmpty {
-            let chunks = writeChunks(batch.revisions)
-            if chunks.count == 1 || target.preferredConcurrency == 1 {
-                for chunk in chunks { writeFailures += try await target.writeRevisions(chunk) }
-            } else {
-                writeFailures = try await withThrowingTaskGroup(of: [DocumentFailure].self) { group in
-                    var nextChunk = 0
-                    var collected: [DocumentFailure] = []
-                    while nextChunk < min(target.preferredConcurrency, chunks.count) {
-                        let chunk = chunks[nextChunk]
-                        group.addTask { try await self.target.writeRevisions(chunk) }
-                        nextChunk += 1
-                    }
-                    while let failures = try await group.next() {
-                        collected += failures
-                        if nextChunk < chunks.count {
-                            let chunk = chunks[nextChunk]
-                            group.addTask { try await self.target.writeRevisions(chunk) }
-                            nextChunk += 1
-                        }
-                    }
-                    return collected
-                }
-            }
+            let writer = target
+            writeFailures = try await writeChunks(batch.revisions)
+                .concurrentMap(limit: writer.preferredConcurrency) { try await writer.writeRevisions($0) }
+                .flatMap { $0 }
         }
         let allFailures = batch.readFailures + writeFailures
         for failure in allFailures {

@@ -84,7 +84,7 @@ enum CouchDocumentCoding {
         // Everything but the attachments goes through the plain writer; the attachments member
         // is written last, by hand, so deferred bytes can be streamed into the buffer.
         var head: [UInt8] = []
-        JSONText.appendObject(members, to: &head)
+        JSONWriter.couchDB.appendObject(members, to: &head)
         if revision.attachments.isEmpty {
             buffer.append(contentsOf: head)
             return
@@ -95,24 +95,24 @@ enum CouchDocumentCoding {
         for name in revision.attachments.keys.sorted() {
             if !first { buffer.append(UInt8(ascii: ",")) }
             first = false
-            JSONText.appendString(name, to: &buffer)
+            JSONWriter.appendString(name, to: &buffer)
             buffer.append(UInt8(ascii: ":"))
             switch revision.attachments[name]! {
             case .data(let contentType, let data, let revpos):
                 buffer.append(contentsOf: "{\"content_type\":".utf8)
-                JSONText.appendString(contentType, to: &buffer)
+                JSONWriter.appendString(contentType, to: &buffer)
                 buffer.append(contentsOf: ",\"revpos\":\(revpos),\"data\":\"".utf8)
                 buffer.append(contentsOf: data.base64EncodedData())
                 buffer.append(contentsOf: "\"}".utf8)
             case .stub(let info):
                 buffer.append(contentsOf: "{\"stub\":true,\"content_type\":".utf8)
-                JSONText.appendString(info.contentType, to: &buffer)
+                JSONWriter.appendString(info.contentType, to: &buffer)
                 buffer.append(contentsOf: ",\"length\":\(info.length),\"revpos\":\(info.revpos),\"digest\":".utf8)
-                JSONText.appendString(info.digest, to: &buffer)
+                JSONWriter.appendString(info.digest, to: &buffer)
                 buffer.append(UInt8(ascii: "}"))
             case .deferred(let info, let store):
                 buffer.append(contentsOf: "{\"content_type\":".utf8)
-                JSONText.appendString(info.contentType, to: &buffer)
+                JSONWriter.appendString(info.contentType, to: &buffer)
                 buffer.append(contentsOf: ",\"revpos\":\(info.revpos),\"data\":\"".utf8)
                 try appendBase64(digest: info.digest, from: store, to: &buffer)
                 buffer.append(contentsOf: "\"}".utf8)

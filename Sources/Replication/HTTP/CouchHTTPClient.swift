@@ -131,7 +131,7 @@ final class CouchHTTPClient: Sendable {
     /// Parses a reply body as JSON or throws `malformedReply`.
     func parse(_ reply: HTTPReply) throws -> JSONValue {
         do {
-            return try JSONText.parse(reply.body)
+            return try JSONValue.parse(reply.body)
         } catch {
             throw ReplicationError.malformedReply(url: url.description, detail: "\(error)")
         }
@@ -170,7 +170,7 @@ final class CouchHTTPClient: Sendable {
         request.setValue(UserAgent.value, forHTTPHeaderField: "User-Agent")
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = JSONText.encode(.object(["name": .string(user), "password": .string(password ?? "")]))
+        request.httpBody = JSONWriter.couchDB.data(.object(["name": .string(user), "password": .string(password ?? "")]))
         let response: URLResponse
         let data: Data
         do {

@@ -144,7 +144,7 @@ public enum CouchReplies {
 
     /// The `{error, reason}` of an error reply, or empty strings when the body has neither.
     public static func errorBody(_ data: Data) -> (error: String, reason: String) {
-        guard let object = (try? JSONText.parse(data))?.objectValue else { return ("", "") }
+        guard let object = (try? JSONValue.parse(data))?.objectValue else { return ("", "") }
         return (object["error"]?.stringValue ?? "", object["reason"]?.stringValue ?? "")
     }
 

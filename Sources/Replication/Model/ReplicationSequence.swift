@@ -22,7 +22,7 @@ public struct ReplicationSequence: Sendable, Hashable, CustomStringConvertible {
         case .string(let text): return text
         case .int(let number): return String(number)
         case .double(let number) where number.rounded() == number: return String(Int64(number))
-        default: return String(decoding: JSONText.encode(value), as: UTF8.self)
+        default: return String(decoding: JSONWriter.couchDB.data(value), as: UTF8.self)
         }
     }
 

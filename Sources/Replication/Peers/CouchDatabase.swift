@@ -63,7 +63,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         if revisions.isEmpty { return [:] }
         var request: JSONObject = [:]
         for (id, revs) in revisions { request[id] = .array(revs.map { .string($0.description) }) }
-        let reply = try await client.sendJSON("POST", client.databaseURL(["_revs_diff"]), body: JSONText.encode(.object(request)))
+        let reply = try await client.sendJSON("POST", client.databaseURL(["_revs_diff"]), body: JSONWriter.couchDB.data(.object(request)))
         return try shaped { try CouchReplies.revsDiff(reply) }
     }
 
@@ -84,7 +84,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
                 }
             }
             let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "true"), ("latest", "true")])
-            let reply = try await client.send("POST", target, body: JSONText.encode(.object(["docs": .array(docs)])),
+            let reply = try await client.send("POST", target, body: JSONWriter.couchDB.data(.object(["docs": .array(docs)])),
                                               contentType: "application/json")
             if (200..<300).contains(reply.status) {
                 let value = try client.parse(reply)
@@ -108,10 +108,10 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     }
 
     private func openRevisions(_ request: RevisionFetch) async throws -> FetchResult {
-        let openRevs = String(decoding: JSONText.encode(.array(request.revisions.map { .string($0.description) })), as: UTF8.self)
+        let openRevs = String(decoding: JSONWriter.couchDB.data(.array(request.revisions.map { .string($0.description) })), as: UTF8.self)
         var query: [(String, String)] = [("revs", "true"), ("open_revs", openRevs), ("latest", "true"), ("attachments", "true")]
         if !request.attachmentsSince.isEmpty {
-            query.append(("atts_since", String(decoding: JSONText.encode(.array(request.attachmentsSince.map { .string($0.description) })), as: UTF8.self)))
+            query.append(("atts_since", String(decoding: JSONWriter.couchDB.data(.array(request.attachmentsSince.map { .string($0.description) })), as: UTF8.self)))
         }
         let value = try await client.sendJSON("GET", client.databaseURL([CouchURL.encodeSegment(request.id)], query: query))
         return try shaped { try CouchReplies.openRevs(value, documentID: request.id) }
@@ -174,7 +174,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         var attempt = 0
         var document = body
         while true {
-            let reply = try await client.send("PUT", target, body: JSONText.encode(.object(document)), contentType: "application/json")
+            let reply = try await client.send("PUT", target, body: JSONWriter.couchDB.data(.object(document)), contentType: "application/json")
             if (200..<300).contains(reply.status) { return }
             // A server that versions local documents wants the current _rev: read it and retry once.
             if reply.status == 409, attempt == 0 {

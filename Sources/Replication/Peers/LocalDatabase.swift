@@ -57,13 +57,14 @@ public struct LocalDatabase: ReplicationPeer {
         try wrap {
             var revisions: [TransferRevision] = []
             var failures: [DocumentFailure] = []
+            let wanted = requests.flatMap { request in request.revisions.map { (id: request.id, rev: $0) } }
+            var found = try store.revisionsWithHistory(wanted).makeIterator()
             for request in requests {
                 for rev in request.revisions {
-                    guard let stored = try store.get(id: request.id, rev: rev) else {
+                    guard let (stored, history) = found.next() ?? nil else {
                         failures.append(DocumentFailure(id: request.id, rev: rev, error: "not_found", reason: "missing"))
                         continue
                     }
-                    let history = try store.history(id: request.id, rev: rev)
                     let common = Set(request.attachmentsSince)
                     let knownGeneration = history.first(where: { common.contains($0) })?.generation ?? 0
                     var attachments: [String: AttachmentPayload] = [:]
@@ -91,23 +92,11 @@ public struct LocalDatabase: ReplicationPeer {
     /// one by one so a single bad revision is reported without losing the others.
     public func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
         if revisions.isEmpty { return [] }
-        let converted = try wrap { try revisions.map(replicated) }
-        do {
-            try store.insertRevisions(converted)
-            return []
-        } catch let error as DocumentStoreError {
-            if case .storage = error { throw ReplicationError.store(error.description) }
-        }
-        var failures: [DocumentFailure] = []
-        for revision in converted {
-            do {
-                try store.insertRevisions([revision])
-            } catch let error as DocumentStoreError {
-                if case .storage = error { throw ReplicationError.store(error.description) }
-                failures.append(DocumentFailure(id: revision.id, rev: revision.rev, error: "refused", reason: error.description))
+        return try wrap {
+            try store.insertRevisionsReportingRefusals(try revisions.map(replicated)).map {
+                DocumentFailure(id: $0.id, rev: $0.rev, error: "refused", reason: $0.error.description)
             }
         }
-        return failures
     }
 
     private func replicated(_ revision: TransferRevision) throws -> ReplicatedRevision {

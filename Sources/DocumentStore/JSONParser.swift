@@ -1,0 +1,309 @@
+import Foundation
+
+/// Reads JSON text (RFC 8259) straight into `JSONValue`s, one pass over the UTF-8 bytes.
+///
+/// It replaces a `JSONSerialization` round trip (Foundation objects, then a conversion), which
+/// dominated the cost of reading replication traffic and stored bodies. Integers written
+/// without a fraction or exponent that fit in 64 bits stay exact (`int`); every other number is
+/// a `double`. A repeated object key keeps its last value. Anything that is not JSON — trailing
+/// text, raw control characters in strings, invalid UTF-8, lone surrogate escapes, nesting
+/// deeper than `maximumDepth` — is refused with `DocumentStoreError.invalidJSON` naming the
+/// byte offset.
+struct JSONParser {
+    /// Deeper nesting is refused rather than risking the stack.
+    static let maximumDepth = 512
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    private var depth = 0
+    /// Reused for strings with escapes, so each one does not allocate a new buffer.
+    private var scratch: [UInt8] = []
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+    }
+
+    /// Parses one JSON value (any kind) filling the whole of `data`, whitespace aside.
+    static func parse(_ data: Data) throws -> JSONValue {
+        try data.withUnsafeBytes { raw in
+            try parse(raw.bindMemory(to: UInt8.self))
+        }
+    }
+
+    /// Parses one JSON value filling the whole of `bytes`, whitespace aside.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
+        var parser = JSONParser(bytes)
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.failure("unexpected text after the JSON value") }
+        return value
+    }
+
+    // MARK: Values
+
+    private mutating func parseValue() throws -> JSONValue {
+        guard index < bytes.count else { throw failure("the text ends where a value was expected") }
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            return .string(try parseString())
+        case UInt8(ascii: "{"):
+            return .object(try parseObject())
+        case UInt8(ascii: "["):
+            return .array(try parseArray())
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try parseNumber()
+        default:
+            throw failure("unexpected character where a value was expected")
+        }
+    }
+
+    private mutating func parseObject() throws -> JSONObject {
+        var object = JSONObject()
+        try parseMembers(closing: UInt8(ascii: "}"), in: "an object") { parser in
+            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
+                throw parser.failure("an object key must be a string")
+            }
+            let key = try parser.parseString()
+            parser.skipWhitespace()
+            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":") else {
+                throw parser.failure("expected ':' after an object key")
+            }
+            parser.index += 1
+            parser.skipWhitespace()
+            object[key] = try parser.parseValue()
+        }
+        return object
+    }
+
+    private mutating func parseArray() throws -> [JSONValue] {
+        var elements: [JSONValue] = []
+        try parseMembers(closing: UInt8(ascii: "]"), in: "an array") { parser in
+            elements.append(try parser.parseValue())
+        }
+        return elements
+    }
+
+    /// Reads the comma-separated members of an object or array up to `closing`, one `member`
+    /// call each, with the cursor on the opening bracket at the start.
+    private mutating func parseMembers(closing: UInt8, in container: String,
+                                       _ member: (inout JSONParser) throws -> Void) throws {
+        try enterContainer()
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == closing {
+            index += 1
+            depth -= 1
+            return
+        }
+        while true {
+            try member(&self)
+            skipWhitespace()
+            guard index < bytes.count else { throw failure("the text ends inside \(container)") }
+            let separator = bytes[index]
+            index += 1
+            if separator == closing { break }
+            guard separator == UInt8(ascii: ",") else {
+                throw failure("expected ',' or '\(Character(Unicode.Scalar(closing)))' in \(container)", at: index - 1)
+            }
+            skipWhitespace()
+        }
+        depth -= 1
+    }
+
+    private mutating func enterContainer() throws {
+        depth += 1
+        if depth > Self.maximumDepth { throw failure("nesting deeper than \(Self.maximumDepth) levels") }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws {
+        let count = literal.utf8CodeUnitCount
+        guard bytes.count - index >= count else { throw failure("unexpected end of the text") }
+        let matches = literal.withUTF8Buffer { expected in
+            for offset in 0..<count where bytes[index + offset] != expected[offset] { return false }
+            return true
+        }
+        guard matches else { throw failure("unexpected characters where a value was expected") }
+        index += count
+    }
+
+    // MARK: Numbers
+
+    private mutating func parseNumber() throws -> JSONValue {
+        let start = index
+        var negative = false
+        if bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        guard index < bytes.count, isDigit(bytes[index]) else { throw failure("a number needs digits") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) { throw failure("a number may not have leading zeros") }
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        var integral = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            integral = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("a fraction needs digits") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            integral = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { throw failure("an exponent needs digits") }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if integral, index - start <= 20 {
+            // Accumulate negatively so Int64.min is reachable; overflow falls back to a double.
+            var value: Int64 = 0
+            var overflow = false
+            for position in (negative ? start + 1 : start)..<index {
+                let digit = Int64(bytes[position] &- UInt8(ascii: "0"))
+                let (times, o1) = value.multipliedReportingOverflow(by: 10)
+                let (next, o2) = times.subtractingReportingOverflow(digit)
+                if o1 || o2 {
+                    overflow = true
+                    break
+                }
+                value = next
+            }
+            if !overflow {
+                if negative { return .int(value) }
+                if value != Int64.min { return .int(-value) }
+            }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let double = Double(text) else { throw failure("unreadable number", at: start) }
+        return .double(double)
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    // MARK: Strings
+
+    private mutating func parseString() throws -> String {
+        index += 1
+        let start = index
+        // Fast path: no escapes, so the bytes between the quotes are the string.
+        var nonASCII: UInt8 = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                let utf8 = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                // ASCII needs no validation (the common case: keys, IDs, base64 attachment data).
+                let string = nonASCII & 0x80 == 0 ? String(decoding: utf8, as: UTF8.self) : try makeString(utf8, at: start)
+                index += 1
+                return string
+            }
+            nonASCII |= byte
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw failure("a raw control character inside a string") }
+            index += 1
+        }
+        guard index < bytes.count else { throw failure("the text ends inside a string", at: start - 1) }
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: "\""):
+                index += 1
+                return try scratch.withUnsafeBufferPointer { try makeString($0, at: start) }
+            case UInt8(ascii: "\\"):
+                index += 1
+                try appendEscape()
+            case 0..<0x20:
+                throw failure("a raw control character inside a string")
+            default:
+                scratch.append(byte)
+                index += 1
+            }
+        }
+        throw failure("the text ends inside a string", at: start - 1)
+    }
+
+    private mutating func appendEscape() throws {
+        guard index < bytes.count else { throw failure("the text ends inside an escape") }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(byte)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            var scalar = UInt32(try readHex4())
+            if (0xD800..<0xDC00).contains(scalar) {
+                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                    throw failure("a lone surrogate in a \\u escape")
+                }
+                index += 2
+                let low = UInt32(try readHex4())
+                guard (0xDC00..<0xE000).contains(low) else { throw failure("a lone surrogate in a \\u escape") }
+                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+            } else if (0xDC00..<0xE000).contains(scalar) {
+                throw failure("a lone surrogate in a \\u escape")
+            }
+            for unit in UTF8.encode(Unicode.Scalar(scalar)!)! { scratch.append(unit) }
+        default:
+            throw failure("an unknown escape '\\\(Character(Unicode.Scalar(byte)))'", at: index - 2)
+        }
+    }
+
+    private mutating func readHex4() throws -> UInt16 {
+        guard bytes.count - index >= 4 else { throw failure("the text ends inside a \\u escape") }
+        var value: UInt16 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw failure("a \\u escape needs four hex digits")
+            }
+            value = value << 4 | UInt16(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private func makeString(_ utf8: UnsafeBufferPointer<UInt8>, at offset: Int) throws -> String {
+        guard let string = String(validating: utf8, as: UTF8.self) else {
+            throw failure("a string holds invalid UTF-8", at: offset)
+        }
+        return string
+    }
+
+    // MARK: Whitespace and errors
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    private func failure(_ reason: String, at offset: Int? = nil) -> DocumentStoreError {
+        .invalidJSON("the text is not JSON: \(reason) at byte \(offset ?? index)")
+    }
+}
