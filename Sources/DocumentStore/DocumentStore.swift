@@ -48,8 +48,7 @@ public final class DocumentStore: Sendable {
                 // after a batch can never outlive the batch, even across a power cut.
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
-            pool = try DatabasePool(path: path, configuration: configuration)
-            try StoreSchema.migrator().migrate(pool)
+            pool = try Self.openPool(path: path, configuration: configuration)
             storeID = try pool.read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store_id'") ?? ""
             }
@@ -57,6 +56,32 @@ public final class DocumentStore: Sendable {
             throw error
         } catch {
             throw DocumentStoreError.storage("cannot open store at \(path): \(error)")
+        }
+    }
+
+    /// Opens the pool and brings the schema up to date, tolerating other processes that
+    /// create the same new file at the same moment: switching a brand-new file to WAL can
+    /// find it locked, and two creators both see an empty schema, the later one failing once
+    /// the first has committed. Both are retried briefly; only a schema that is still
+    /// incomplete afterwards is an error.
+    private static func openPool(path: String, configuration: Configuration) throws -> DatabasePool {
+        let migrator = StoreSchema.migrator()
+        var attempt = 0
+        while true {
+            do {
+                let pool = try DatabasePool(path: path, configuration: configuration)
+                do {
+                    try migrator.migrate(pool)
+                } catch {
+                    guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else { throw error }
+                }
+                return pool
+            } catch let error as DatabaseError
+                where attempt < 20 && [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_ERROR].contains(error.resultCode)
+            {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.005 * Double(attempt))
+            }
         }
     }
 

@@ -14,15 +14,22 @@ final class InterruptHandler: @unchecked Sendable {
     /// How long a cancelled sync may take to wind down before the process exits anyway.
     private let deadline: DispatchTimeInterval = .seconds(5)
 
-    /// Starts catching SIGINT and SIGTERM.
+    /// Starts catching SIGINT and SIGTERM, and returns only once both are being caught, so
+    /// a signal sent right after the caller reports progress is never lost.
     init() {
+        let registered = DispatchGroup()
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in self?.interrupt() }
+            registered.enter()
+            source.setRegistrationHandler { registered.leave() }
             source.resume()
             sources.append(source)
         }
+        // Registration happens asynchronously on dispatch's own thread; until it has, the
+        // signal is ignored. Waiting here closes that window (bounded, should it never come).
+        _ = registered.wait(timeout: .now() + .seconds(5))
     }
 
     /// Cancels `task` on the next signal (at once if one already came).
@@ -40,14 +47,16 @@ final class InterruptHandler: @unchecked Sendable {
             interrupted = true
             return cancelTask
         }
-        cancel?()
         // A step blocked below the cancellation points must not keep the process alive:
         // whatever was committed is durable and the next sync resumes from its checkpoint.
+        // The timer is armed before cancelling, so even a cancellation that blocks cannot
+        // keep the process from ending.
         DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak self] in
             guard let self, !self.lock.withLock({ self.stopped }) else { return }
-            Terminal.error("the sync did not stop in time; exiting now (nothing committed is lost, the next sync resumes)")
-            exit(130)
+            Terminal.error("the sync was cancelled but did not stop in time; exiting now (nothing committed is lost, the next sync resumes)")
+            _exit(130)
         }
+        if let cancel { DispatchQueue.global().async { cancel() } }
     }
 
     /// Gives the signals back their default behaviour.

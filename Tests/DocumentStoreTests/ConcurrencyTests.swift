@@ -61,6 +61,24 @@ import Testing
         #expect(try store.leafRevisions(id: "counter").count == 1)
     }
 
+    @Test func manyOpenersCreatingOneNewFileAtOnceAllSucceedWithOneIdentity() async throws {
+        for round in 0..<5 {
+            let directory = try TemporaryDirectory()
+            let path = directory.path("new-\(round).sqlite")
+            let identities = try await withThrowingTaskGroup(of: String.self) { group in
+                for _ in 0..<6 {
+                    group.addTask { try DocumentStore(path: path).storeID }
+                }
+                var all: [String] = []
+                for try await identity in group { all.append(identity) }
+                return all
+            }
+            #expect(identities.count == 6)
+            #expect(Set(identities).count == 1)
+            #expect(identities.allSatisfy { !$0.isEmpty })
+        }
+    }
+
     @Test func twoStoreInstancesOnOneFileSerializeTheirWrites() async throws {
         let directory = try TemporaryDirectory()
         let first = try DocumentStore(path: directory.path())

@@ -197,7 +197,7 @@ struct SyncLockTests {
     }
 
     private func waitUntilHeld(by pid: Int32, storeURL: URL) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if refusedPID(storeURL) == .some(pid) { return }
             try await Task.sleep(for: .milliseconds(20))

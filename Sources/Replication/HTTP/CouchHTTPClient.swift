@@ -74,7 +74,7 @@ final class CouchHTTPClient: Sendable {
             request.httpBody = body
             let started = Date()
             do {
-                let (data, response) = try await session.data(for: request)
+                let (data, response) = try await session.cancellableData(for: request)
                 guard let http = response as? HTTPURLResponse else {
                     throw ReplicationError.malformedReply(url: url.description, detail: "not an HTTP reply")
                 }
@@ -174,7 +174,9 @@ final class CouchHTTPClient: Sendable {
         let response: URLResponse
         let data: Data
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await session.cancellableData(for: request)
+        } catch is CancellationError {
+            throw ReplicationError.cancelled
         } catch let error as URLError {
             if error.code == .timedOut { throw ReplicationError.timedOut(url: url.description) }
             throw ReplicationError.unreachable(url: url.description, detail: CouchURL.mask(error.localizedDescription))

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension URLSession {
+    /// Sends `request` and returns its body and response, ending with `CancellationError` as
+    /// soon as the calling task is cancelled.
+    ///
+    /// The async `data(for:)` of FoundationNetworking waits for libcurl to wind the transfer
+    /// down before it returns on cancellation, which can take as long as the request's
+    /// timeout (or longer while a connection is being retried); an interrupted sync must stop
+    /// promptly, so the waiting caller is released first and the transfer is cancelled
+    /// behind it.
+    func cancellableData(for request: URLRequest) async throws -> (Data, URLResponse) {
+        let outcome = OneShotContinuation<(Data, URLResponse)>()
+        let task = dataTask(with: request) { data, response, error in
+            if let error {
+                outcome.resume(with: .failure(error))
+            } else if let response {
+                outcome.resume(with: .success((data ?? Data(), response)))
+            } else {
+                outcome.resume(with: .failure(URLError(.badServerResponse)))
+            }
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                outcome.install(continuation)
+                task.resume()
+            }
+        } onCancel: {
+            outcome.resume(with: .failure(CancellationError()))
+            DispatchQueue.global().async { task.cancel() }
+        }
+    }
+}
+
+/// A continuation that may be resumed from several places (completion, cancellation) and
+/// takes only the first outcome, including one that arrives before it is installed.
+private final class OneShotContinuation<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<Value, any Error>?
+    private var early: Result<Value, any Error>?
+    private var finished = false
+
+    func install(_ continuation: CheckedContinuation<Value, any Error>) {
+        let pending: Result<Value, any Error>? = lock.withLock {
+            if let early { finished = true; return early }
+            self.continuation = continuation
+            return nil
+        }
+        if let pending { continuation.resume(with: pending) }
+    }
+
+    func resume(with result: Result<Value, any Error>) {
+        let target: CheckedContinuation<Value, any Error>? = lock.withLock {
+            guard !finished else { return nil }
+            guard let continuation else {
+                if early == nil { early = result }
+                return nil
+            }
+            finished = true
+            self.continuation = nil
+            return continuation
+        }
+        target?.resume(with: result)
+    }
+}
