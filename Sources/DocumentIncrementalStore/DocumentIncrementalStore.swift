@@ -286,11 +286,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
 
     /// Properties whose values differ between a stored row and a baseline.
     static func changedKeys(_ stored: RowSnapshot, _ baseline: RowSnapshot) -> Set<String> {
-        var keys = Set<String>()
-        for k in Set(stored.attributes.keys).union(baseline.attributes.keys)
-            where (stored.attributes[k] ?? .null) != (baseline.attributes[k] ?? .null) { keys.insert(k) }
-        for k in Set(stored.toOne.keys).union(baseline.toOne.keys) where stored.toOne[k] != baseline.toOne[k] { keys.insert(k) }
-        return keys
+        baseline.keysChanged(inStoredAttributes: stored.attributes, toOne: stored.toOne)
     }
 
     /// Writes a context save as one datastore transaction: a document per inserted or updated

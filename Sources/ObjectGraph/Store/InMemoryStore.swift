@@ -161,11 +161,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
     }
 
     private func changedKeys(_ stored: StoredRow, _ baseline: RowSnapshot) -> Set<String> {
-        var keys = Set<String>()
-        for k in Set(stored.attributes.keys).union(baseline.attributes.keys)
-            where (stored.attributes[k] ?? .null) != (baseline.attributes[k] ?? .null) { keys.insert(k) }
-        for k in Set(stored.toOne.keys).union(baseline.toOne.keys) where stored.toOne[k] != baseline.toOne[k] { keys.insert(k) }
-        return keys
+        baseline.keysChanged(inStoredAttributes: stored.attributes, toOne: stored.toOne)
     }
 
     /// Checks every baseline version first, then writes everything (versions count up from 1).

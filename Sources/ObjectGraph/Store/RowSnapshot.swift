@@ -24,3 +24,17 @@ public struct RowSnapshot: Sendable, Hashable {
         self.deferredAttributes = deferredAttributes
     }
 }
+
+extension RowSnapshot {
+    /// The attributes and to-one relationships whose values differ between stored values and
+    /// this snapshot, taken as the baseline a change was made from: what a store reports as
+    /// changed underneath in a ``SaveConflict``.
+    public func keysChanged(inStoredAttributes attributes: [String: AttributeValue],
+                            toOne: [String: ObjectID]) -> Set<String> {
+        var keys = Set<String>()
+        for key in Set(attributes.keys).union(self.attributes.keys)
+            where (attributes[key] ?? .null) != (self.attributes[key] ?? .null) { keys.insert(key) }
+        for key in Set(toOne.keys).union(self.toOne.keys) where toOne[key] != self.toOne[key] { keys.insert(key) }
+        return keys
+    }
+}
