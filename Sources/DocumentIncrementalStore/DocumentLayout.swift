@@ -1,3 +1,4 @@
+import DocumentStore
 import Foundation
 import ObjectGraph
 
@@ -23,7 +24,7 @@ public enum DocumentLayout {
 
     /// A fresh document ID for a new object of `entityName`: `CDTIS-<Entity>-<UUID>`.
     public static func newDocumentID(entityName: String) -> String {
-        idPrefix + entityName + "-" + UUID().uuidString
+        idPrefix + entityName + "-" + RandomIdentifier.uuidString()
     }
 
     /// The entity named inside a `CDTIS-<Entity>-<UUID>` ID, if the ID has that shape.

@@ -97,7 +97,7 @@ public final class DocumentStore: Sendable {
     @discardableResult
     public func create(id: String? = nil, body: JSONObject,
                        attachments: [AttachmentChange] = []) throws -> DocumentRevision {
-        let id = id ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let id = id ?? RandomIdentifier.compactHex()
         return try writing { try $0.apply(.create, id: id, body: body, attachments: attachments) }
     }
 

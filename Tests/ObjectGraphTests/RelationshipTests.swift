@@ -51,6 +51,38 @@ struct RelationshipTests {
         #expect(try photo.object(forKey: "recipe") == nil && photo2.object(forKey: "recipe") === pie)
     }
 
+    @Test func addingFromBothSidesNeverListsAnObjectTwice() throws {
+        let stack = try Stack()
+        let ctx = stack.context()
+        let dessert = try ctx.recipeType("Dessert")
+        let cake = try ctx.recipe("Cake")
+        let pie = try ctx.recipe("Pie")
+        try cake.setObject(dessert, forKey: "type")
+        try dessert.addObject(cake, toKey: "recipes")
+        try dessert.addObject(pie, toKey: "recipes")
+        try pie.setObject(dessert, forKey: "type")
+        #expect(try dessert.objects(forKey: "recipes") == [cake, pie])
+        try ctx.save()
+        #expect(try dessert.objects(forKey: "recipes") == [cake, pie])
+        // After the save the IDs are permanent everywhere, on both sides of the relationship.
+        let ids = try dessert.objectIDs(forKey: "recipes")
+        #expect(ids == [cake.objectID, pie.objectID] && ids.allSatisfy { !$0.isTemporary })
+        #expect(try cake.objectIDs(forKey: "type") == [dessert.objectID] && !dessert.objectID.isTemporary)
+        let other = stack.context("other")
+        let reread = try other.existingObject(with: dessert.objectID)
+        #expect(try reread.objectIDs(forKey: "recipes") == ids)
+    }
+
+    @Test func temporaryIDsAreUniqueAcrossContexts() throws {
+        let stack = try Stack()
+        let contexts = [stack.context("a"), stack.context("b")]
+        var ids = Set<ObjectID>()
+        for ctx in contexts {
+            for _ in 0..<500 { ids.insert(try ctx.insert("Ingredient").objectID) }
+        }
+        #expect(ids.count == 1_000 && ids.allSatisfy(\.isTemporary))
+    }
+
     @Test func inverseMaintenanceOnPersistedFaults() throws {
         let stack = try Stack()
         let setup = stack.context()

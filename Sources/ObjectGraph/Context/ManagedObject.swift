@@ -117,6 +117,27 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         return try persistedToMany(name, lenient: lenient)
     }
 
+    /// Adds `id` at the end of a to-many relationship's unsaved value unless it is there
+    /// already (no inverse maintenance); returns whether it was added. The array is taken out
+    /// of `pending` while it grows, so appending does not copy it.
+    @discardableResult
+    func appendToMany(_ name: String, _ id: ObjectID) throws -> Bool {
+        try fireFault()
+        var ids: [ObjectID]
+        if case .toMany(let pendingIDs)? = pending[name] {
+            if pendingIDs.contains(id) { return false }
+            pending[name] = nil
+            ids = pendingIDs
+        } else {
+            ids = try persistedToMany(name)
+            if ids.contains(id) { return false }
+        }
+        ids.append(id)
+        pending[name] = .toMany(ids)
+        try context().markDirty(self)
+        return true
+    }
+
     /// Records a new value without inverse maintenance.
     func primitiveSet(_ name: String, _ value: PendingValue) throws {
         try fireFault()

@@ -173,9 +173,7 @@ public final class ObjectContext: @unchecked Sendable {
     func link(_ a: ManagedObject, _ rel: RelationshipDescription, _ b: ManagedObject) throws {
         try checkDestination(a, rel, b)
         if rel.isToMany {
-            let current = try a.currentToMany(rel.name)
-            if current.contains(b.objectID) { return }
-            try a.primitiveSet(rel.name, .toMany(current + [b.objectID]))
+            if try !a.appendToMany(rel.name, b.objectID) { return }
         } else {
             if let current = try a.currentToOne(rel.name) {
                 if current == b.objectID { return }
@@ -185,8 +183,7 @@ public final class ObjectContext: @unchecked Sendable {
         }
         guard let inv = inverse(of: rel) else { return }
         if inv.isToMany {
-            let current = try b.currentToMany(inv.name)
-            if !current.contains(a.objectID) { try b.primitiveSet(inv.name, .toMany(current + [a.objectID])) }
+            try b.appendToMany(inv.name, a.objectID)
         } else {
             if let previous = try b.currentToOne(inv.name), previous != a.objectID {
                 try unlink(b, inv, try object(with: previous))
@@ -451,23 +448,31 @@ public final class ObjectContext: @unchecked Sendable {
     }
 
     /// Replaces temporary IDs by permanent ones everywhere in the context.
+    ///
+    /// Only unsaved values can name an object that still had a temporary ID: persisted rows
+    /// and loaded to-many baselines come from the store, which knows permanent IDs only, and
+    /// every object with unsaved values is in `dirty`.
     private func remap(_ mapping: [ObjectID: ObjectID]) {
         guard !mapping.isEmpty else { return }
-        func m(_ id: ObjectID) -> ObjectID { mapping[id] ?? id }
-        var newRegistered: [ObjectID: ManagedObject] = [:]
-        for (id, o) in registered {
-            o.objectID = m(id)
-            newRegistered[o.objectID] = o
+        for (temporary, permanent) in mapping {
+            guard let o = registered.removeValue(forKey: temporary) else { continue }
+            o.objectID = permanent
+            registered[permanent] = o
+        }
+        for o in dirty.values where !o.pending.isEmpty {
+            var remapped: [String: ManagedObject.PendingValue] = [:]
             for (key, value) in o.pending {
                 switch value {
-                case .toOne(let d?): o.pending[key] = .toOne(m(d))
-                case .toMany(let ids): o.pending[key] = .toMany(ids.map(m))
-                default: break
+                case .toOne(let d?) where d.isTemporary:
+                    remapped[key] = .toOne(mapping[d] ?? d)
+                case .toMany(let ids) where ids.contains(where: \.isTemporary):
+                    remapped[key] = .toMany(ids.map { $0.isTemporary ? mapping[$0] ?? $0 : $0 })
+                default:
+                    break
                 }
             }
-            o.toManyBaseline = o.toManyBaseline.mapValues { $0.map(m) }
+            for (key, value) in remapped { o.pending[key] = value }
         }
-        registered = newRegistered
     }
 
     /// Validates, obtains permanent IDs, writes all changes through the coordinator (resolving

@@ -9,7 +9,7 @@ import Foundation
 public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The entity of the object.
     public let entityName: String
-    /// The store's key for the object (for temporary IDs, a `t`-prefixed UUID).
+    /// The store's key for the object (for temporary IDs, `t<process token>-<counter>`).
     public let referenceString: String
     /// Whether the object has not been saved yet.
     public let isTemporary: Bool
@@ -23,7 +23,7 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     private init(temporaryFor entityName: String) {
         self.entityName = entityName
-        self.referenceString = "t" + UUID().uuidString
+        self.referenceString = TemporaryReferences.next()
         self.isTemporary = true
     }
 
