@@ -128,6 +128,7 @@ public final class ObjectContext: @unchecked Sendable {
             o.insertedFlag = true
             insertionCounter += 1
             o.insertionSequence = insertionCounter
+            o.pending.reserveCapacity(entity.attributes.count + entity.relationships.count)
             for a in entity.attributes where !a.defaultValue.isNull {
                 if a.isTransient { o.transientValues[a.name] = a.defaultValue } else { o.pending[a.name] = .attribute(a.defaultValue) }
             }
@@ -421,6 +422,7 @@ public final class ObjectContext: @unchecked Sendable {
 
     private func fullChange(_ o: ManagedObject, changedKeys: Set<String>, baseline: RowSnapshot?) throws -> ObjectChange {
         var attributes: [String: AttributeValue] = [:]
+        attributes.reserveCapacity(o.entity.attributes.count)
         var toOne: [String: ObjectID] = [:]
         var toMany: [String: [ObjectID]] = [:]
         for a in o.entity.attributes where !a.isTransient { attributes[a.name] = try o.currentAttribute(a.name) }
