@@ -58,8 +58,21 @@ extension DocumentStore {
     }
 
     /// How many live documents match the selector.
+    ///
+    /// When an index decides the selector on its own (string equalities and `$in` lists on
+    /// its leading fields, nothing else), the count comes from the index without reading a
+    /// document; otherwise the candidates are read and checked.
     public func count(selector: JSONValue) throws -> Int {
-        try find(Query(selector: selector)).count
+        let parsed = try Selector(parsing: selector)
+        if case .all = parsed {
+            return try reading { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM docs WHERE deleted = 0") ?? 0 }
+        }
+        let counted = try reading { db -> Int? in
+            let plan = QueryPlan.choose(selector: parsed, sort: [], indexes: try QueryIndex.all(db))
+            guard plan.exact, let sql = plan.countSQL else { return nil }
+            return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(plan.arguments)) ?? 0
+        }
+        return try counted ?? find(Query(selector: selector)).count
     }
 
     /// Sorts by the sort keys in collation order, a missing field first (ascending).

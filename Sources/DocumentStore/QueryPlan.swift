@@ -10,6 +10,13 @@ struct QueryPlan {
     let arguments: [any DatabaseValueConvertible]
     /// Rows come in the query's sort order, so reading can stop after skip + limit matches.
     let ordered: Bool
+    /// The SQL constraints alone decide the matches (no body needs checking), so the matches
+    /// can be counted in the index without reading a single document.
+    var exact = false
+    /// The index constraints for counting: `FROM … WHERE …` over the index table alone.
+    var countSQL: String?
+    /// How many leading index fields the SQL constrains (set with `countSQL`).
+    var constrainedFields: Int?
 
     static let columns = "d.doc_id, d.seq, r.rev_num, r.rev, r.parent, r.deleted, r.leaf, r.body, r.atts"
 
@@ -25,10 +32,38 @@ struct QueryPlan {
         let constraints = FieldConstraints.collect(selector.requiredConditions)
         var best: (score: Int, plan: QueryPlan)?
         for index in indexes {
-            guard let candidate = plan(index: index, constraints: constraints, sort: sort) else { continue }
+            guard var candidate = plan(index: index, constraints: constraints, sort: sort) else { continue }
+            candidate.plan.exact = isExact(selector, servedBy: candidate.plan, index: index)
             if best == nil || candidate.score > best!.score { best = candidate }
         }
         return best?.plan ?? scan(sort: sort.map { SortField(field: $0.0.text, ascending: $0.1) })
+    }
+
+    /// Whether the index clauses of `plan` decide the selector on their own: the selector is a
+    /// conjunction of one string equality or string `$in` per field, and those fields are
+    /// exactly the ones the plan constrains. Only strings qualify because only their keys
+    /// are as fine as JSON equality (large integers share a double's key).
+    private static func isExact(_ selector: Selector, servedBy plan: QueryPlan, index: QueryIndex) -> Bool {
+        guard let constrained = plan.constrainedFields, isConjunction(selector) else { return false }
+        let conditions = selector.requiredConditions
+        var fields = Set<FieldPath>()
+        for (path, condition) in conditions {
+            guard fields.insert(path).inserted else { return false }
+            switch condition {
+            case .eq(.string): continue
+            case .in(let values) where values.allSatisfy({ if case .string = $0 { return true } else { return false } }): continue
+            default: return false
+            }
+        }
+        return fields == Set(index.fields.prefix(constrained))
+    }
+
+    private static func isConjunction(_ selector: Selector) -> Bool {
+        switch selector {
+        case .field: return true
+        case .and(let parts): return parts.allSatisfy(isConjunction)
+        default: return false
+        }
     }
 
     private static func plan(index: QueryIndex, constraints: [FieldPath: FieldConstraints],
@@ -36,6 +71,8 @@ struct QueryPlan {
         var clauses: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         var score = 0
+        var constrained = 0
+        var exactClauses = true
         for (position, field) in index.fields.enumerated() {
             guard let constraint = constraints[field], constraint.usable else { break }
             let column = "x.\(index.column(position))"
@@ -43,12 +80,15 @@ struct QueryPlan {
                 clauses.append("\(column) = ?")
                 arguments.append(Data(equal))
                 score += 4
+                constrained += 1
                 continue
             }
             if let values = constraint.inList {
                 clauses.append("\(column) IN (\(values.map { _ in "?" }.joined(separator: ",")))")
                 arguments.append(contentsOf: values.map { Data($0) })
+                constrained += 1
             } else {
+                exactClauses = false
                 clauses.append("\(column) IS NOT NULL")
                 if let (key, inclusive) = constraint.lower {
                     clauses.append("\(column) \(inclusive ? ">=" : ">") ?")
@@ -70,12 +110,18 @@ struct QueryPlan {
             SELECT \(columns) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num
             JOIN revs r ON r.rev_num = d.winner_rev_num
             """
-        if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
+        let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
+        sql += whereClause
         if sortServed {
             sql += " ORDER BY " + zip(sortPositions, sort).map { position, key in
                 "x.\(index.column(position!)) \(key.1 ? "ASC" : "DESC")"
             }.joined(separator: ", ")
         }
-        return (score, QueryPlan(index: index, sql: sql, arguments: arguments, ordered: sort.isEmpty || sortServed))
+        var plan = QueryPlan(index: index, sql: sql, arguments: arguments, ordered: sort.isEmpty || sortServed)
+        if exactClauses, constrained > 0 {
+            plan.countSQL = "SELECT COUNT(*) FROM \(index.table) x" + whereClause
+            plan.constrainedFields = constrained
+        }
+        return (score, plan)
     }
 }

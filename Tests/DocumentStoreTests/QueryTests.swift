@@ -110,6 +110,29 @@ import Testing
         let unsortable = try plan(["type": "main"], [SortField(field: "rating")])
         #expect(unsortable.index?.name == "by-type-name")
         #expect(!unsortable.ordered)
+        // Counts come from the index alone only when its clauses decide the whole selector.
+        #expect(try plan(["type": "main"]).exact)
+        #expect(try plan(["type": ["$in": ["main", "starter"]]]).exact)
+        #expect(try plan(["type": "main", "name": "Dal"]).exact)
+        #expect(try !plan(["type": "main", "vegan": true]).exact)          // vegan is not in the index
+        #expect(try !plan(["type": "main", "name": ["$gt": "D"]]).exact)   // a range is checked on bodies
+        #expect(try !plan(["minutes": 30]).exact)                          // numbers: keys coarser than equality
+        #expect(try !plan(["$or": [["type": "main"], ["type": "starter"]]]).exact)
+    }
+
+    @Test func indexOnlyCountsFollowWrites() throws {
+        let (store, directory) = try Self.filledStore(indexed: true)
+        _ = directory
+        #expect(try store.count(selector: ["type": "main"]) == 3)
+        #expect(try store.count(selector: [:]) == 7)
+        let dal = try #require(try store.get(id: "r4"))
+        try store.update(id: "r4", parent: dal.rev, body: ["type": "starter", "name": "Dal soup"])
+        let curry = try #require(try store.get(id: "r3"))
+        try store.delete(id: "r3", parent: curry.rev)
+        #expect(try store.count(selector: ["type": "main"]) == 1)
+        #expect(try store.count(selector: ["type": ["$in": ["main", "starter"]]]) == 3)
+        #expect(try store.count(selector: ["type": "starter", "name": "Dal soup"]) == 1)
+        #expect(try store.count(selector: [:]) == 6)
     }
 
     @Test func indexesFollowUpdatesDeletesAndConflicts() throws {
