@@ -67,9 +67,12 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         return try shaped { try CouchReplies.revsDiff(reply) }
     }
 
-    /// `POST /db/_bulk_get?revs=true&attachments=true&latest=true`, or per document
-    /// `GET /db/{id}?revs=true&open_revs=[…]&latest=true&attachments=true` where the server
-    /// has no `_bulk_get` (404, 405 or 400).
+    /// Reads revisions the way CouchDB's replicator does: `POST /db/_bulk_get?revs=true&
+    /// attachments=false&latest=true` (JSON, attachments as stubs), then, for each document
+    /// whose revisions have attachments the target lacks, `GET /db/{id}?revs=true&open_revs=[…]
+    /// &latest=true&attachments=true&atts_since=[…]` as `multipart/mixed`, so attachment bytes
+    /// arrive raw (no base64) and are held once. A server without `_bulk_get` (404, 405, 400,
+    /// 501) is asked per document with the same `open_revs` request.
     public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
         if requests.isEmpty { return FetchResult(revisions: [], failures: []) }
         if !bulkGetUnavailable.value {
@@ -83,12 +86,13 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
                     docs.append(.object(entry))
                 }
             }
-            let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "true"), ("latest", "true")])
+            let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "false"), ("latest", "true")])
             let reply = try await client.send("POST", target, body: JSONWriter.couchDB.data(.object(["docs": .array(docs)])),
                                               contentType: "application/json")
             if (200..<300).contains(reply.status) {
                 let value = try client.parse(reply)
-                return try shaped { try CouchReplies.bulkGet(value) }
+                let listed = try shaped { try CouchReplies.bulkGet(value) }
+                return try await fetchingAttachments(of: listed, requests: requests)
             }
             guard [400, 404, 405, 501].contains(reply.status) else { throw client.error(for: reply) }
             if reply.status == 404, case .databaseNotFound = client.error(for: reply) {
@@ -100,21 +104,66 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         var revisions: [TransferRevision] = []
         var failures: [DocumentFailure] = []
         for request in requests {
-            let result = try await openRevisions(request)
+            let result = try await openRevisions(id: request.id, revisions: request.revisions,
+                                                 attachmentsSince: request.attachmentsSince)
             revisions += result.revisions
             failures += result.failures
         }
         return FetchResult(revisions: revisions, failures: failures)
     }
 
-    private func openRevisions(_ request: RevisionFetch) async throws -> FetchResult {
-        let openRevs = String(decoding: JSONWriter.couchDB.data(.array(request.revisions.map { .string($0.description) })), as: UTF8.self)
-        var query: [(String, String)] = [("revs", "true"), ("open_revs", openRevs), ("latest", "true"), ("attachments", "true")]
-        if !request.attachmentsSince.isEmpty {
-            query.append(("atts_since", String(decoding: JSONWriter.couchDB.data(.array(request.attachmentsSince.map { .string($0.description) })), as: UTF8.self)))
+    /// Completes `_bulk_get` revisions listed with attachment stubs: each document with a
+    /// revision whose attachments changed after every `attachmentsSince` revision in its history
+    /// is fetched again through `open_revs`, and its revisions replace the listed ones.
+    private func fetchingAttachments(of listed: FetchResult, requests: [RevisionFetch]) async throws -> FetchResult {
+        var since: [String: Set<RevisionID>] = [:]
+        for request in requests { since[request.id, default: []].formUnion(request.attachmentsSince) }
+        var wanted: [String: [RevisionID]] = [:]
+        var order: [String] = []
+        for revision in listed.revisions where Self.lacksAttachments(revision, since: since[revision.id] ?? []) {
+            if wanted[revision.id] == nil { order.append(revision.id) }
+            wanted[revision.id, default: []].append(revision.rev)
         }
-        let value = try await client.sendJSON("GET", client.databaseURL([CouchURL.encodeSegment(request.id)], query: query))
-        return try shaped { try CouchReplies.openRevs(value, documentID: request.id) }
+        if order.isEmpty { return listed }
+        var revisions = listed.revisions.filter { wanted[$0.id]?.contains($0.rev) != true }
+        var failures = listed.failures
+        for id in order {
+            let fetched = try await openRevisions(id: id, revisions: wanted[id]!, attachmentsSince: Array(since[id] ?? []))
+            revisions += fetched.revisions
+            failures += fetched.failures
+        }
+        return FetchResult(revisions: revisions, failures: failures)
+    }
+
+    /// Whether a revision listed with stubs has an attachment newer than what the target holds:
+    /// `revpos` past the generation of the newest `since` revision in its history (all of them
+    /// when none is).
+    static func lacksAttachments(_ revision: TransferRevision, since: Set<RevisionID>) -> Bool {
+        let known = revision.history.first { since.contains($0) }?.generation ?? 0
+        return revision.attachments.values.contains { payload in
+            if case .stub(let info) = payload { return info.revpos > known }
+            return false
+        }
+    }
+
+    /// `GET /db/{id}?revs=true&open_revs=[…]&latest=true&attachments=true&atts_since=[…]` with
+    /// `Accept: multipart/mixed`; a JSON reply (a server that ignores `Accept`) is read too.
+    private func openRevisions(id: String, revisions: [RevisionID], attachmentsSince: [RevisionID]) async throws -> FetchResult {
+        let openRevs = String(decoding: JSONWriter.couchDB.data(.array(revisions.map { .string($0.description) })), as: UTF8.self)
+        var query: [(String, String)] = [("revs", "true"), ("open_revs", openRevs), ("latest", "true"), ("attachments", "true")]
+        if !attachmentsSince.isEmpty {
+            let sorted = attachmentsSince.sorted { $0.generation > $1.generation }
+            query.append(("atts_since", String(decoding: JSONWriter.couchDB.data(.array(sorted.map { .string($0.description) })), as: UTF8.self)))
+        }
+        let reply = try await client.send("GET", client.databaseURL([CouchURL.encodeSegment(id)], query: query),
+                                          accept: "multipart/mixed")
+        guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }
+        let contentType = reply.headers["content-type"] ?? "application/json"
+        if contentType.lowercased().hasPrefix("multipart/") {
+            return try shaped { try CouchReplies.openRevsMultipart(reply.body, contentType: contentType, documentID: id) }
+        }
+        let value = try client.parse(reply)
+        return try shaped { try CouchReplies.openRevs(value, documentID: id) }
     }
 
     /// `POST /db/_bulk_docs` with `new_edits:false`; a 413 splits the batch in halves down to
