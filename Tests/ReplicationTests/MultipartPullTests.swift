@@ -84,6 +84,13 @@ import Testing
         return (#"multipart/mixed; boundary="outer""#, mixed.dropLast(cut))
     }
 
+    /// Every attachment as multipart, like CouchDB's replicator (small ones included).
+    static func allMultipart(_ url: String) throws -> CouchDatabase {
+        var options = CouchClientOptions()
+        options.multipartAttachmentThreshold = 0
+        return try CouchDatabase(url: url, options: options)
+    }
+
     static let stubBulkGet = #"{"results":[{"id":"doc1","docs":[{"ok":{"_id":"doc1","_rev":"1-aaaa","name":"Soup","_revisions":{"start":1,"ids":["aaaa"]},"_attachments":{"a.txt":{"content_type":"text/plain","revpos":1,"digest":"\#(md5(Data("hello".utf8)))","length":5,"stub":true}}}}]}]}"#
 
     // MARK: the parser
@@ -178,7 +185,7 @@ import Testing
         defer { server.stop() }
         let dir = try TemporaryDirectory()
         let local = try DocumentStore(path: dir.path("local.sqlite"))
-        let summary = try await Sync(store: local, remoteURL: server.url("src")).pull()
+        let summary = try await Sync(store: local, remote: try Self.allMultipart(server.url("src"))).pull()
         #expect(summary.docsFailed == 0 && summary.docsWritten == 6)
         let recipe = try #require(try local.attachment(id: "CDTIS-Recipe-22222222-2222-4222-8222-222222222222", name: "thumbnailImage"))
         #expect(recipe.info.digest == "md5-xJs/8Hg5mpzwSFaxjRw9Ig==" && recipe.data.count == 222 && recipe.info.contentType == "image/jpeg")
@@ -204,7 +211,7 @@ import Testing
             }
         }
         defer { server.stop() }
-        let remote = try CouchDatabase(url: server.url("db"))
+        let remote = try Self.allMultipart(server.url("db"))
         let known = try await remote.fetchRevisions([RevisionFetch(id: "doc1", revisions: [RevisionID("2-bbbb")!],
                                                                    attachmentsSince: [RevisionID("1-aaaa")!])])
         guard case .stub(let info) = known.revisions.first?.attachments["a.txt"] else {
@@ -250,7 +257,7 @@ import Testing
         let local = try DocumentStore(path: dir.path("local.sqlite"))
         let before = try local.lastSequence
         do {
-            _ = try await Sync(store: local, remoteURL: server.url("db")).pull()
+            _ = try await Sync(store: local, remote: try Self.allMultipart(server.url("db"))).pull()
             Issue.record("pull accepted a damaged reply (\(name))")
         } catch let error as ReplicationError {
             guard case .malformedReply = error else {
@@ -275,9 +282,25 @@ import Testing
         defer { server.stop() }
         let dir = try TemporaryDirectory()
         let local = try DocumentStore(path: dir.path("local.sqlite"))
+        let summary = try await Sync(store: local, remote: try Self.allMultipart(server.url("db"))).pull()
+        #expect(summary.docsWritten == 1)
+        #expect(try local.attachment(id: "doc1", name: "a.txt")?.data == Data("hello".utf8))
+    }
+
+    @Test func smallAttachmentsComeInlineInASecondBulkGetByDefault() async throws {
+        let server = try await HTTPFailureTests.source { request, _ in
+            guard request.path == "/db/_bulk_get" else { return nil }
+            return .init(status: 200, body: request.query.contains("attachments=false") ? Self.stubBulkGet : HTTPFailureTests.bulkGet)
+        }
+        defer { server.stop() }
+        let dir = try TemporaryDirectory()
+        let local = try DocumentStore(path: dir.path("local.sqlite"))
         let summary = try await Sync(store: local, remoteURL: server.url("db")).pull()
         #expect(summary.docsWritten == 1)
         #expect(try local.attachment(id: "doc1", name: "a.txt")?.data == Data("hello".utf8))
+        let bulkGets = server.requests.filter { $0.path == "/db/_bulk_get" }
+        #expect(bulkGets.map { $0.query.contains("attachments=true") } == [false, true])
+        #expect(!server.requests.contains { $0.path == "/db/doc1" })
     }
 
     // MARK: against our server

@@ -71,24 +71,15 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     /// attachments=false&latest=true` (JSON, attachments as stubs), then, for each document
     /// whose revisions have attachments the target lacks, `GET /db/{id}?revs=true&open_revs=[…]
     /// &latest=true&attachments=true&atts_since=[…]` as `multipart/mixed`, so attachment bytes
-    /// arrive raw (no base64) and are held once. A server without `_bulk_get` (404, 405, 400,
-    /// 501) is asked per document with the same `open_revs` request.
+    /// arrive raw (no base64) and are held once. Revisions needing no more than
+    /// `multipartAttachmentThreshold` bytes are fetched together in a second `_bulk_get` with
+    /// `attachments=true` instead. A server without `_bulk_get` (404, 405, 400, 501) is asked
+    /// per document with the `open_revs` request.
     public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
         if requests.isEmpty { return FetchResult(revisions: [], failures: []) }
         if !bulkGetUnavailable.value {
-            var docs: [JSONValue] = []
-            for request in requests {
-                for rev in request.revisions {
-                    var entry: JSONObject = ["id": .string(request.id), "rev": .string(rev.description)]
-                    if !request.attachmentsSince.isEmpty {
-                        entry["atts_since"] = .array(request.attachmentsSince.map { .string($0.description) })
-                    }
-                    docs.append(.object(entry))
-                }
-            }
             let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "false"), ("latest", "true")])
-            let reply = try await client.send("POST", target, body: JSONWriter.couchDB.data(.object(["docs": .array(docs)])),
-                                              contentType: "application/json")
+            let reply = try await client.send("POST", target, body: Self.bulkGetBody(requests), contentType: "application/json")
             if (200..<300).contains(reply.status) {
                 let value = try client.parse(reply)
                 let listed = try shaped { try CouchReplies.bulkGet(value) }
@@ -112,38 +103,81 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         return FetchResult(revisions: revisions, failures: failures)
     }
 
-    /// Completes `_bulk_get` revisions listed with attachment stubs: each document with a
-    /// revision whose attachments changed after every `attachmentsSince` revision in its history
-    /// is fetched again through `open_revs`, and its revisions replace the listed ones.
+    /// Completes `_bulk_get` revisions listed with attachment stubs: a revision with
+    /// attachments changed after every `attachmentsSince` revision in its history is fetched
+    /// again with their bytes (large ones per document as multipart, small ones in one more
+    /// `_bulk_get`), and replaces the listed one.
     private func fetchingAttachments(of listed: FetchResult, requests: [RevisionFetch]) async throws -> FetchResult {
         var since: [String: Set<RevisionID>] = [:]
         for request in requests { since[request.id, default: []].formUnion(request.attachmentsSince) }
-        var wanted: [String: [RevisionID]] = [:]
-        var order: [String] = []
-        for revision in listed.revisions where Self.lacksAttachments(revision, since: since[revision.id] ?? []) {
-            if wanted[revision.id] == nil { order.append(revision.id) }
-            wanted[revision.id, default: []].append(revision.rev)
+        var large: [String: [RevisionID]] = [:]
+        var largeOrder: [String] = []
+        var small: [String: [RevisionID]] = [:]
+        var smallOrder: [String] = []
+        var refetched: Set<String> = []
+        for revision in listed.revisions {
+            let missing = Self.missingAttachmentBytes(revision, since: since[revision.id] ?? [])
+            guard let missing else { continue }
+            refetched.insert("\(revision.id) \(revision.rev)")
+            if missing > client.options.multipartAttachmentThreshold {
+                if large[revision.id] == nil { largeOrder.append(revision.id) }
+                large[revision.id, default: []].append(revision.rev)
+            } else {
+                if small[revision.id] == nil { smallOrder.append(revision.id) }
+                small[revision.id, default: []].append(revision.rev)
+            }
         }
-        if order.isEmpty { return listed }
-        var revisions = listed.revisions.filter { wanted[$0.id]?.contains($0.rev) != true }
+        if refetched.isEmpty { return listed }
+        var revisions = listed.revisions.filter { !refetched.contains("\($0.id) \($0.rev)") }
         var failures = listed.failures
-        for id in order {
-            let fetched = try await openRevisions(id: id, revisions: wanted[id]!, attachmentsSince: Array(since[id] ?? []))
+        if !smallOrder.isEmpty {
+            let inline = try await bulkGetInline(smallOrder.map {
+                RevisionFetch(id: $0, revisions: small[$0]!, attachmentsSince: Array(since[$0] ?? []))
+            })
+            revisions += inline.revisions
+            failures += inline.failures
+        }
+        for id in largeOrder {
+            let fetched = try await openRevisions(id: id, revisions: large[id]!, attachmentsSince: Array(since[id] ?? []))
             revisions += fetched.revisions
             failures += fetched.failures
         }
         return FetchResult(revisions: revisions, failures: failures)
     }
 
-    /// Whether a revision listed with stubs has an attachment newer than what the target holds:
-    /// `revpos` past the generation of the newest `since` revision in its history (all of them
-    /// when none is).
-    static func lacksAttachments(_ revision: TransferRevision, since: Set<RevisionID>) -> Bool {
+    /// The attachment bytes a revision listed with stubs lacks on the target: stubs whose
+    /// `revpos` is past the generation of the newest `since` revision in its history (all of
+    /// them when none is); `nil` when it lacks none.
+    static func missingAttachmentBytes(_ revision: TransferRevision, since: Set<RevisionID>) -> Int? {
         let known = revision.history.first { since.contains($0) }?.generation ?? 0
-        return revision.attachments.values.contains { payload in
-            if case .stub(let info) = payload { return info.revpos > known }
-            return false
+        var total: Int?
+        for case .stub(let info) in revision.attachments.values where info.revpos > known {
+            total = (total ?? 0) + max(0, info.length)
         }
+        return total
+    }
+
+    /// `POST /db/_bulk_get?revs=true&attachments=true&latest=true`: revisions with their new
+    /// attachments inline (base64), for the small ones.
+    private func bulkGetInline(_ requests: [RevisionFetch]) async throws -> FetchResult {
+        let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "true"), ("latest", "true")])
+        let value = try await client.sendJSON("POST", target, body: Self.bulkGetBody(requests))
+        return try shaped { try CouchReplies.bulkGet(value) }
+    }
+
+    /// `{"docs": [{id, rev, atts_since?}, …]}`, one entry per wanted revision.
+    private static func bulkGetBody(_ requests: [RevisionFetch]) -> Data {
+        var docs: [JSONValue] = []
+        for request in requests {
+            for rev in request.revisions {
+                var entry: JSONObject = ["id": .string(request.id), "rev": .string(rev.description)]
+                if !request.attachmentsSince.isEmpty {
+                    entry["atts_since"] = .array(request.attachmentsSince.map { .string($0.description) })
+                }
+                docs.append(.object(entry))
+            }
+        }
+        return JSONWriter.couchDB.data(.object(["docs": .array(docs)]))
     }
 
     /// `GET /db/{id}?revs=true&open_revs=[…]&latest=true&attachments=true&atts_since=[…]` with
@@ -155,8 +189,8 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
             let sorted = attachmentsSince.sorted { $0.generation > $1.generation }
             query.append(("atts_since", String(decoding: JSONWriter.couchDB.data(.array(sorted.map { .string($0.description) })), as: UTF8.self)))
         }
-        let reply = try await client.send("GET", client.databaseURL([CouchURL.encodeSegment(id)], query: query),
-                                          accept: "multipart/mixed")
+        let reply = try await client.send("GET", client.databaseURL([CouchURL.encodeDocumentID(id)], query: query),
+                                          accept: "multipart/mixed", throughFile: true)
         guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }
         let contentType = reply.headers["content-type"] ?? "application/json"
         if contentType.lowercased().hasPrefix("multipart/") {
@@ -240,7 +274,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
 
     /// `GET /db/{id}/{name}?rev=…`.
     public func attachment(documentID: String, rev: RevisionID, name: String) async throws -> Data {
-        let target = client.databaseURL([CouchURL.encodeSegment(documentID), CouchURL.encodeSegment(name)],
+        let target = client.databaseURL([CouchURL.encodeDocumentID(documentID), CouchURL.encodeSegment(name)],
                                         query: [("rev", rev.description)])
         let reply = try await client.send("GET", target, accept: "*/*")
         guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }
