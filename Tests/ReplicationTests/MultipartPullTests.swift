@@ -287,6 +287,25 @@ import Testing
         #expect(try local.attachment(id: "doc1", name: "a.txt")?.data == Data("hello".utf8))
     }
 
+    @Test func withoutBulkGetEachDocumentComesAsMultipart() async throws {
+        let reply = Self.openRevsReply(stubBytes: Data("hello".utf8), partBytes: Data("hello".utf8))
+        let server = try await HTTPFailureTests.source { request, _ in
+            switch request.path {
+            case "/db/_bulk_get": return .init(status: 404, body: #"{"error":"not_found","reason":"missing"}"#)
+            case "/db/doc1": return .init(status: 200, body: "", contentType: reply.contentType, data: reply.data)
+            default: return nil
+            }
+        }
+        defer { server.stop() }
+        let dir = try TemporaryDirectory()
+        let local = try DocumentStore(path: dir.path("local.sqlite"))
+        let summary = try await Sync(store: local, remoteURL: server.url("db")).pull()
+        #expect(summary.docsWritten == 1)
+        #expect(try local.attachment(id: "doc1", name: "a.txt")?.data == Data("hello".utf8))
+        let get = try #require(server.requests.first { $0.path == "/db/doc1" })
+        #expect(get.headers["accept"] == "multipart/mixed" && get.query.contains("attachments=true"))
+    }
+
     @Test func smallAttachmentsComeInlineInASecondBulkGetByDefault() async throws {
         let server = try await HTTPFailureTests.source { request, _ in
             guard request.path == "/db/_bulk_get" else { return nil }
