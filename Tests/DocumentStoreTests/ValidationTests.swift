@@ -23,6 +23,11 @@ import Testing
         try store.insertRevisions([ReplicatedRevision(id: "_design/y", rev: rev("1-a"), body: ["views": [:]])])
         #expect(try store.get(id: "_design/y")?.rev == rev("1-a"))
         #expect(try store.changes(since: 0, limit: 10).changes.map(\.id).sorted() == ["_design/x", "_design/y"])
+        // Queries never return design documents, as CouchDB's _find leaves them out.
+        _ = try store.create(id: "plain", body: ["language": "query"])
+        #expect(try store.find(Query(selector: [:])).map(\.id) == ["plain"])
+        #expect(try store.find(Query(selector: ["language": "query"])).map(\.id) == ["plain"])
+        _ = try store.delete(id: "plain", parent: try store.get(id: "plain")!.rev)
         _ = try store.delete(id: "_design/x", parent: updated.rev)
         #expect(try store.get(id: "_design/x") == nil)
         #expect(try store.documentCount() == 1)
