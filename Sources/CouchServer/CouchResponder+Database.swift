@@ -120,12 +120,12 @@ extension CouchResponder {
 
     /// One `_all_docs` row for an explicitly requested key: live, deleted or missing.
     private static func allDocsRow(key: String, store: DocumentStore, includeDocs: Bool, renderer: DocumentRenderer) throws -> JSONValue {
-        if !key.hasPrefix("_"), let live = try store.get(id: key) {
+        if IncomingDocument.isDocumentID(key), let live = try store.get(id: key) {
             var row: JSONObject = ["id": .string(key), "key": .string(key), "value": ["rev": .string(live.rev.description)]]
             if includeDocs { row["doc"] = .object(try renderer.render(live, store: store).json) }
             return .object(row)
         }
-        if !key.hasPrefix("_"), let winner = try store.leafRevisions(id: key).first {
+        if IncomingDocument.isDocumentID(key), let winner = try store.leafRevisions(id: key).first {
             var row: JSONObject = [
                 "id": .string(key), "key": .string(key),
                 "value": ["rev": .string(winner.rev.description), "deleted": true],
@@ -140,6 +140,10 @@ extension CouchResponder {
     static func pathEncode(_ segment: String) -> String {
         var allowed = CharacterSet.urlPathAllowed
         allowed.remove("/")
+        // A design document's URL keeps its slash, as CouchDB writes it (`/db/_design/name`).
+        if segment.hasPrefix("_design/") {
+            return "_design/" + (segment.dropFirst("_design/".count).addingPercentEncoding(withAllowedCharacters: allowed) ?? segment)
+        }
         return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
     }
 }

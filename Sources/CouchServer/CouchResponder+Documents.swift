@@ -33,7 +33,6 @@ extension CouchResponder {
         if request.query["open_revs"] != nil { return try await openRevs(id, database, request) }
         let renderer = try renderer(for: request)
         let rev = try request.query.revision()
-        if id.hasPrefix("_design/") { throw CouchError.missing }
         try IncomingDocument.validate(id: id)
         let rendered = try await StoreWork.run { () throws -> JSONObject in
             let store = database.store

@@ -74,7 +74,7 @@ extension CouchResponder {
             let store = database.store
             // The common case when replicating: each revision asked for is its document's
             // winner, hence a leaf and its own latest. One read gets them all with their history.
-            let asked = requested.indices.filter { requested[$0].rev != nil && !requested[$0].id.hasPrefix("_") }
+            let asked = requested.indices.filter { requested[$0].rev != nil && IncomingDocument.isDocumentID(requested[$0].id) }
             var direct = [(revision: DocumentRevision, history: [RevisionID])?](repeating: nil, count: requested.count)
             let read = try store.revisionsWithHistory(asked.map { (id: requested[$0].id, rev: requested[$0].rev!) })
             for (index, found) in zip(asked, read) { direct[index] = found }
@@ -88,7 +88,7 @@ extension CouchResponder {
                         "error": "not_found", "reason": "missing",
                     ],
                 ]
-                if item.id.hasPrefix("_") {
+                if !IncomingDocument.isDocumentID(item.id) {
                     docs.append(missing)
                 } else if let rev = item.rev {
                     if let (exact, history) = found, exact.sequence != 0 || !latest {
@@ -150,22 +150,11 @@ extension CouchResponder {
         guard let docs = body["docs"]?.arrayValue else { throw CouchError.badRequest("POST body must include `docs` parameter.") }
         let newEdits = body["new_edits"]?.boolValue ?? true
         // Parse and validate everything first: a malformed request writes nothing.
-        // Design documents are refused one by one (the store keeps no `_design/` IDs), so a
-        // replicator's batch still lands its ordinary documents.
+        // Design documents (`_design/<name>`) are stored and replicated like any other.
         var incoming = [IncomingDocument]()
-        var refused = [JSONValue]()
         for element in docs {
             guard let object = element.objectValue else { throw CouchError.badRequest("Document must be a JSON object") }
             let document = try IncomingDocument(object)
-            if let id = document.id, id.hasPrefix("_design/") {
-                var entry: JSONObject = [
-                    "id": .string(id), "error": "forbidden",
-                    "reason": "This server does not store design documents.",
-                ]
-                if let rev = document.rev { entry["rev"] = .string(rev.description) }
-                refused.append(.object(entry))
-                continue
-            }
             if let id = document.id { try IncomingDocument.validate(id: id) }
             incoming.append(document)
         }
@@ -177,7 +166,7 @@ extension CouchResponder {
             }
             let results = try await StoreWork.run { try Self.saveBatch(named, store: database.store) }
             database.didWrite()
-            return CouchReply.json(201, .array(refused + results))
+            return CouchReply.json(201, .array(results))
         }
         var revisions = [ReplicatedRevision]()
         for document in incoming {
@@ -198,6 +187,6 @@ extension CouchResponder {
             }
         }
         database.didWrite()
-        return CouchReply.json(201, .array(refused + failures))
+        return CouchReply.json(201, .array(failures))
     }
 }

@@ -74,11 +74,17 @@ struct IncomingDocument: Sendable {
         }
     }
 
+    /// Whether an ID can name a stored document: not `_`-prefixed, or a design document.
+    static func isDocumentID(_ id: String) -> Bool {
+        !id.hasPrefix("_") || (id.hasPrefix("_design/") && id != "_design/")
+    }
+
     /// Checks a document ID the way CouchDB does for documents (not `_local`): non-empty and
-    /// not starting with `_`.
+    /// not starting with `_`, except design documents `_design/<name>`.
     static func validate(id: String) throws {
         if id.isEmpty { throw CouchError(status: 400, error: "illegal_docid", reason: "Document id must not be empty") }
-        if id.hasPrefix("_") { throw CouchError.illegalDocID }
+        if id == "_design/" { throw CouchError(status: 400, error: "illegal_docid", reason: "Illegal document id `_design/`") }
+        if id.hasPrefix("_"), !id.hasPrefix("_design/") { throw CouchError.illegalDocID }
     }
 
     /// Replaces `follows` attachments with the bytes of the multipart parts after the JSON part,

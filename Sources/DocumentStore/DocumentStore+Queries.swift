@@ -33,7 +33,8 @@ extension DocumentStore {
     }
 
     /// The live winners matching the query's selector, in its sort order, paged by skip/limit.
-    /// Documents equal on every sort key come in no particular order.
+    /// Documents equal on every sort key come in no particular order. Design documents
+    /// (`_design/…`) are never returned, as CouchDB's `_find` leaves them out.
     public func find(_ query: Query) throws -> [DocumentRevision] {
         let selector = try Selector(parsing: query.selector)
         let sort = try query.sort.map { (try FieldPath($0.field), $0.ascending) }
@@ -47,7 +48,7 @@ extension DocumentStore {
             let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
             while let row = try cursor.next() {
                 let revision = try Self.winnerRevision(row)
-                guard selector.matches(revision.body) else { continue }
+                guard selector.matches(revision.body), !revision.id.hasPrefix("_design/") else { continue }
                 matches.append(revision)
                 if plan.ordered, let wanted, matches.count >= wanted { break }
             }

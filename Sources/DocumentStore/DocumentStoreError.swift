@@ -30,7 +30,7 @@ public enum DocumentStoreError: Error, Sendable, Equatable, CustomStringConverti
             return "Not found: '\(id)'. Check the document ID (and revision or attachment name)."
         case .invalidDocumentID(let id):
             return "Invalid document ID '\(id)': IDs must be non-empty and must not start with '_' "
-                + "(local documents go through putLocal/getLocal/deleteLocal)."
+                + "other than design documents '_design/<name>' (local documents go through putLocal/getLocal/deleteLocal)."
         case .reservedField(let id, let field):
             return "Document '\(id)' has the top-level field '\(field)': fields starting with '_' are reserved. "
                 + "Rename the field."

@@ -27,9 +27,13 @@ struct StoreTransaction {
 
     // MARK: validation
 
-    /// Refuses empty IDs and IDs starting with `_` (local documents have their own API).
+    /// Refuses empty IDs and IDs starting with `_`, except CouchDB's design documents
+    /// (`_design/<name>`, name non-empty), which replicate like any other document. Local
+    /// documents have their own API.
     static func validateID(_ id: String) throws {
-        guard !id.isEmpty, !id.hasPrefix("_") else { throw DocumentStoreError.invalidDocumentID(id) }
+        guard !id.isEmpty, !id.hasPrefix("_") || (id.hasPrefix("_design/") && id.count > "_design/".count) else {
+            throw DocumentStoreError.invalidDocumentID(id)
+        }
     }
 
     /// The canonical bytes of a body, refusing reserved fields and non-finite numbers.

@@ -12,4 +12,17 @@ enum PeakMemory {
         }
         return nil
     }
+
+    /// Resets the peak to the current RSS (Linux `clear_refs` 5), so a later `megabytes()`
+    /// measures one phase alone; returns the RSS it starts from, or nil where unsupported.
+    static func resetPeak() -> Double? {
+        guard let handle = FileHandle(forWritingAtPath: "/proc/self/clear_refs") else { return nil }
+        defer { try? handle.close() }
+        do {
+            try handle.write(contentsOf: Data("5".utf8))
+        } catch {
+            return nil
+        }
+        return megabytes()
+    }
 }

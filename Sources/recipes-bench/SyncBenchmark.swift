@@ -26,6 +26,9 @@ struct SyncBenchmark: AsyncParsableCommand {
     @Option(help: "HTTP connections per replication.")
     var connections = 4
 
+    @Option(help: "Also pull one document with an attachment of this many MiB and report the peak RSS of that pull (0 = off).")
+    var largeAttachmentMb = 0
+
     @Option(help: "Path of the `recipes` executable (default: next to this program).")
     var server: String?
 
@@ -40,7 +43,8 @@ struct SyncBenchmark: AsyncParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw ValidationError("no `recipes` executable at \(executable); build it (swift build -c release --product recipes) or pass --server")
         }
-        let process = try ServerProcess(executable: executable, dataDirectory: work.appendingPathComponent("server"))
+        let process = try ServerProcess(executable: executable, dataDirectory: work.appendingPathComponent("server"),
+                                        maxBodyMegabytes: max(64, largeAttachmentMb * 2 + 16))
         defer { process.terminate() }
         let remote = "http://127.0.0.1:\(process.port)/bench"
         log("server: \(executable) on port \(process.port)")
@@ -101,7 +105,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         log("one-change sync: \(String(format: "%.1f", oneMs)) ms (\(one.push.docsWritten) pushed)")
 
         let rss = PeakMemory.megabytes() ?? 0
-        let figures: [(String, String)] = [
+        var figures: [(String, String)] = [
             ("docs", "\(docs)"),
             ("push_docs_per_s", String(format: "%.0f", Double(docs) / pushSeconds)),
             ("pull_docs_per_s", String(format: "%.0f", Double(docs) / pullSeconds)),
@@ -109,10 +113,47 @@ struct SyncBenchmark: AsyncParsableCommand {
             ("one_change_sync_ms", String(format: "%.1f", oneMs)),
             ("peak_rss_mb", String(format: "%.1f", rss)),
         ]
+        if largeAttachmentMb > 0 {
+            let large = try await largePull(server: "http://127.0.0.1:\(process.port)/bench-large", work: work,
+                                            client: client, logger: logger)
+            figures.append(("large_attachment_mb", "\(largeAttachmentMb)"))
+            figures.append(("large_pull_rss_before_mb", String(format: "%.1f", large.before)))
+            figures.append(("large_pull_peak_rss_mb", String(format: "%.1f", large.peak)))
+            figures.append(("large_pull_s", String(format: "%.2f", large.seconds)))
+        }
         for (name, value) in figures { print("\(name): \(value)") }
         if json {
             print("{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
         }
+    }
+
+    /// Pushes one document carrying a `largeAttachmentMb` MiB attachment, then pulls it into an
+    /// empty store with the peak-RSS mark reset just before, so the peak is the pull's alone.
+    private func largePull(server remote: String, work: URL, client: CouchClientOptions,
+                           logger: Logger) async throws -> (before: Double, peak: Double, seconds: Double) {
+        let size = largeAttachmentMb * 1024 * 1024
+        let source = try DocumentStore(path: work.appendingPathComponent("large-source.sqlite").path)
+        let factory = RecipeDocumentFactory()
+        var data: Data? = Self.bytes(size, seed: 7)
+        _ = try source.write([.create(id: factory.id(0), body: factory.body(0),
+                                      attachments: [.put(name: "video", contentType: "application/octet-stream", data: data!)])])
+        data = nil
+        var options = ReplicationOptions()
+        options.createTarget = true
+        let pushed = try await Sync(store: source, remoteURL: remote, clientOptions: client, logger: logger).push(options: options)
+        guard pushed.docsWritten == 1 else { throw ValidationError("the large document was not pushed") }
+        let copy = try DocumentStore(path: work.appendingPathComponent("large-copy.sqlite").path)
+        let copySync = try Sync(store: copy, remoteURL: remote, clientOptions: client, logger: logger)
+        let before = PeakMemory.resetPeak() ?? 0
+        let clock = ContinuousClock.now
+        let pulled = try await copySync.pull(options: ReplicationOptions())
+        let seconds = Self.seconds(since: clock)
+        let peak = PeakMemory.megabytes() ?? 0
+        guard pulled.docsWritten == 1, let stored = try copy.attachment(id: factory.id(0), name: "video"), stored.data.count == size else {
+            throw ValidationError("the large document was not pulled whole")
+        }
+        log("large pull: \(largeAttachmentMb) MiB in \(String(format: "%.2f", seconds)) s, peak RSS \(String(format: "%.1f", peak)) MiB (from \(String(format: "%.1f", before)))")
+        return (before, peak, seconds)
     }
 
     private func log(_ text: String) {
@@ -141,10 +182,11 @@ final class ServerProcess {
     let process = Process()
     let port: Int
 
-    init(executable: String, dataDirectory: URL) throws {
+    init(executable: String, dataDirectory: URL, maxBodyMegabytes: Int = 64) throws {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--data-dir", dataDirectory.path, "--bind", "127.0.0.1", "--port", "0", "--allow-anonymous"]
+        process.arguments = ["serve", "--data-dir", dataDirectory.path, "--bind", "127.0.0.1", "--port", "0", "--allow-anonymous",
+                             "--max-body-mb", String(maxBodyMegabytes)]
         let output = Pipe()
         process.standardOutput = output
         try process.run()

@@ -3,7 +3,7 @@ import Testing
 @testable import DocumentStore
 
 @Suite struct ValidationTests {
-    @Test(arguments: ["", "_design/x", "_local/x", "_anything"])
+    @Test(arguments: ["", "_design/", "_design", "_designer", "_local/x", "_anything", "_foo"])
     func refusesReservedDocumentIDs(_ id: String) throws {
         let (store, directory) = try makeStore()
         _ = directory
@@ -12,6 +12,25 @@ import Testing
             try store.insertRevisions([ReplicatedRevision(id: id, rev: rev("1-a"), body: [:])])
         }
         #expect(try store.lastSequence == 0)
+    }
+
+    @Test func acceptsDesignDocumentsLikeAnyOther() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let created = try store.create(id: "_design/x", body: ["language": "javascript", "views": ["v": ["map": "function(doc){}"]]])
+        #expect(try store.get(id: "_design/x")?.body["language"] == "javascript")
+        let updated = try store.update(id: "_design/x", parent: created.rev, body: ["language": "query"])
+        try store.insertRevisions([ReplicatedRevision(id: "_design/y", rev: rev("1-a"), body: ["views": [:]])])
+        #expect(try store.get(id: "_design/y")?.rev == rev("1-a"))
+        #expect(try store.changes(since: 0, limit: 10).changes.map(\.id).sorted() == ["_design/x", "_design/y"])
+        // Queries never return design documents, as CouchDB's _find leaves them out.
+        _ = try store.create(id: "plain", body: ["language": "query"])
+        #expect(try store.find(Query(selector: [:])).map(\.id) == ["plain"])
+        #expect(try store.find(Query(selector: ["language": "query"])).map(\.id) == ["plain"])
+        _ = try store.delete(id: "plain", parent: try store.get(id: "plain")!.rev)
+        _ = try store.delete(id: "_design/x", parent: updated.rev)
+        #expect(try store.get(id: "_design/x") == nil)
+        #expect(try store.documentCount() == 1)
     }
 
     @Test func refusesReservedTopLevelFields() throws {

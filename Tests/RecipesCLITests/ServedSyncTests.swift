@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 @Suite("recipes sync through recipes serve", .serialized)
@@ -68,5 +71,39 @@ struct ServedSyncTests {
         #expect(info["doc_count"] as? Int == 51)
         #expect(try sandbox.run(["sync"] + s).status == 0)
         #expect(try await server.get("/fixture")["doc_count"] as? Int == 51)
+    }
+
+    @Test("a design document on the server is pulled and neither list, show, status nor sync trips over it")
+    func designDocumentIsCarriedQuietly() async throws {
+        let sandbox = try Sandbox()
+        let server = try ServedDatabase(in: sandbox)
+        let a = ["--store", sandbox.path("a.sqlite"), "--remote", server.url()]
+        #expect((try sandbox.run(["list", "--json"] + a).json() as? [[String: Any]])?.count == 14)
+        #expect(try sandbox.run(["sync"] + a).status == 0)
+        var request = URLRequest(url: URL(string: server.url() + "/_design/app")!)
+        request.httpMethod = "PUT"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"language":"javascript","views":{"byName":{"map":"function(doc){ emit(doc.name, null) }"}}}"#.utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 201)
+
+        let b = ["--store", sandbox.path("b.sqlite"), "--remote", server.url()]
+        for machine in [a, b] {
+            let synced = try sandbox.run(["sync", "--json"] + machine)
+            #expect(synced.status == 0, "\(synced)")
+            let report = try #require(try synced.json() as? [String: Any])
+            #expect(report["result"] as? String == "succeeded" && report["refused"] as? Int == 0, "\(synced)")
+            let list = try #require(try sandbox.run(["list", "--json"] + machine).json() as? [[String: Any]])
+            #expect(list.count == 14)
+            #expect(try sandbox.run(["show", "Banana Bread"] + machine).status == 0)
+            let status = try #require(try sandbox.run(["status", "--json"] + machine).json() as? [String: Any])
+            #expect((status["counts"] as? [String: Any])?["recipes"] as? Int == 14)
+            #expect(status["conflicts"] as? Int == 0 && status["pendingChanges"] as? Int == 0)
+            #expect(status["documents"] as? Int == (try await server.get("/recipes"))["doc_count"] as? Int)
+        }
+        // The design document went round unchanged.
+        let design = try await server.get("/recipes/_design/app")
+        #expect(design["language"] as? String == "javascript")
+        #expect((design["_rev"] as? String)?.hasPrefix("1-") == true)
     }
 }

@@ -23,6 +23,8 @@ final class CannedResponder: Sendable {
         /// A `Content-Length` to announce instead of the real one, with the connection closed
         /// after the body: the reply arrives cut short.
         var announcedLength: Int? = nil
+        /// Raw bytes to send instead of `body` (multipart replies with binary parts).
+        var data: Data? = nil
     }
 
     let port: Int
@@ -51,7 +53,7 @@ final class CannedResponder: Sendable {
                 fields[.connection] = "close"
             }
             return Response(status: .init(code: reply.status), headers: fields,
-                            body: .init(byteBuffer: ByteBuffer(string: reply.body)))
+                            body: .init(byteBuffer: ByteBuffer(bytes: reply.data ?? Data(reply.body.utf8))))
         }
         var logger = Logger(label: "canned-responder")
         logger.logLevel = .critical

@@ -26,6 +26,11 @@ public struct CouchClientOptions: Sendable {
     public var maxBackoff: TimeInterval = 5
     /// Connections opened to the server at most (concurrent `_bulk_get` / `_bulk_docs`).
     public var maxConnections: Int = 4
+    /// On pull, a revision needing more attachment bytes than this is fetched on its own as
+    /// `multipart/mixed` (raw bytes, held once, as CouchDB's replicator does for every
+    /// attachment); revisions needing less come base64-inline in one batched `_bulk_get`,
+    /// which saves a request per document. 0 sends every attachment as multipart.
+    public var multipartAttachmentThreshold: Int = 64 * 1024
 
     /// Default options: basic auth, 30 s timeout, 5 retries with backoff from 0.1 s, 4 connections.
     public init() {}

@@ -1,3 +1,4 @@
+import Crypto
 import DocumentStore
 import Foundation
 
@@ -9,7 +10,10 @@ enum CouchDocumentCoding {
     }
 
     /// Reads a document as `_bulk_get` / `open_revs` return it (with `revs=true`).
-    static func decodeRevision(_ document: JSONObject) throws -> TransferRevision {
+    /// `following` holds, by attachment name, the bytes of the multipart parts that came after
+    /// the document: each attachment marked `"follows": true` takes its bytes from there,
+    /// checked against the stub's `length` and `digest`.
+    static func decodeRevision(_ document: JSONObject, following: [String: Data] = [:]) throws -> TransferRevision {
         guard let id = document["_id"]?.stringValue else { throw ShapeError(description: "document without _id") }
         guard let revText = document["_rev"]?.stringValue, let rev = RevisionID(revText) else {
             throw ShapeError(description: "document \(id) without a valid _rev")
@@ -40,19 +44,38 @@ enum CouchDocumentCoding {
                 throw ShapeError(description: "document \(id) has a malformed _attachments member")
             }
             for (name, value) in members {
-                attachments[name] = try decodeAttachment(value, name: name, documentID: id)
+                attachments[name] = try decodeAttachment(value, name: name, documentID: id, following: following)
             }
         }
         let deleted = document["_deleted"]?.boolValue ?? false
         return TransferRevision(id: id, rev: rev, deleted: deleted, body: body, history: history, attachments: attachments)
     }
 
-    private static func decodeAttachment(_ value: JSONValue, name: String, documentID: String) throws -> AttachmentPayload {
+    private static func decodeAttachment(_ value: JSONValue, name: String, documentID: String,
+                                         following: [String: Data]) throws -> AttachmentPayload {
         guard let meta = value.objectValue else {
             throw ShapeError(description: "attachment \(name) of \(documentID) is not an object")
         }
         let contentType = meta["content_type"]?.stringValue ?? "application/octet-stream"
         let revpos = Int(meta["revpos"]?.intValue ?? 0)
+        if meta["follows"]?.boolValue == true {
+            if let encoding = meta["encoding"]?.stringValue, encoding != "identity" {
+                throw ShapeError(description: "attachment \(name) of \(documentID) came \(encoding)-encoded; it must be requested without compression")
+            }
+            guard let data = following[name] else {
+                throw ShapeError(description: "attachment \(name) of \(documentID) is marked follows but no multipart part carried it")
+            }
+            if let length = meta["length"]?.intValue, length != Int64(data.count) {
+                throw ShapeError(description: "attachment \(name) of \(documentID) is \(data.count) bytes, its stub says \(length)")
+            }
+            if let digest = meta["digest"]?.stringValue, digest.hasPrefix("md5-") {
+                let actual = "md5-" + Data(Insecure.MD5.hash(data: data)).base64EncodedString()
+                guard actual == digest else {
+                    throw ShapeError(description: "attachment \(name) of \(documentID) has digest \(actual), its stub says \(digest)")
+                }
+            }
+            return .data(contentType: contentType, data: data, revpos: revpos)
+        }
         if let base64 = meta["data"]?.stringValue {
             guard let data = Data(base64Encoded: base64) else {
                 throw ShapeError(description: "attachment \(name) of \(documentID) has invalid base64 data")

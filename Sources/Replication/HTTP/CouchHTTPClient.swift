@@ -55,8 +55,10 @@ final class CouchHTTPClient: Sendable {
 
     /// Sends a request, retrying transient failures; returns the final reply whatever its
     /// status (callers map statuses to errors). Throws on connection failures after retries.
+    /// With `throughFile`, the reply body is received into a temporary file and mapped from
+    /// it, so a large body (attachments) is not held twice while it arrives.
     func send(_ method: String, _ target: URL, body: Data? = nil, contentType: String? = nil,
-              accept: String = "application/json") async throws -> HTTPReply {
+              accept: String = "application/json", throughFile: Bool = false) async throws -> HTTPReply {
         var attempt = 0
         var renewedSession = false
         while true {
@@ -74,7 +76,9 @@ final class CouchHTTPClient: Sendable {
             request.httpBody = body
             let started = Date()
             do {
-                let (data, response) = try await session.cancellableData(for: request)
+                let (data, response) = throughFile
+                    ? try await session.cancellableDownload(for: request)
+                    : try await session.cancellableData(for: request)
                 guard let http = response as? HTTPURLResponse else {
                     throw ReplicationError.malformedReply(url: url.description, detail: "not an HTTP reply")
                 }

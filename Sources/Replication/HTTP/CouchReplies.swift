@@ -105,7 +105,7 @@ public enum CouchReplies {
         return FetchResult(revisions: revisions, failures: failures)
     }
 
-    private static func openRevsEntry(_ element: JSONValue, documentID: String) throws -> (TransferRevision?, DocumentFailure?) {
+    static func openRevsEntry(_ element: JSONValue, documentID: String) throws -> (TransferRevision?, DocumentFailure?) {
         guard let entry = element.objectValue else { throw ShapeError("revision entry of \(documentID) is not an object") }
         if let ok = entry["ok"] {
             guard let doc = ok.objectValue else { throw ShapeError("revision of \(documentID) is not an object") }

@@ -72,6 +72,13 @@ public struct CouchURL: Sendable, Hashable, CustomStringConvertible {
         text.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? text
     }
 
+    /// Percent-encodes a document ID as a path: a design document keeps the slash after
+    /// `_design` (`_design/name`), as CouchDB writes and expects it; any other ID is one segment.
+    static func encodeDocumentID(_ id: String) -> String {
+        if id.hasPrefix("_design/") { return "_design/" + encodeSegment(String(id.dropFirst("_design/".count))) }
+        return encodeSegment(id)
+    }
+
     /// Percent-encodes a query value.
     static func encodeQueryValue(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text

@@ -35,6 +35,48 @@ extension URLSession {
     }
 }
 
+extension URLSession {
+    /// Like `cancellableData(for:)`, but the body goes to a temporary file as it arrives and
+    /// comes back memory-mapped from it (the file itself is removed at once).
+    ///
+    /// A data task keeps the whole body in its own buffer and copies it into the `Data` it
+    /// returns, so a large reply is briefly held twice; mapped from a file, it is held once, in
+    /// pages the system can drop and read again.
+    func cancellableDownload(for request: URLRequest) async throws -> (Data, URLResponse) {
+        let outcome = OneShotContinuation<(Data, URLResponse)>()
+        let task = downloadTask(with: request) { location, response, error in
+            if let error {
+                outcome.resume(with: .failure(error))
+                return
+            }
+            guard let response else {
+                outcome.resume(with: .failure(URLError(.badServerResponse)))
+                return
+            }
+            guard let location else {
+                outcome.resume(with: .success((Data(), response)))
+                return
+            }
+            defer { try? FileManager.default.removeItem(at: location) }
+            do {
+                let data = try Data(contentsOf: location, options: .alwaysMapped)
+                outcome.resume(with: .success((data, response)))
+            } catch {
+                outcome.resume(with: .failure(URLError(.cannotOpenFile)))
+            }
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                outcome.install(continuation)
+                task.resume()
+            }
+        } onCancel: {
+            outcome.resume(with: .failure(CancellationError()))
+            DispatchQueue.global().async { task.cancel() }
+        }
+    }
+}
+
 /// A continuation that may be resumed from several places (completion, cancellation) and
 /// takes only the first outcome, including one that arrives before it is installed.
 private final class OneShotContinuation<Value: Sendable>: @unchecked Sendable {

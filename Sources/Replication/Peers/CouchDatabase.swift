@@ -67,28 +67,23 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         return try shaped { try CouchReplies.revsDiff(reply) }
     }
 
-    /// `POST /db/_bulk_get?revs=true&attachments=true&latest=true`, or per document
-    /// `GET /db/{id}?revs=true&open_revs=[…]&latest=true&attachments=true` where the server
-    /// has no `_bulk_get` (404, 405 or 400).
+    /// Reads revisions the way CouchDB's replicator does: `POST /db/_bulk_get?revs=true&
+    /// attachments=false&latest=true` (JSON, attachments as stubs), then, for each document
+    /// whose revisions have attachments the target lacks, `GET /db/{id}?revs=true&open_revs=[…]
+    /// &latest=true&attachments=true&atts_since=[…]` as `multipart/mixed`, so attachment bytes
+    /// arrive raw (no base64) and are held once. Revisions needing no more than
+    /// `multipartAttachmentThreshold` bytes are fetched together in a second `_bulk_get` with
+    /// `attachments=true` instead. A server without `_bulk_get` (404, 405, 400, 501) is asked
+    /// per document with the `open_revs` request.
     public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
         if requests.isEmpty { return FetchResult(revisions: [], failures: []) }
         if !bulkGetUnavailable.value {
-            var docs: [JSONValue] = []
-            for request in requests {
-                for rev in request.revisions {
-                    var entry: JSONObject = ["id": .string(request.id), "rev": .string(rev.description)]
-                    if !request.attachmentsSince.isEmpty {
-                        entry["atts_since"] = .array(request.attachmentsSince.map { .string($0.description) })
-                    }
-                    docs.append(.object(entry))
-                }
-            }
-            let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "true"), ("latest", "true")])
-            let reply = try await client.send("POST", target, body: JSONWriter.couchDB.data(.object(["docs": .array(docs)])),
-                                              contentType: "application/json")
+            let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "false"), ("latest", "true")])
+            let reply = try await client.send("POST", target, body: Self.bulkGetBody(requests), contentType: "application/json")
             if (200..<300).contains(reply.status) {
                 let value = try client.parse(reply)
-                return try shaped { try CouchReplies.bulkGet(value) }
+                let listed = try shaped { try CouchReplies.bulkGet(value) }
+                return try await fetchingAttachments(of: listed, requests: requests)
             }
             guard [400, 404, 405, 501].contains(reply.status) else { throw client.error(for: reply) }
             if reply.status == 404, case .databaseNotFound = client.error(for: reply) {
@@ -100,21 +95,109 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         var revisions: [TransferRevision] = []
         var failures: [DocumentFailure] = []
         for request in requests {
-            let result = try await openRevisions(request)
+            let result = try await openRevisions(id: request.id, revisions: request.revisions,
+                                                 attachmentsSince: request.attachmentsSince)
             revisions += result.revisions
             failures += result.failures
         }
         return FetchResult(revisions: revisions, failures: failures)
     }
 
-    private func openRevisions(_ request: RevisionFetch) async throws -> FetchResult {
-        let openRevs = String(decoding: JSONWriter.couchDB.data(.array(request.revisions.map { .string($0.description) })), as: UTF8.self)
-        var query: [(String, String)] = [("revs", "true"), ("open_revs", openRevs), ("latest", "true"), ("attachments", "true")]
-        if !request.attachmentsSince.isEmpty {
-            query.append(("atts_since", String(decoding: JSONWriter.couchDB.data(.array(request.attachmentsSince.map { .string($0.description) })), as: UTF8.self)))
+    /// Completes `_bulk_get` revisions listed with attachment stubs: a revision with
+    /// attachments changed after every `attachmentsSince` revision in its history is fetched
+    /// again with their bytes (large ones per document as multipart, small ones in one more
+    /// `_bulk_get`), and replaces the listed one.
+    private func fetchingAttachments(of listed: FetchResult, requests: [RevisionFetch]) async throws -> FetchResult {
+        var since: [String: Set<RevisionID>] = [:]
+        for request in requests { since[request.id, default: []].formUnion(request.attachmentsSince) }
+        var large: [String: [RevisionID]] = [:]
+        var largeOrder: [String] = []
+        var small: [String: [RevisionID]] = [:]
+        var smallOrder: [String] = []
+        var refetched: Set<String> = []
+        for revision in listed.revisions {
+            let missing = Self.missingAttachmentBytes(revision, since: since[revision.id] ?? [])
+            guard let missing else { continue }
+            refetched.insert("\(revision.id) \(revision.rev)")
+            if missing > client.options.multipartAttachmentThreshold {
+                if large[revision.id] == nil { largeOrder.append(revision.id) }
+                large[revision.id, default: []].append(revision.rev)
+            } else {
+                if small[revision.id] == nil { smallOrder.append(revision.id) }
+                small[revision.id, default: []].append(revision.rev)
+            }
         }
-        let value = try await client.sendJSON("GET", client.databaseURL([CouchURL.encodeSegment(request.id)], query: query))
-        return try shaped { try CouchReplies.openRevs(value, documentID: request.id) }
+        if refetched.isEmpty { return listed }
+        var revisions = listed.revisions.filter { !refetched.contains("\($0.id) \($0.rev)") }
+        var failures = listed.failures
+        if !smallOrder.isEmpty {
+            let inline = try await bulkGetInline(smallOrder.map {
+                RevisionFetch(id: $0, revisions: small[$0]!, attachmentsSince: Array(since[$0] ?? []))
+            })
+            revisions += inline.revisions
+            failures += inline.failures
+        }
+        for id in largeOrder {
+            let fetched = try await openRevisions(id: id, revisions: large[id]!, attachmentsSince: Array(since[id] ?? []))
+            revisions += fetched.revisions
+            failures += fetched.failures
+        }
+        return FetchResult(revisions: revisions, failures: failures)
+    }
+
+    /// The attachment bytes a revision listed with stubs lacks on the target: stubs whose
+    /// `revpos` is past the generation of the newest `since` revision in its history (all of
+    /// them when none is); `nil` when it lacks none.
+    static func missingAttachmentBytes(_ revision: TransferRevision, since: Set<RevisionID>) -> Int? {
+        let known = revision.history.first { since.contains($0) }?.generation ?? 0
+        var total: Int?
+        for case .stub(let info) in revision.attachments.values where info.revpos > known {
+            total = (total ?? 0) + max(0, info.length)
+        }
+        return total
+    }
+
+    /// `POST /db/_bulk_get?revs=true&attachments=true&latest=true`: revisions with their new
+    /// attachments inline (base64), for the small ones.
+    private func bulkGetInline(_ requests: [RevisionFetch]) async throws -> FetchResult {
+        let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "true"), ("latest", "true")])
+        let value = try await client.sendJSON("POST", target, body: Self.bulkGetBody(requests))
+        return try shaped { try CouchReplies.bulkGet(value) }
+    }
+
+    /// `{"docs": [{id, rev, atts_since?}, …]}`, one entry per wanted revision.
+    private static func bulkGetBody(_ requests: [RevisionFetch]) -> Data {
+        var docs: [JSONValue] = []
+        for request in requests {
+            for rev in request.revisions {
+                var entry: JSONObject = ["id": .string(request.id), "rev": .string(rev.description)]
+                if !request.attachmentsSince.isEmpty {
+                    entry["atts_since"] = .array(request.attachmentsSince.map { .string($0.description) })
+                }
+                docs.append(.object(entry))
+            }
+        }
+        return JSONWriter.couchDB.data(.object(["docs": .array(docs)]))
+    }
+
+    /// `GET /db/{id}?revs=true&open_revs=[…]&latest=true&attachments=true&atts_since=[…]` with
+    /// `Accept: multipart/mixed`; a JSON reply (a server that ignores `Accept`) is read too.
+    private func openRevisions(id: String, revisions: [RevisionID], attachmentsSince: [RevisionID]) async throws -> FetchResult {
+        let openRevs = String(decoding: JSONWriter.couchDB.data(.array(revisions.map { .string($0.description) })), as: UTF8.self)
+        var query: [(String, String)] = [("revs", "true"), ("open_revs", openRevs), ("latest", "true"), ("attachments", "true")]
+        if !attachmentsSince.isEmpty {
+            let sorted = attachmentsSince.sorted { $0.generation > $1.generation }
+            query.append(("atts_since", String(decoding: JSONWriter.couchDB.data(.array(sorted.map { .string($0.description) })), as: UTF8.self)))
+        }
+        let reply = try await client.send("GET", client.databaseURL([CouchURL.encodeDocumentID(id)], query: query),
+                                          accept: "multipart/mixed", throughFile: true)
+        guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }
+        let contentType = reply.headers["content-type"] ?? "application/json"
+        if contentType.lowercased().hasPrefix("multipart/") {
+            return try shaped { try CouchReplies.openRevsMultipart(reply.body, contentType: contentType, documentID: id) }
+        }
+        let value = try client.parse(reply)
+        return try shaped { try CouchReplies.openRevs(value, documentID: id) }
     }
 
     /// `POST /db/_bulk_docs` with `new_edits:false`; a 413 splits the batch in halves down to
@@ -191,7 +274,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
 
     /// `GET /db/{id}/{name}?rev=…`.
     public func attachment(documentID: String, rev: RevisionID, name: String) async throws -> Data {
-        let target = client.databaseURL([CouchURL.encodeSegment(documentID), CouchURL.encodeSegment(name)],
+        let target = client.databaseURL([CouchURL.encodeDocumentID(documentID), CouchURL.encodeSegment(name)],
                                         query: [("rev", rev.description)])
         let reply = try await client.send("GET", target, accept: "*/*")
         guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }
