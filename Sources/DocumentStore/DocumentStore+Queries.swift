@@ -48,7 +48,7 @@ extension DocumentStore {
             let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
             while let row = try cursor.next() {
                 let revision = try Self.winnerRevision(row)
-                guard selector.matches(revision.body), !revision.id.hasPrefix("_design/") else { continue }
+                guard selector.matches(revision.body), !DesignDocuments.isDesign(revision.id) else { continue }
                 matches.append(revision)
                 if plan.ordered, let wanted, matches.count >= wanted { break }
             }
@@ -58,7 +58,7 @@ extension DocumentStore {
         }
     }
 
-    /// How many live documents match the selector.
+    /// How many live documents match the selector (design documents left out, as in ``find(_:)``).
     ///
     /// When an index decides the selector on its own (string equalities and `$in` lists on
     /// its leading fields, nothing else), the count comes from the index without reading a
@@ -66,7 +66,9 @@ extension DocumentStore {
     public func count(selector: JSONValue) throws -> Int {
         let parsed = try Selector(parsing: selector)
         if case .all = parsed {
-            return try reading { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM docs WHERE deleted = 0") ?? 0 }
+            return try reading { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM docs d WHERE d.deleted = 0 AND \(DesignDocuments.excludedSQL)") ?? 0
+            }
         }
         let counted = try reading { db -> Int? in
             let plan = QueryPlan.choose(selector: parsed, sort: [], indexes: try QueryIndex.all(db))

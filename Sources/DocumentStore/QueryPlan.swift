@@ -119,9 +119,15 @@ struct QueryPlan {
         }
         var plan = QueryPlan(index: index, sql: sql, arguments: arguments, ordered: sort.isEmpty || sortServed)
         if exactClauses, constrained > 0 {
-            plan.countSQL = "SELECT COUNT(*) FROM \(index.table) x" + whereClause
+            plan.countSQL = "SELECT COUNT(*) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num"
+                + (clauses + [DesignDocuments.excludedSQL]).joinedAsWhereClause
             plan.constrainedFields = constrained
         }
         return (score, plan)
     }
+}
+
+extension [String] {
+    /// ` WHERE a AND b …`, or nothing for no clauses.
+    fileprivate var joinedAsWhereClause: String { isEmpty ? "" : " WHERE " + joined(separator: " AND ") }
 }

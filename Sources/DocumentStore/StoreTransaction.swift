@@ -31,7 +31,7 @@ struct StoreTransaction {
     /// (`_design/<name>`, name non-empty), which replicate like any other document. Local
     /// documents have their own API.
     static func validateID(_ id: String) throws {
-        guard !id.isEmpty, !id.hasPrefix("_") || (id.hasPrefix("_design/") && id.count > "_design/".count) else {
+        guard !id.isEmpty, !id.hasPrefix("_") || (DesignDocuments.isDesign(id) && id.count > DesignDocuments.prefix.count) else {
             throw DocumentStoreError.invalidDocumentID(id)
         }
     }

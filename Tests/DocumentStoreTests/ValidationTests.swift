@@ -27,6 +27,10 @@ import Testing
         _ = try store.create(id: "plain", body: ["language": "query"])
         #expect(try store.find(Query(selector: [:])).map(\.id) == ["plain"])
         #expect(try store.find(Query(selector: ["language": "query"])).map(\.id) == ["plain"])
+        // Counts leave them out too, whether read from an index alone or from the documents.
+        try store.ensureIndex(fields: ["language"], name: "by-language")
+        #expect(try store.count(selector: ["language": "query"]) == 1)
+        #expect(try store.count(selector: [:]) == 1)
         _ = try store.delete(id: "plain", parent: try store.get(id: "plain")!.rev)
         _ = try store.delete(id: "_design/x", parent: updated.rev)
         #expect(try store.get(id: "_design/x") == nil)
