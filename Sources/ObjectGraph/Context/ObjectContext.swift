@@ -506,7 +506,7 @@ public final class ObjectContext: @unchecked Sendable {
                     try resolve(conflicts)
                 }
             }
-            for change in request.inserted + request.updated {
+            for change in [request.inserted, request.updated].joined() {
                 guard let o = registered[change.objectID] else { continue }
                 o.baseline = RowSnapshot(objectID: change.objectID, attributes: change.attributes, toOne: change.toOne,
                                          version: result.versions[change.objectID] ?? RowVersion(""))

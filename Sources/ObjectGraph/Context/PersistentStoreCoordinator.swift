@@ -142,9 +142,11 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
         try storeCall {
             let result = try store.save(request)
-            for change in request.inserted + request.updated {
-                guard let version = result.versions[change.objectID] else { rowCache[change.objectID] = nil; continue }
-                rowCache[change.objectID] = RowSnapshot(objectID: change.objectID, attributes: change.attributes, toOne: change.toOne, version: version)
+            for changes in [request.inserted, request.updated] {
+                for change in changes {
+                    guard let version = result.versions[change.objectID] else { rowCache[change.objectID] = nil; continue }
+                    rowCache[change.objectID] = RowSnapshot(objectID: change.objectID, attributes: change.attributes, toOne: change.toOne, version: version)
+                }
             }
             for deletion in request.deleted { rowCache[deletion.objectID] = nil }
             return result
