@@ -26,7 +26,7 @@ struct SyncBenchmark: AsyncParsableCommand {
     @Option(help: "HTTP connections per replication.")
     var connections = 4
 
-    @Option(help: "Also pull one document with an attachment of this many MiB and report the peak RSS of that pull (0 = off).")
+    @Option(help: "Also push, then pull, one document with an attachment of this many MiB and report the peak RSS of each (0 = off).")
     var largeAttachmentMb = 0
 
     @Option(help: "Path of the `recipes` executable (default: next to this program).")
@@ -114,12 +114,14 @@ struct SyncBenchmark: AsyncParsableCommand {
             ("peak_rss_mb", String(format: "%.1f", rss)),
         ]
         if largeAttachmentMb > 0 {
-            let large = try await largePull(server: "http://127.0.0.1:\(process.port)/bench-large", work: work,
-                                            client: client, logger: logger)
+            let (push, pull) = try await largeTransfer(server: "http://127.0.0.1:\(process.port)/bench-large", work: work,
+                                                       client: client, logger: logger)
             figures.append(("large_attachment_mb", "\(largeAttachmentMb)"))
-            figures.append(("large_pull_rss_before_mb", String(format: "%.1f", large.before)))
-            figures.append(("large_pull_peak_rss_mb", String(format: "%.1f", large.peak)))
-            figures.append(("large_pull_s", String(format: "%.2f", large.seconds)))
+            for (name, phase) in [("push", push), ("pull", pull)] {
+                figures.append(("large_\(name)_rss_before_mb", String(format: "%.1f", phase.before)))
+                figures.append(("large_\(name)_peak_rss_mb", String(format: "%.1f", phase.peak)))
+                figures.append(("large_\(name)_s", String(format: "%.2f", phase.seconds)))
+            }
         }
         for (name, value) in figures { print("\(name): \(value)") }
         if json {
@@ -127,10 +129,13 @@ struct SyncBenchmark: AsyncParsableCommand {
         }
     }
 
+    /// The RSS a phase started from, its peak, and its duration.
+    private typealias Phase = (before: Double, peak: Double, seconds: Double)
+
     /// Pushes one document carrying a `largeAttachmentMb` MiB attachment, then pulls it into an
-    /// empty store with the peak-RSS mark reset just before, so the peak is the pull's alone.
-    private func largePull(server remote: String, work: URL, client: CouchClientOptions,
-                           logger: Logger) async throws -> (before: Double, peak: Double, seconds: Double) {
+    /// empty store, with the peak-RSS mark reset before each, so each peak is that phase's alone.
+    private func largeTransfer(server remote: String, work: URL, client: CouchClientOptions,
+                               logger: Logger) async throws -> (push: Phase, pull: Phase) {
         let size = largeAttachmentMb * 1024 * 1024
         let source = try DocumentStore(path: work.appendingPathComponent("large-source.sqlite").path)
         let factory = RecipeDocumentFactory()
@@ -140,20 +145,23 @@ struct SyncBenchmark: AsyncParsableCommand {
         data = nil
         var options = ReplicationOptions()
         options.createTarget = true
+        let pushBefore = PeakMemory.resetPeak() ?? 0
+        var clock = ContinuousClock.now
         let pushed = try await Sync(store: source, remoteURL: remote, clientOptions: client, logger: logger).push(options: options)
+        let push: Phase = (pushBefore, PeakMemory.megabytes() ?? 0, Self.seconds(since: clock))
         guard pushed.docsWritten == 1 else { throw ValidationError("the large document was not pushed") }
+        log("large push: \(largeAttachmentMb) MiB in \(String(format: "%.2f", push.seconds)) s, peak RSS \(String(format: "%.1f", push.peak)) MiB (from \(String(format: "%.1f", push.before)))")
         let copy = try DocumentStore(path: work.appendingPathComponent("large-copy.sqlite").path)
         let copySync = try Sync(store: copy, remoteURL: remote, clientOptions: client, logger: logger)
-        let before = PeakMemory.resetPeak() ?? 0
-        let clock = ContinuousClock.now
+        let pullBefore = PeakMemory.resetPeak() ?? 0
+        clock = ContinuousClock.now
         let pulled = try await copySync.pull(options: ReplicationOptions())
-        let seconds = Self.seconds(since: clock)
-        let peak = PeakMemory.megabytes() ?? 0
+        let pull: Phase = (pullBefore, PeakMemory.megabytes() ?? 0, Self.seconds(since: clock))
         guard pulled.docsWritten == 1, let stored = try copy.attachment(id: factory.id(0), name: "video"), stored.data.count == size else {
             throw ValidationError("the large document was not pulled whole")
         }
-        log("large pull: \(largeAttachmentMb) MiB in \(String(format: "%.2f", seconds)) s, peak RSS \(String(format: "%.1f", peak)) MiB (from \(String(format: "%.1f", before)))")
-        return (before, peak, seconds)
+        log("large pull: \(largeAttachmentMb) MiB in \(String(format: "%.2f", pull.seconds)) s, peak RSS \(String(format: "%.1f", pull.peak)) MiB (from \(String(format: "%.1f", pull.before)))")
+        return (push, pull)
     }
 
     private func log(_ text: String) {

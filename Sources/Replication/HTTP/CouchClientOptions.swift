@@ -26,10 +26,11 @@ public struct CouchClientOptions: Sendable {
     public var maxBackoff: TimeInterval = 5
     /// Connections opened to the server at most (concurrent `_bulk_get` / `_bulk_docs`).
     public var maxConnections: Int = 4
-    /// On pull, a revision needing more attachment bytes than this is fetched on its own as
-    /// `multipart/mixed` (raw bytes, held once, as CouchDB's replicator does for every
-    /// attachment); revisions needing less come base64-inline in one batched `_bulk_get`,
-    /// which saves a request per document. 0 sends every attachment as multipart.
+    /// A revision carrying more attachment bytes than this travels on its own as multipart,
+    /// raw bytes never held twice, as CouchDB's replicator moves every attachment: on pull a
+    /// `multipart/mixed` `open_revs` reply, on push a `multipart/related` PUT streamed from a
+    /// temporary file. Revisions carrying less go base64-inline in the batched `_bulk_get` /
+    /// `_bulk_docs`, which saves a request per document. 0 sends every attachment as multipart.
     public var multipartAttachmentThreshold: Int = 64 * 1024
 
     /// Default options: basic auth, 30 s timeout, 5 retries with backoff from 0.1 s, 4 connections.

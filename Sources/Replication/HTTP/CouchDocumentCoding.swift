@@ -92,6 +92,25 @@ enum CouchDocumentCoding {
     /// Appends a revision as a `new_edits=false` document: body, `_revisions`, and attachments
     /// inline (base64, streamed from the store for deferred ones) or as stubs.
     static func appendRevision(_ revision: TransferRevision, to buffer: inout [UInt8]) throws {
+        try appendRevision(revision, attachmentsFollow: false, to: &buffer)
+    }
+
+    /// The same document for the JSON part of a `multipart/related` upload: attachments whose
+    /// bytes are sent are marked `"follows": true` with their length (and digest when known),
+    /// and their bytes go in the parts after it, in the order of ``followingAttachmentNames(_:)``.
+    static func appendMultipartHead(_ revision: TransferRevision, to buffer: inout [UInt8]) throws {
+        try appendRevision(revision, attachmentsFollow: true, to: &buffer)
+    }
+
+    /// The attachments whose bytes follow the JSON part of a multipart upload, in part order.
+    static func followingAttachmentNames(_ revision: TransferRevision) -> [String] {
+        revision.attachments.keys.sorted().filter {
+            if case .stub = revision.attachments[$0]! { return false }
+            return true
+        }
+    }
+
+    private static func appendRevision(_ revision: TransferRevision, attachmentsFollow: Bool, to buffer: inout [UInt8]) throws {
         var members = revision.body
         members["_id"] = .string(revision.id)
         members["_rev"] = .string(revision.rev.description)
@@ -124,9 +143,14 @@ enum CouchDocumentCoding {
             case .data(let contentType, let data, let revpos):
                 buffer.append(contentsOf: "{\"content_type\":".utf8)
                 JSONWriter.appendString(contentType, to: &buffer)
-                buffer.append(contentsOf: ",\"revpos\":\(revpos),\"data\":\"".utf8)
-                buffer.append(contentsOf: data.base64EncodedData())
-                buffer.append(contentsOf: "\"}".utf8)
+                if attachmentsFollow {
+                    let digest = "md5-" + Data(Insecure.MD5.hash(data: data)).base64EncodedString()
+                    appendFollows(revpos: revpos, length: data.count, digest: digest, to: &buffer)
+                } else {
+                    buffer.append(contentsOf: ",\"revpos\":\(revpos),\"data\":\"".utf8)
+                    buffer.append(contentsOf: data.base64EncodedData())
+                    buffer.append(contentsOf: "\"}".utf8)
+                }
             case .stub(let info):
                 buffer.append(contentsOf: "{\"stub\":true,\"content_type\":".utf8)
                 JSONWriter.appendString(info.contentType, to: &buffer)
@@ -136,12 +160,23 @@ enum CouchDocumentCoding {
             case .deferred(let info, let store):
                 buffer.append(contentsOf: "{\"content_type\":".utf8)
                 JSONWriter.appendString(info.contentType, to: &buffer)
-                buffer.append(contentsOf: ",\"revpos\":\(info.revpos),\"data\":\"".utf8)
-                try appendBase64(digest: info.digest, from: store, to: &buffer)
-                buffer.append(contentsOf: "\"}".utf8)
+                if attachmentsFollow {
+                    appendFollows(revpos: info.revpos, length: info.length, digest: info.digest, to: &buffer)
+                } else {
+                    buffer.append(contentsOf: ",\"revpos\":\(info.revpos),\"data\":\"".utf8)
+                    try appendBase64(digest: info.digest, from: store, to: &buffer)
+                    buffer.append(contentsOf: "\"}".utf8)
+                }
             }
         }
         buffer.append(contentsOf: "}}".utf8)
+    }
+
+    /// The rest of an attachment entry whose bytes follow in a multipart part.
+    private static func appendFollows(revpos: Int, length: Int, digest: String, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: ",\"revpos\":\(revpos),\"length\":\(length),\"digest\":".utf8)
+        JSONWriter.appendString(digest, to: &buffer)
+        buffer.append(contentsOf: ",\"follows\":true}".utf8)
     }
 
     /// Streams an attachment's bytes from the store as base64, a chunk at a time, so the raw

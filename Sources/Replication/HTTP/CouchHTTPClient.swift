@@ -56,8 +56,9 @@ final class CouchHTTPClient: Sendable {
     /// Sends a request, retrying transient failures; returns the final reply whatever its
     /// status (callers map statuses to errors). Throws on connection failures after retries.
     /// With `throughFile`, the reply body is received into a temporary file and mapped from
-    /// it, so a large body (attachments) is not held twice while it arrives.
-    func send(_ method: String, _ target: URL, body: Data? = nil, contentType: String? = nil,
+    /// it, so a large body (attachments) is not held twice while it arrives. With `bodyFile`,
+    /// the request body is read from that file as it is sent, instead of from `body`.
+    func send(_ method: String, _ target: URL, body: Data? = nil, bodyFile: URL? = nil, contentType: String? = nil,
               accept: String = "application/json", throughFile: Bool = false) async throws -> HTTPReply {
         var attempt = 0
         var renewedSession = false
@@ -74,11 +75,18 @@ final class CouchHTTPClient: Sendable {
             if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
             applyAuthentication(to: &request)
             request.httpBody = body
+            if let bodyFile, let size = (try? FileManager.default.attributesOfItem(atPath: bodyFile.path))?[.size] as? NSNumber {
+                request.setValue(size.stringValue, forHTTPHeaderField: "Content-Length")
+            }
             let started = Date()
             do {
-                let (data, response) = throughFile
-                    ? try await session.cancellableDownload(for: request)
-                    : try await session.cancellableData(for: request)
+                let (data, response) = if let bodyFile {
+                    try await session.cancellableUpload(for: request, fromFile: bodyFile)
+                } else if throughFile {
+                    try await session.cancellableDownload(for: request)
+                } else {
+                    try await session.cancellableData(for: request)
+                }
                 guard let http = response as? HTTPURLResponse else {
                     throw ReplicationError.malformedReply(url: url.description, detail: "not an HTTP reply")
                 }

@@ -13,8 +13,26 @@ extension URLSession {
     /// promptly, so the waiting caller is released first and the transfer is cancelled
     /// behind it.
     func cancellableData(for request: URLRequest) async throws -> (Data, URLResponse) {
+        try await awaitingTask { finish in
+            dataTask(with: request) { data, response, error in finish(data, response, error) }
+        }
+    }
+
+    /// Like `cancellableData(for:)`, with the request body read from `file` as it is sent
+    /// (so a large body is never held in memory).
+    func cancellableUpload(for request: URLRequest, fromFile file: URL) async throws -> (Data, URLResponse) {
+        try await awaitingTask { finish in
+            uploadTask(with: request, fromFile: file) { data, response, error in finish(data, response, error) }
+        }
+    }
+
+    /// Starts the task `make` builds and waits for its completion (passed to `make` as
+    /// `finish`), or for the calling task's cancellation, whichever comes first.
+    private func awaitingTask(
+        _ make: (@escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionTask
+    ) async throws -> (Data, URLResponse) {
         let outcome = OneShotContinuation<(Data, URLResponse)>()
-        let task = dataTask(with: request) { data, response, error in
+        let task = make { data, response, error in
             if let error {
                 outcome.resume(with: .failure(error))
             } else if let response {

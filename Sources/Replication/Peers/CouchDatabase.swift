@@ -200,9 +200,45 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         return try shaped { try CouchReplies.openRevs(value, documentID: id) }
     }
 
+    /// Writes revisions as they are: `POST /db/_bulk_docs` with `new_edits:false` for the
+    /// batch, except revisions sending more than `multipartAttachmentThreshold` attachment
+    /// bytes, which go one by one as `PUT /db/{id}?new_edits=false` with a `multipart/related`
+    /// body streamed from a temporary file (raw bytes, never held whole), as CouchDB's
+    /// replicator pushes documents with attachments.
+    public func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
+        let threshold = client.options.multipartAttachmentThreshold
+        let large = revisions.filter { $0.attachmentBytesToSend > threshold }
+        var failures = try await writeBulk(large.isEmpty ? revisions : revisions.filter { $0.attachmentBytesToSend <= threshold })
+        for revision in large {
+            failures += try await putMultipart(revision)
+        }
+        return failures
+    }
+
+    /// `PUT /db/{id}?new_edits=false` with the revision as a `multipart/related` body; a
+    /// refusal of this one document (400, 403, 409, 412, 413, 415) is returned as its failure.
+    private func putMultipart(_ revision: TransferRevision) async throws -> [DocumentFailure] {
+        let upload = try MultipartUpload(revision)
+        defer { upload.remove() }
+        let target = client.databaseURL([CouchURL.encodeDocumentID(revision.id)], query: [("new_edits", "false")])
+        let reply = try await client.send("PUT", target, bodyFile: upload.file, contentType: upload.contentType)
+        if (200..<300).contains(reply.status) { return [] }
+        switch reply.status {
+        case 413:
+            return [DocumentFailure(id: revision.id, rev: revision.rev, error: "too_large",
+                                    reason: "the server refused the document with its \(upload.length)-byte upload as too large (413)")]
+        case 400, 403, 409, 412, 415:
+            let (error, reason) = CouchReplies.errorBody(reply.body)
+            return [DocumentFailure(id: revision.id, rev: revision.rev, error: error.isEmpty ? "http_\(reply.status)" : error,
+                                    reason: reason.isEmpty ? "the server refused the document (\(reply.status))" : reason)]
+        default:
+            throw client.error(for: reply, missingDatabaseOn404: true)
+        }
+    }
+
     /// `POST /db/_bulk_docs` with `new_edits:false`; a 413 splits the batch in halves down to
     /// single documents, and a document too large on its own is reported as a failure.
-    public func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
+    private func writeBulk(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
         if revisions.isEmpty { return [] }
         var body: [UInt8] = []
         body.reserveCapacity(revisions.count * 512 + revisions.reduce(0) { $0 + $1.attachmentBytesToSend * 4 / 3 })
@@ -226,8 +262,8 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
             }
             logger.info("\(url.description) refused a batch of \(revisions.count) as too large; splitting it")
             let middle = revisions.count / 2
-            let first = try await writeRevisions(Array(revisions[..<middle]))
-            let second = try await writeRevisions(Array(revisions[middle...]))
+            let first = try await writeBulk(Array(revisions[..<middle]))
+            let second = try await writeBulk(Array(revisions[middle...]))
             return first + second
         }
         guard (200..<300).contains(reply.status) else { throw client.error(for: reply, missingDatabaseOn404: true) }
