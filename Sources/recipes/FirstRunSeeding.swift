@@ -32,6 +32,7 @@ struct FirstRunSeeding {
             guard let remoteURL = session.configuration.remoteURL else {
                 let record = try seeder.seedIfEmpty(sets)
                 session.logger.info("first run: \(record.outcome.rawValue)", metadata: ["objects": "\(record.objectsCreated)"])
+                if record.outcome == .seeded { Terminal.note(Self.seededNote(record)) }
                 return
             }
             let sync = try store.sync(with: remoteURL, logger: session.logger)
@@ -47,6 +48,7 @@ struct FirstRunSeeding {
             if record.outcome == .seeded {
                 do {
                     _ = try await sync.push()
+                    Terminal.note(Self.seededNote(record) + "; pushed them to \(session.configuration.maskedRemote ?? "the remote")")
                 } catch {
                     Terminal.note("recipes: the samples were added here but could not be pushed (\(error)); run `recipes sync` to send them")
                 }
@@ -56,5 +58,11 @@ struct FirstRunSeeding {
         } catch let error as SampleSetError {
             throw CommandFailure(message: "the bundled sample sets are broken: \(error.summary); reinstall the program")
         }
+    }
+
+    /// One line telling that the store was filled with the samples, and how to avoid it.
+    static func seededNote(_ record: SeedingRecord) -> String {
+        "recipes: new store: added the sample recipes (\(record.sets.joined(separator: ", ")); \(record.objectsCreated) objects; "
+            + "--no-samples starts empty)"
     }
 }

@@ -10,9 +10,13 @@ struct BrowseCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(FileManager.default.fileExists(atPath: sandbox.path("data/recipes/recipes.sqlite")))
         #expect(result.stdout.contains("Tomato Bruschetta") && result.stdout.contains("Banana Bread"), "\(result)")
-        let json = try #require(try sandbox.run(["list", "--json"]).json() as? [[String: Any]])
+        // The user is told, on stderr, where the recipes came from and how to start empty.
+        #expect(result.stderr.contains("added the sample recipes (classics, weeknight") && result.stderr.contains("--no-samples"), "\(result)")
+        let second = try sandbox.run(["list", "--json"])
+        let json = try #require(try second.json() as? [[String: Any]])
         #expect(json.count == 14)
-        // Seeding happens once: a second run does not add copies.
+        // Seeding happens once: a second run does not add copies, nor says it again.
+        #expect(!second.stderr.contains("sample recipes"), "\(second)")
         let again = try #require(try sandbox.run(["list", "--json"]).json() as? [[String: Any]])
         #expect(again.count == 14)
         let first = try #require(json.first)

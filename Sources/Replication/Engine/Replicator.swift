@@ -112,7 +112,14 @@ public final class Replicator: Sendable {
                 state.progress.state = .failed("\(mapped)")
             }
             report(state)
-            logger.error("replication \(repID) stopped: \(mapped)")
+            // The error goes to the caller, who decides what it means: a missing database
+            // is expected before a first push creates it, and a cancellation is asked for.
+            switch mapped {
+            case ReplicationError.cancelled, ReplicationError.databaseNotFound:
+                logger.info("replication \(repID) stopped: \(mapped)")
+            default:
+                logger.error("replication \(repID) stopped: \(mapped)")
+            }
             throw mapped
         }
     }
