@@ -28,7 +28,7 @@ extension URLSession {
 
     /// Starts the task `make` builds and waits for its completion (passed to `make` as
     /// `finish`), or for the calling task's cancellation, whichever comes first.
-    private func awaitingTask(
+    fileprivate func awaitingTask(
         _ make: (@escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionTask
     ) async throws -> (Data, URLResponse) {
         let outcome = OneShotContinuation<(Data, URLResponse)>()
@@ -61,36 +61,19 @@ extension URLSession {
     /// returns, so a large reply is briefly held twice; mapped from a file, it is held once, in
     /// pages the system can drop and read again.
     func cancellableDownload(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let outcome = OneShotContinuation<(Data, URLResponse)>()
-        let task = downloadTask(with: request) { location, response, error in
-            if let error {
-                outcome.resume(with: .failure(error))
-                return
+        try await awaitingTask { finish in
+            downloadTask(with: request) { location, response, error in
+                guard error == nil, let response, let location else {
+                    finish(nil, response, error)
+                    return
+                }
+                defer { try? FileManager.default.removeItem(at: location) }
+                do {
+                    finish(try Data(contentsOf: location, options: .alwaysMapped), response, nil)
+                } catch {
+                    finish(nil, nil, URLError(.cannotOpenFile))
+                }
             }
-            guard let response else {
-                outcome.resume(with: .failure(URLError(.badServerResponse)))
-                return
-            }
-            guard let location else {
-                outcome.resume(with: .success((Data(), response)))
-                return
-            }
-            defer { try? FileManager.default.removeItem(at: location) }
-            do {
-                let data = try Data(contentsOf: location, options: .alwaysMapped)
-                outcome.resume(with: .success((data, response)))
-            } catch {
-                outcome.resume(with: .failure(URLError(.cannotOpenFile)))
-            }
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                outcome.install(continuation)
-                task.resume()
-            }
-        } onCancel: {
-            outcome.resume(with: .failure(CancellationError()))
-            DispatchQueue.global().async { task.cancel() }
         }
     }
 }
