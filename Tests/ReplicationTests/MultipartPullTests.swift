@@ -242,16 +242,21 @@ import Testing
             ("Content-Disposition", #"attachment; filename="other.txt""#)])),
     ]
 
-    @Test(arguments: 0..<badReplies.count)
-    func aDamagedMultipartReplyIsTypedAndLeavesTheStoreUnchanged(_ index: Int) async throws {
-        let (name, reply) = Self.badReplies[index]
-        let server = try await HTTPFailureTests.source { request, _ in
+    /// A source whose `_bulk_get` lists `doc1` with a stub and whose `open_revs` answers `reply`.
+    static func serving(_ reply: (contentType: String, data: Data)) async throws -> CannedResponder {
+        try await HTTPFailureTests.source { request, _ in
             switch request.path {
             case "/db/_bulk_get": return .init(status: 200, body: Self.stubBulkGet)
             case "/db/doc1": return .init(status: 200, body: "", contentType: reply.contentType, data: reply.data)
             default: return nil
             }
         }
+    }
+
+    @Test(arguments: 0..<badReplies.count)
+    func aDamagedMultipartReplyIsTypedAndLeavesTheStoreUnchanged(_ index: Int) async throws {
+        let (name, reply) = Self.badReplies[index]
+        let server = try await Self.serving(reply)
         defer { server.stop() }
         let dir = try TemporaryDirectory()
         let local = try DocumentStore(path: dir.path("local.sqlite"))
@@ -272,13 +277,7 @@ import Testing
 
     @Test func theSameReplyUndamagedIsStored() async throws {
         let reply = Self.openRevsReply(stubBytes: Data("hello".utf8), partBytes: Data("hello".utf8))
-        let server = try await HTTPFailureTests.source { request, _ in
-            switch request.path {
-            case "/db/_bulk_get": return .init(status: 200, body: Self.stubBulkGet)
-            case "/db/doc1": return .init(status: 200, body: "", contentType: reply.contentType, data: reply.data)
-            default: return nil
-            }
-        }
+        let server = try await Self.serving(reply)
         defer { server.stop() }
         let dir = try TemporaryDirectory()
         let local = try DocumentStore(path: dir.path("local.sqlite"))
