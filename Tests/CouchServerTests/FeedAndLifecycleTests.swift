@@ -137,7 +137,9 @@ struct FeedAndLifecycleTests {
         try await Task.sleep(for: .milliseconds(400))
         await server.stop()
         let reply = try await feed
-        #expect(ContinuousClock.now - started < .seconds(10))
+        // With heartbeats the feed's own timeout is a day: ending at all means the stop ended
+        // it. The bound is loose because every test of the run shares the machine.
+        #expect(ContinuousClock.now - started < .seconds(60))
         let text = String(decoding: reply.body, as: UTF8.self)
         let lines = text.split(separator: "\n").filter { !$0.isEmpty }
         #expect(lines.count == 2, "\(text)")

@@ -4,56 +4,56 @@ import Testing
 @Suite("recipes: browse and edit", .serialized)
 struct BrowseCommandTests {
     @Test("the very first `recipes list` creates the store in the XDG data folder and shows the seeded samples")
-    func firstRunList() throws {
+    func firstRunList() async throws {
         let sandbox = try Sandbox()
-        let result = try sandbox.run(["list"])
+        let result = try await sandbox.run(["list"])
         #expect(result.status == 0, "\(result)")
         #expect(FileManager.default.fileExists(atPath: sandbox.path("data/recipes/recipes.sqlite")))
         #expect(result.stdout.contains("Tomato Bruschetta") && result.stdout.contains("Banana Bread"), "\(result)")
         // The user is told, on stderr, where the recipes came from and how to start empty.
         #expect(result.stderr.contains("added the sample recipes (classics, weeknight") && result.stderr.contains("--no-samples"), "\(result)")
-        let second = try sandbox.run(["list", "--json"])
+        let second = try await sandbox.run(["list", "--json"])
         let json = try #require(try second.json() as? [[String: Any]])
         #expect(json.count == 14)
         // Seeding happens once: a second run does not add copies, nor says it again.
         #expect(!second.stderr.contains("sample recipes"), "\(second)")
-        let again = try #require(try sandbox.run(["list", "--json"]).json() as? [[String: Any]])
+        let again = try #require(try await sandbox.run(["list", "--json"]).json() as? [[String: Any]])
         #expect(again.count == 14)
         let first = try #require(json.first)
         #expect(Set(first.keys) == ["id", "name", "type", "prepTime", "overview", "ingredientCount", "hasImage"])
     }
 
     @Test("--no-samples and RECIPES_NO_SAMPLES leave a new store empty, and it stays unseeded")
-    func noSamples() throws {
+    func noSamples() async throws {
         let sandbox = try Sandbox()
         let store = sandbox.path("a.sqlite")
-        #expect(try sandbox.run(["list", "--json", "--store", store, "--no-samples"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
-        #expect(try sandbox.run(["list", "--json", "--store", store]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        #expect(try await sandbox.run(["list", "--json", "--store", store, "--no-samples"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        #expect(try await sandbox.run(["list", "--json", "--store", store]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
         let other = sandbox.path("b.sqlite")
-        let result = try sandbox.run(["list", "--json"], environment: ["RECIPES_STORE": other, "RECIPES_NO_SAMPLES": "1"])
+        let result = try await sandbox.run(["list", "--json"], environment: ["RECIPES_STORE": other, "RECIPES_NO_SAMPLES": "1"])
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]", "\(result)")
         #expect(FileManager.default.fileExists(atPath: other))
     }
 
     @Test("add, show, edit, delete and types, in text and JSON")
-    func lifecycle() throws {
+    func lifecycle() async throws {
         let sandbox = try Sandbox()
         let store = ["--store", sandbox.path("s.sqlite"), "--no-samples"]
         let image = try sandbox.write("pic.png", SharedFixtures.pngBytes)
         let instructions = try sandbox.write("method.txt", Data("Mix.\nBake.".utf8))
-        let added = try sandbox.run(["add", "--name", "Pancakes", "--type", "Breakfast", "--overview", "Fluffy", "--prep-time", "20 minutes",
+        let added = try await sandbox.run(["add", "--name", "Pancakes", "--type", "Breakfast", "--overview", "Fluffy", "--prep-time", "20 minutes",
                                      "--instructions-file", instructions, "--ingredient", "200 g|flour", "--ingredient", "2|eggs",
                                      "--ingredient", "|salt", "--image", image] + store)
         #expect(added.status == 0, "\(added)")
         #expect(added.stdout.hasPrefix("added Pancakes (CDTIS-Recipe-"))
 
-        let shown = try sandbox.run(["show", "pancakes"] + store)
+        let shown = try await sandbox.run(["show", "pancakes"] + store)
         #expect(shown.status == 0)
         #expect(shown.stdout.contains("Breakfast") && shown.stdout.contains("20 minutes") && shown.stdout.contains("12 bytes (image/png)"), "\(shown)")
         let flour = try #require(shown.stdout.range(of: "flour")), eggs = try #require(shown.stdout.range(of: "eggs"))
         #expect(flour.lowerBound < eggs.lowerBound)
 
-        let details = try #require(try sandbox.run(["show", "Pancakes", "--json"] + store).json() as? [String: Any])
+        let details = try #require(try await sandbox.run(["show", "Pancakes", "--json"] + store).json() as? [String: Any])
         #expect(Set(details.keys) == ["id", "name", "type", "overview", "prepTime", "instructions", "ingredients", "image", "thumbnail"])
         #expect(details["instructions"] as? String == "Mix.\nBake.")
         #expect(details["thumbnail"] is NSNull)
@@ -62,86 +62,86 @@ struct BrowseCommandTests {
         #expect(lines[2]["amount"] is NSNull)
         #expect((details["image"] as? [String: Any])?["bytes"] as? Int == 12)
 
-        let edited = try sandbox.run(["edit", "Pancakes", "--name", "Crêpes", "--remove-ingredient", "EGGS", "--ingredient", "3|eggs",
+        let edited = try await sandbox.run(["edit", "Pancakes", "--name", "Crêpes", "--remove-ingredient", "EGGS", "--ingredient", "3|eggs",
                                       "--ingredient", "250 g|flour", "--type", "Dessert", "--clear-image"] + store)
         #expect(edited.status == 0, "\(edited)")
-        let after = try #require(try sandbox.run(["show", details["id"] as! String, "--json"] + store).json() as? [String: Any])
+        let after = try #require(try await sandbox.run(["show", details["id"] as! String, "--json"] + store).json() as? [String: Any])
         #expect(after["name"] as? String == "Crêpes" && after["type"] as? String == "Dessert" && after["image"] is NSNull)
         let afterLines = try #require(after["ingredients"] as? [[String: Any]])
         #expect(afterLines.map { $0["name"] as? String } == ["flour", "salt", "eggs"])
         #expect(afterLines.map { $0["amount"] as? String } == ["250 g", nil, "3"])
 
-        let types = try #require(try sandbox.run(["types", "--json"] + store).json() as? [[String: Any]])
+        let types = try #require(try await sandbox.run(["types", "--json"] + store).json() as? [[String: Any]])
         #expect(types.map { $0["name"] as? String } == ["Breakfast", "Dessert"])
         #expect(types.map { $0["recipeCount"] as? Int } == [0, 1])
-        #expect(try sandbox.run(["types"] + store).stdout.contains("Dessert"))
+        #expect(try await sandbox.run(["types"] + store).stdout.contains("Dessert"))
 
-        let deleted = try sandbox.run(["delete", "crêpes"] + store)
+        let deleted = try await sandbox.run(["delete", "crêpes"] + store)
         #expect(deleted.status == 0 && deleted.stdout.hasPrefix("deleted Crêpes"), "\(deleted)")
-        #expect(try sandbox.run(["list", "--json"] + store).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+        #expect(try await sandbox.run(["list", "--json"] + store).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }
 
     @Test("list filters by type and text and sorts by name, type and prep time")
-    func listOptions() throws {
+    func listOptions() async throws {
         let sandbox = try Sandbox()
         let store = ["--store", sandbox.path("s.sqlite"), "--no-samples"]
         for (name, type, time) in [("Zucchini fritters", "Snack", "30 minutes"), ("Apple pie", "Dessert", "2 hours"), ("Borscht", "Soup", "45 min")] {
-            #expect(try sandbox.run(["add", "--name", name, "--type", type, "--prep-time", time] + store).status == 0)
+            #expect(try await sandbox.run(["add", "--name", name, "--type", type, "--prep-time", time] + store).status == 0)
         }
-        func names(_ extra: [String]) throws -> [String] {
-            let rows = try #require(try sandbox.run(["list", "--json"] + extra + store).json() as? [[String: Any]])
+        func names(_ extra: [String]) async throws -> [String] {
+            let rows = try #require(try await sandbox.run(["list", "--json"] + extra + store).json() as? [[String: Any]])
             return rows.compactMap { $0["name"] as? String }
         }
-        #expect(try names([]) == ["Apple pie", "Borscht", "Zucchini fritters"])
-        #expect(try names(["--sort", "prep-time"]) == ["Zucchini fritters", "Borscht", "Apple pie"])
-        #expect(try names(["--sort", "type"]) == ["Apple pie", "Zucchini fritters", "Borscht"])
-        #expect(try names(["--type", "soup"]) == ["Borscht"])
-        #expect(try names(["--search", "PIE"]) == ["Apple pie"])
-        let table = try sandbox.run(["list"] + store).stdout
+        #expect(try await names([]) == ["Apple pie", "Borscht", "Zucchini fritters"])
+        #expect(try await names(["--sort", "prep-time"]) == ["Zucchini fritters", "Borscht", "Apple pie"])
+        #expect(try await names(["--sort", "type"]) == ["Apple pie", "Zucchini fritters", "Borscht"])
+        #expect(try await names(["--type", "soup"]) == ["Borscht"])
+        #expect(try await names(["--search", "PIE"]) == ["Apple pie"])
+        let table = try await sandbox.run(["list"] + store).stdout
         #expect(table.hasPrefix("NAME") && table.contains("2 hours"))
-        #expect(try sandbox.run(["list", "--sort", "colour"] + store).status != 0)
+        #expect(try await sandbox.run(["list", "--sort", "colour"] + store).status != 0)
     }
 
     @Test("bad input fails with one line on stderr and changes nothing")
-    func errorPaths() throws {
+    func errorPaths() async throws {
         let sandbox = try Sandbox()
         let storePath = sandbox.path("s.sqlite")
         let store = ["--store", storePath, "--no-samples"]
-        #expect(try sandbox.run(["add", "--name", "Soup"] + store).status == 0)
-        #expect(try sandbox.run(["add", "--name", "SOUP"] + store).status == 0)
-        let before = try sandbox.run(["list", "--json"] + store).stdout
+        #expect(try await sandbox.run(["add", "--name", "Soup"] + store).status == 0)
+        #expect(try await sandbox.run(["add", "--name", "SOUP"] + store).status == 0)
+        let before = try await sandbox.run(["list", "--json"] + store).stdout
 
-        func expectFailure(_ arguments: [String], mentioning text: String) throws {
-            let result = try sandbox.run(arguments + store)
+        func expectFailure(_ arguments: [String], mentioning text: String) async throws {
+            let result = try await sandbox.run(arguments + store)
             #expect(result.status != 0, "\(arguments): \(result)")
             #expect(result.stderr.contains(text), "\(arguments): \(result)")
             #expect(result.stderr.trimmingCharacters(in: .newlines).split(separator: "\n").count == 1, "\(arguments): \(result)")
         }
-        try expectFailure(["show", "Gazpacho"], mentioning: "no recipe named")
-        try expectFailure(["delete", "Gazpacho"], mentioning: "no recipe named")
-        try expectFailure(["show", "soup"], mentioning: "matches 2 recipes")
-        try expectFailure(["edit", "soup", "--overview", "x"], mentioning: "matches 2 recipes")
-        try expectFailure(["add", "--name", "Stew", "--ingredient", "2 carrots"], mentioning: "malformed ingredient")
-        try expectFailure(["add", "--name", "Stew", "--image", sandbox.path("missing.png")], mentioning: "cannot read")
+        try await expectFailure(["show", "Gazpacho"], mentioning: "no recipe named")
+        try await expectFailure(["delete", "Gazpacho"], mentioning: "no recipe named")
+        try await expectFailure(["show", "soup"], mentioning: "matches 2 recipes")
+        try await expectFailure(["edit", "soup", "--overview", "x"], mentioning: "matches 2 recipes")
+        try await expectFailure(["add", "--name", "Stew", "--ingredient", "2 carrots"], mentioning: "malformed ingredient")
+        try await expectFailure(["add", "--name", "Stew", "--image", sandbox.path("missing.png")], mentioning: "cannot read")
         let notImage = try sandbox.write("note.png", Data("hello".utf8))
-        try expectFailure(["add", "--name", "Stew", "--image", notImage], mentioning: "not a PNG or JPEG")
-        try expectFailure(["add", "--name", "Soup"], mentioning: "already exists")
-        try expectFailure(["add", "--name", "  "], mentioning: "name")
-        try expectFailure(["edit", "Soup", "--remove-ingredient", "salt"], mentioning: "no ingredient named")
-        try expectFailure(["edit", "Soup"], mentioning: "nothing to change")
-        try expectFailure(["add", "--name", "Stew", "--instructions-file", sandbox.path("nope.txt")], mentioning: "cannot read")
-        let usage = try sandbox.run(["add", "--name", "Stew", "--instructions", "x", "--instructions-file", "y"] + store)
+        try await expectFailure(["add", "--name", "Stew", "--image", notImage], mentioning: "not a PNG or JPEG")
+        try await expectFailure(["add", "--name", "Soup"], mentioning: "already exists")
+        try await expectFailure(["add", "--name", "  "], mentioning: "name")
+        try await expectFailure(["edit", "Soup", "--remove-ingredient", "salt"], mentioning: "no ingredient named")
+        try await expectFailure(["edit", "Soup"], mentioning: "nothing to change")
+        try await expectFailure(["add", "--name", "Stew", "--instructions-file", sandbox.path("nope.txt")], mentioning: "cannot read")
+        let usage = try await sandbox.run(["add", "--name", "Stew", "--instructions", "x", "--instructions-file", "y"] + store)
         #expect(usage.status != 0 && usage.stderr.contains("not both"))
-        #expect(try sandbox.run(["list", "--json"] + store).stdout == before)
+        #expect(try await sandbox.run(["list", "--json"] + store).stdout == before)
     }
 
     @Test("an unusable configuration is a one-line error")
-    func badConfiguration() throws {
+    func badConfiguration() async throws {
         let sandbox = try Sandbox()
         try sandbox.write("config/recipes/recipes.json", Data("{\"remote\": 42}".utf8))
-        let result = try sandbox.run(["list", "--store", sandbox.path("s.sqlite")])
+        let result = try await sandbox.run(["list", "--store", sandbox.path("s.sqlite")])
         #expect(result.status != 0 && result.stderr.contains("malformed"), "\(result)")
-        let remote = try sandbox.run(["status", "--store", sandbox.path("s.sqlite"), "--remote", "ftp://user:secret@host/db"])
+        let remote = try await sandbox.run(["status", "--store", sandbox.path("s.sqlite"), "--remote", "ftp://user:secret@host/db"])
         #expect(remote.status != 0 && !remote.stderr.contains("secret") && remote.stderr.contains("***"), "\(remote)")
     }
 }

@@ -47,9 +47,9 @@ final class Sandbox: @unchecked Sendable {
 
     /// Runs `recipes` with `arguments` and waits for it.
     @discardableResult
-    func run(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunResult {
+    func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> RunResult {
         let process = try start(arguments, environment: extra)
-        return try process.finish()
+        return try await process.finish()
     }
 
     /// Starts `recipes` without waiting.
@@ -98,9 +98,10 @@ final class RunningProcess: @unchecked Sendable {
     var stderr: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
 
     /// Waits for the process (at most `timeout` seconds, then kills it) and returns its output.
-    func finish(timeout: TimeInterval = 120) throws -> RunResult {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
+    /// Waits by sleeping the task, never blocking a thread of the shared pool, so tests
+    /// running beside it keep their timing.
+    func finish(timeout: TimeInterval = 120) async throws -> RunResult {
+        _ = await waitForExit(timeout: timeout)
         if process.isRunning {
             stop()
             Issue.record("recipes \(process.arguments ?? []) did not finish within \(timeout) s; stderr: \(stderr)")
@@ -110,15 +111,26 @@ final class RunningProcess: @unchecked Sendable {
     }
 
     /// Waits until stdout contains `text` (or the process ends, or `timeout` passes).
-    func waitForOutput(containing text: String, timeout: TimeInterval = 60) -> String? {
+    func waitForOutput(containing text: String, timeout: TimeInterval = 60) async -> String? {
+        _ = await waitUntil(timeout: timeout) { self.stdout.contains(text) || !self.process.isRunning }
+        let out = stdout
+        return out.contains(text) ? out : nil
+    }
+
+    /// Waits until the process has exited (or `timeout` passes); whether it exited.
+    func waitForExit(timeout: TimeInterval) async -> Bool {
+        await waitUntil(timeout: timeout) { !self.process.isRunning }
+    }
+
+    /// Polls `condition` every 10 ms by sleeping the task, for at most `timeout` seconds;
+    /// whether it became true.
+    func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let out = stdout
-            if out.contains(text) { return out }
-            if !process.isRunning { return nil }
-            usleep(20_000)
+        while !condition() {
+            guard Date() < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(10))
         }
-        return nil
+        return true
     }
 
     /// Stops the process with SIGTERM (SIGKILL if it is still there 5 s later) and waits.
@@ -137,9 +149,9 @@ final class ServedDatabase: @unchecked Sendable {
     let server: RunningProcess
     let baseURL: String
 
-    init(in sandbox: Sandbox) throws {
+    init(in sandbox: Sandbox) async throws {
         server = try sandbox.start(["serve", "--data-dir", sandbox.path("server"), "--port", "0", "--allow-anonymous"])
-        guard let out = server.waitForOutput(containing: "listening on ") else {
+        guard let out = await server.waitForOutput(containing: "listening on ") else {
             throw ServeError(message: "recipes serve did not start: \(server.stderr)")
         }
         let line = out.split(separator: "\n").first { $0.contains("listening on ") } ?? ""

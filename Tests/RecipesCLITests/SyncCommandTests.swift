@@ -5,54 +5,54 @@ import Testing
 @Suite("recipes sync and status (local-to-local)", .serialized)
 struct SyncCommandTests {
     @Test("sync without a remote says how to configure one")
-    func noRemote() throws {
+    func noRemote() async throws {
         let sandbox = try Sandbox()
-        let result = try sandbox.run(["sync", "--store", sandbox.path("a.sqlite"), "--no-samples"])
+        let result = try await sandbox.run(["sync", "--store", sandbox.path("a.sqlite"), "--no-samples"])
         #expect(result.status != 0 && result.stderr.contains("no remote configured"), "\(result)")
     }
 
     @Test("a recipe added on one machine reaches another through a remote store file; status reports the sync")
-    func localToLocal() throws {
+    func localToLocal() async throws {
         let sandbox = try Sandbox()
         let remote = sandbox.path("remote.sqlite")
         let a = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", remote]
         let b = ["--store", sandbox.path("b.sqlite"), "--no-samples", "--remote", remote]
-        #expect(try sandbox.run(["add", "--name", "Pho", "--ingredient", "1 l|broth"] + a).status == 0)
-        let pending = try #require(try sandbox.run(["status", "--json"] + a).json() as? [String: Any])
+        #expect(try await sandbox.run(["add", "--name", "Pho", "--ingredient", "1 l|broth"] + a).status == 0)
+        let pending = try #require(try await sandbox.run(["status", "--json"] + a).json() as? [String: Any])
         #expect((pending["pendingChanges"] as? Int ?? 0) > 0)
         #expect(pending["lastSync"] is NSNull)
 
-        let pushed = try sandbox.run(["sync", "--json"] + a)
+        let pushed = try await sandbox.run(["sync", "--json"] + a)
         #expect(pushed.status == 0, "\(pushed)")
         let report = try #require(try pushed.json() as? [String: Any])
         #expect(report["result"] as? String == "succeeded" && (report["pushed"] as? Int ?? 0) >= 3)
         #expect((report["steps"] as? [[String: Any]])?.map { $0["name"] as? String } == ["pull", "resolve", "push", "refresh"])
         #expect(pushed.stderr.contains("push: done"))
 
-        let pulled = try sandbox.run(["sync"] + b)
+        let pulled = try await sandbox.run(["sync"] + b)
         #expect(pulled.status == 0 && pulled.stdout.contains("sync succeeded: pulled"), "\(pulled)")
-        let shown = try #require(try sandbox.run(["show", "Pho", "--json"] + b).json() as? [String: Any])
+        let shown = try #require(try await sandbox.run(["show", "Pho", "--json"] + b).json() as? [String: Any])
         #expect((shown["ingredients"] as? [[String: Any]])?.first?["name"] as? String == "broth")
 
-        let status = try #require(try sandbox.run(["status", "--json"] + a).json() as? [String: Any])
+        let status = try #require(try await sandbox.run(["status", "--json"] + a).json() as? [String: Any])
         #expect(Set(status.keys) == ["store", "storeSource", "remote", "remoteSource", "counts", "documents", "pendingChanges", "conflicts", "seeding", "lastSync"])
         #expect(status["pendingChanges"] as? Int == 0 && status["conflicts"] as? Int == 0)
         #expect((status["lastSync"] as? [String: Any])?["result"] as? String == "succeeded")
         #expect((status["counts"] as? [String: Any])?["recipes"] as? Int == 1)
-        #expect(try sandbox.run(["status"] + a).stdout.contains("last sync:"))
+        #expect(try await sandbox.run(["status"] + a).stdout.contains("last sync:"))
     }
 
     @Test("--pull-only and --push-only run one half")
-    func halves() throws {
+    func halves() async throws {
         let sandbox = try Sandbox()
         let remote = sandbox.path("remote.sqlite")
         let a = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", remote]
-        #expect(try sandbox.run(["add", "--name", "Pho"] + a).status == 0)
-        let push = try #require(try sandbox.run(["sync", "--push-only", "--json"] + a).json() as? [String: Any])
+        #expect(try await sandbox.run(["add", "--name", "Pho"] + a).status == 0)
+        let push = try #require(try await sandbox.run(["sync", "--push-only", "--json"] + a).json() as? [String: Any])
         #expect((push["steps"] as? [[String: Any]])?.map { $0["name"] as? String } == ["push"])
-        let pull = try #require(try sandbox.run(["sync", "--pull-only", "--json"] + a).json() as? [String: Any])
+        let pull = try #require(try await sandbox.run(["sync", "--pull-only", "--json"] + a).json() as? [String: Any])
         #expect((pull["steps"] as? [[String: Any]])?.map { $0["name"] as? String } == ["pull", "resolve", "refresh"])
-        #expect(try sandbox.run(["sync", "--pull-only", "--push-only"] + a).status != 0)
+        #expect(try await sandbox.run(["sync", "--pull-only", "--push-only"] + a).status != 0)
     }
 
     @Test("a sync of a store whose lock is held reports \"sync already running\"; --wait waits for it")
@@ -60,26 +60,26 @@ struct SyncCommandTests {
         let sandbox = try Sandbox()
         let storePath = sandbox.path("a.sqlite")
         let a = ["--store", storePath, "--no-samples", "--remote", sandbox.path("remote.sqlite")]
-        #expect(try sandbox.run(["list"] + a).status == 0)
+        #expect(try await sandbox.run(["list"] + a).status == 0)
         let lock = try SyncLock.tryAcquire(forStore: URL(fileURLWithPath: storePath))
-        let refused = try sandbox.run(["sync"] + a)
+        let refused = try await sandbox.run(["sync"] + a)
         #expect(refused.status == 75 && refused.stderr.contains("sync already running"), "\(refused)")
         let waiting = try sandbox.start(["sync", "--wait"] + a)
         try await Task.sleep(for: .milliseconds(800))
         #expect(waiting.process.isRunning)
         lock.release()
-        let waited = try waiting.finish()
+        let waited = try await waiting.finish()
         #expect(waited.status == 0, "\(waited)")
     }
 
     @Test("two syncs started together: one runs, the other runs after it or reports that one is running")
-    func twoTogether() throws {
+    func twoTogether() async throws {
         let sandbox = try Sandbox()
         let a = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", sandbox.path("remote.sqlite")]
-        #expect(try sandbox.run(["import", CLIBinary.packageRoot.appendingPathComponent("SampleData").path] + a).status == 0)
+        #expect(try await sandbox.run(["import", CLIBinary.packageRoot.appendingPathComponent("SampleData").path] + a).status == 0)
         let first = try sandbox.start(["sync"] + a)
         let second = try sandbox.start(["sync"] + a)
-        let results = [try first.finish(), try second.finish()]
+        let results = [try await first.finish(), try await second.finish()]
         #expect(results.contains { $0.status == 0 }, "\(results)")
         for result in results where result.status != 0 {
             #expect(result.status == 75 && result.stderr.contains("sync already running"), "\(result)")
@@ -87,91 +87,90 @@ struct SyncCommandTests {
     }
 
     @Test("an unreachable remote fails the sync with the reason; nothing local is lost")
-    func unreachable() throws {
+    func unreachable() async throws {
         let sandbox = try Sandbox()
         let a = ["--store", sandbox.path("a.sqlite"), "--no-samples"]
-        #expect(try sandbox.run(["add", "--name", "Pho"] + a).status == 0)
-        let result = try sandbox.run(["sync", "--remote", "http://user:secret@127.0.0.1:9/recipes"] + a)
+        #expect(try await sandbox.run(["add", "--name", "Pho"] + a).status == 0)
+        let result = try await sandbox.run(["sync", "--remote", "http://user:secret@127.0.0.1:9/recipes"] + a)
         #expect(result.status != 0 && result.stderr.contains("pull failed"), "\(result)")
         #expect(!result.stderr.contains("secret") && !result.stdout.contains("secret"))
-        #expect((try sandbox.run(["list", "--json"] + a).json() as? [[String: Any]])?.count == 1)
-        let status = try #require(try sandbox.run(["status", "--json", "--remote", "http://user:secret@127.0.0.1:9/recipes"] + a).json() as? [String: Any])
+        #expect((try await sandbox.run(["list", "--json"] + a).json() as? [[String: Any]])?.count == 1)
+        let status = try #require(try await sandbox.run(["status", "--json", "--remote", "http://user:secret@127.0.0.1:9/recipes"] + a).json() as? [String: Any])
         #expect((status["remote"] as? String)?.contains("***") == true)
         #expect((status["lastSync"] as? [String: Any])?["result"] as? String == "failed")
         #expect((status["pendingChanges"] as? Int ?? 0) > 0)
     }
 
     @Test("the same recipe edited on two machines ends the same on both after syncing")
-    func concurrentEdits() throws {
+    func concurrentEdits() async throws {
         let sandbox = try Sandbox()
         let remote = sandbox.path("remote.sqlite")
         let a = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", remote]
         let b = ["--store", sandbox.path("b.sqlite"), "--no-samples", "--remote", remote]
-        #expect(try sandbox.run(["add", "--name", "Pho", "--overview", "start", "--prep-time", "1 hour"] + a).status == 0)
-        #expect(try sandbox.run(["sync"] + a).status == 0)
-        #expect(try sandbox.run(["sync"] + b).status == 0)
-        #expect(try sandbox.run(["edit", "Pho", "--overview", "from A"] + a).status == 0)
-        #expect(try sandbox.run(["edit", "Pho", "--overview", "from B", "--prep-time", "2 hours"] + b).status == 0)
-        #expect(try sandbox.run(["sync"] + a).status == 0)
-        let resolving = try #require(try sandbox.run(["sync", "--json"] + b).json() as? [String: Any])
+        #expect(try await sandbox.run(["add", "--name", "Pho", "--overview", "start", "--prep-time", "1 hour"] + a).status == 0)
+        #expect(try await sandbox.run(["sync"] + a).status == 0)
+        #expect(try await sandbox.run(["sync"] + b).status == 0)
+        #expect(try await sandbox.run(["edit", "Pho", "--overview", "from A"] + a).status == 0)
+        #expect(try await sandbox.run(["edit", "Pho", "--overview", "from B", "--prep-time", "2 hours"] + b).status == 0)
+        #expect(try await sandbox.run(["sync"] + a).status == 0)
+        let resolving = try #require(try await sandbox.run(["sync", "--json"] + b).json() as? [String: Any])
         #expect(resolving["conflictsResolved"] as? Int == 1)
-        #expect(try sandbox.run(["sync"] + a).status == 0)
-        let onA = try sandbox.run(["show", "Pho", "--json"] + a).stdout
-        let onB = try sandbox.run(["show", "Pho", "--json"] + b).stdout
+        #expect(try await sandbox.run(["sync"] + a).status == 0)
+        let onA = try await sandbox.run(["show", "Pho", "--json"] + a).stdout
+        let onB = try await sandbox.run(["show", "Pho", "--json"] + b).stdout
         #expect(onA == onB)
         for store in [a, b] {
-            let status = try #require(try sandbox.run(["status", "--json"] + store).json() as? [String: Any])
+            let status = try #require(try await sandbox.run(["status", "--json"] + store).json() as? [String: Any])
             #expect(status["conflicts"] as? Int == 0)
         }
     }
 
     @Test("--prefer local keeps this machine's values for the conflicting properties, on both machines")
-    func preferLocal() throws {
+    func preferLocal() async throws {
         let sandbox = try Sandbox()
         let remote = sandbox.path("remote.sqlite")
         let a = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", remote]
         let b = ["--store", sandbox.path("b.sqlite"), "--no-samples", "--remote", remote]
-        #expect(try sandbox.run(["add", "--name", "Pho", "--overview", "start"] + a).status == 0)
-        #expect(try sandbox.run(["sync"] + a).status == 0)
-        #expect(try sandbox.run(["sync"] + b).status == 0)
-        #expect(try sandbox.run(["edit", "Pho", "--overview", "from A"] + a).status == 0)
-        #expect(try sandbox.run(["edit", "Pho", "--overview", "from B"] + b).status == 0)
-        #expect(try sandbox.run(["sync"] + a).status == 0)
-        #expect(try sandbox.run(["sync", "--prefer", "local"] + b).status == 0)
-        #expect(try sandbox.run(["sync"] + a).status == 0)
+        #expect(try await sandbox.run(["add", "--name", "Pho", "--overview", "start"] + a).status == 0)
+        #expect(try await sandbox.run(["sync"] + a).status == 0)
+        #expect(try await sandbox.run(["sync"] + b).status == 0)
+        #expect(try await sandbox.run(["edit", "Pho", "--overview", "from A"] + a).status == 0)
+        #expect(try await sandbox.run(["edit", "Pho", "--overview", "from B"] + b).status == 0)
+        #expect(try await sandbox.run(["sync"] + a).status == 0)
+        #expect(try await sandbox.run(["sync", "--prefer", "local"] + b).status == 0)
+        #expect(try await sandbox.run(["sync"] + a).status == 0)
         for store in [a, b] {
-            let shown = try #require(try sandbox.run(["show", "Pho", "--json"] + store).json() as? [String: Any])
+            let shown = try #require(try await sandbox.run(["show", "Pho", "--json"] + store).json() as? [String: Any])
             #expect(shown["overview"] as? String == "from B")
         }
     }
 
     @Test("an interrupted sync stops, says it was cancelled and exits 130; the next sync finishes")
-    func interrupted() throws {
+    func interrupted() async throws {
         let sandbox = try Sandbox()
         let a = ["--store", sandbox.path("a.sqlite"), "--no-samples"]
-        #expect(try sandbox.run(["add", "--name", "Pho"] + a).status == 0)
+        #expect(try await sandbox.run(["add", "--name", "Pho"] + a).status == 0)
         let running = try sandbox.start(["sync", "--remote", "http://127.0.0.1:9/recipes"] + a)
-        let deadline = Date().addingTimeInterval(30)
-        while !running.stderr.contains("pull…") && running.process.isRunning && Date() < deadline { usleep(10_000) }
+        _ = await running.waitUntil(timeout: 30) { running.stderr.contains("pull…") || !running.process.isRunning }
         #expect(running.process.isRunning, "the sync ended before it could be interrupted: \(running.stderr)")
         kill(running.process.processIdentifier, SIGINT)
-        let result = try running.finish()
+        let result = try await running.finish()
         #expect(result.status == 130 && result.stderr.contains("cancelled"), "\(result)")
-        let status = try #require(try sandbox.run(["status", "--json"] + a).json() as? [String: Any])
+        let status = try #require(try await sandbox.run(["status", "--json"] + a).json() as? [String: Any])
         #expect((status["lastSync"] as? [String: Any])?["result"] as? String == "cancelled")
         #expect((status["counts"] as? [String: Any])?["recipes"] as? Int == 1)
         let remote = sandbox.path("remote.sqlite")
-        #expect(try sandbox.run(["sync", "--remote", remote] + a).status == 0)
+        #expect(try await sandbox.run(["sync", "--remote", remote] + a).status == 0)
     }
 
     @Test("a first run whose remote cannot be reached does not seed, goes on, and seeds on a later run")
-    func firstRunOffline() throws {
+    func firstRunOffline() async throws {
         let sandbox = try Sandbox()
         let store = ["--store", sandbox.path("a.sqlite")]
-        let offline = try sandbox.run(["list", "--json", "--remote", "http://127.0.0.1:9/recipes"] + store)
+        let offline = try await sandbox.run(["list", "--json", "--remote", "http://127.0.0.1:9/recipes"] + store)
         #expect(offline.status == 0 && offline.stderr.contains("not seeding now"), "\(offline)")
         #expect(offline.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
-        let later = try sandbox.run(["list", "--json"] + store)
+        let later = try await sandbox.run(["list", "--json"] + store)
         #expect((try later.json() as? [[String: Any]])?.count == 14, "\(later)")
     }
 }

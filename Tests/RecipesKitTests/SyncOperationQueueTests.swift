@@ -49,7 +49,7 @@ struct SyncOperationQueueTests {
         let started = Log()
         let slow = SyncOperation("pull") { _ in
             started.add("pull")
-            try await Task.sleep(for: .seconds(30))
+            try await Task.sleep(for: .seconds(300))
         }
         let push = SyncOperation("push", dependsOn: [slow]) { _ in started.add("push") }
         let queue = SyncOperationQueue()
@@ -61,7 +61,7 @@ struct SyncOperationQueueTests {
         let begin = clock.now
         queue.cancel()
         _ = try await task.value
-        #expect(clock.now - begin < .seconds(5))
+        #expect(clock.now - begin < .seconds(60))
         #expect(slow.state == .cancelled("the sync was cancelled"))
         if case .cancelled = push.state {} else { Issue.record("push should be cancelled, is \(push.state)") }
         #expect(started.all == ["pull"])
@@ -73,7 +73,7 @@ struct SyncOperationQueueTests {
         let stubborn = SyncOperation("pull") { _ in
             started.add("pull")
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().asyncAfter(deadline: .now() + 20) { continuation.resume() }
+                DispatchQueue.global().asyncAfter(deadline: .now() + 300) { continuation.resume() }
             }
         }
         let queue = SyncOperationQueue(gracePeriod: .milliseconds(200))
@@ -84,7 +84,7 @@ struct SyncOperationQueueTests {
         let begin = clock.now
         task.cancel()
         _ = try await task.value
-        #expect(clock.now - begin < .seconds(5))
+        #expect(clock.now - begin < .seconds(60))
         #expect(stubborn.state == .cancelled("the sync was cancelled"))
     }
 
