@@ -21,14 +21,7 @@ extension DocumentStore {
             }
             try db.execute(sql: "INSERT INTO query_indexes(name, fields) VALUES (?, ?)", arguments: [name, fieldsText])
             let index = QueryIndex(number: db.lastInsertedRowID, name: name, fields: paths)
-            try index.createTable(db)
-            let cursor = try Row.fetchCursor(db, sql: """
-                SELECT d.doc_num, r.body FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num WHERE d.deleted = 0
-                """)
-            while let row = try cursor.next() {
-                let body = try (row[1] as Data?).map(JSONValue.parseObject) ?? [:]
-                try index.upsert(db, docNum: row[0], body: body)
-            }
+            try index.build(db)
         }
     }
 
