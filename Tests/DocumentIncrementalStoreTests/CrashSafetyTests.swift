@@ -28,36 +28,44 @@ struct CrashSafetyTests {
         return try store.count(selector: ["CDTISEntityName": "Recipe"])
     }
 
-    private func fileSize(_ path: String) -> Int {
+    /// Runs `work` on a new thread and waits for its result without blocking the caller's.
+    private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
+    }
+
+    private static func fileSize(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
     /// Kills the child once the save's transaction has spilled `growth` bytes into the WAL
     /// file, i.e. in the middle of the SQLite transaction.
     @Test(arguments: [100_000, 1_000_000, 4_000_000])
-    func killedDuringSaveLeavesAllOrNothing(growth: Int) throws {
+    func killedDuringSaveLeavesAllOrNothing(growth: Int) async throws {
         let dir = TemporaryDirectory()
         let path = dir.path("crash.sqlite")
         let child = Process()
         child.executableURL = try Self.childExecutable()
         child.arguments = [path, TestSupport.packageRoot.appendingPathComponent("Schemas/Recipes.xcdatamodeld").path, "1500"]
-        let pipe = Pipe()
-        child.standardOutput = pipe
+        // The wait runs on a thread of its own: it polls the WAL every 2 ms to kill the child
+        // mid-transaction, and must neither lag behind a busy pool nor hold one of its threads.
+        let outputPath = dir.path("child.out")
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        child.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         try child.run()
-        // Wait until the child starts saving.
-        var output = Data()
-        while !String(decoding: output, as: UTF8.self).contains("saving") {
-            let chunk = pipe.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            output.append(chunk)
+        let startedSaving = await Self.onOwnThread {
+            func saving() -> Bool { ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "").contains("saving") }
+            let deadline = Date().addingTimeInterval(60)
+            while !saving(), child.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+            let wal = path + "-wal"
+            let start = Self.fileSize(wal)
+            while child.isRunning && Self.fileSize(wal) < start + growth && Date() < deadline {
+                Thread.sleep(forTimeInterval: 0.002)
+            }
+            return saving()
         }
-        #expect(String(decoding: output, as: UTF8.self).contains("saving"))
-        let wal = path + "-wal"
-        let start = fileSize(wal)
-        let deadline = Date().addingTimeInterval(60)
-        while child.isRunning && fileSize(wal) < start + growth && Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.002)
-        }
+        #expect(startedSaving)
         let finishedBeforeKill = !child.isRunning
         kill(child.processIdentifier, SIGKILL)
         child.waitUntilExit()

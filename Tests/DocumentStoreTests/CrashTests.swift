@@ -16,29 +16,40 @@ import Testing
         throw DocumentStoreError.notFound(id: "store-crash-writer next to \(candidates.map(\.path))")
     }
 
-    @Test func killedMidBatchLeavesOnlyWholeBatches() throws {
+    /// Runs `work` on a new thread and waits for it without blocking the caller's.
+    static func onOwnThread(_ work: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { continuation in
+            Thread { work(); continuation.resume() }.start()
+        }
+    }
+
+    @Test func killedMidBatchLeavesOnlyWholeBatches() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path()
         let batchSize = 400
         let process = Process()
         process.executableURL = try Self.helperURL()
         process.arguments = [path, "--batch-size", String(batchSize), "--batches", "500"]
-        let output = Pipe()
-        process.standardOutput = output
+        // Output goes to a file, polled on a thread of its own: the wait must neither lag
+        // behind a busy pool (the writer would finish first) nor hold one of its threads.
+        let outputPath = directory.path("writer.out")
+        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         try process.run()
 
         // Wait for three batches to be committed, then kill the writer without warning.
-        var text = ""
-        let handle = output.fileHandleForReading
-        while text.components(separatedBy: "committed").count <= 3 {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
+        @Sendable func committedLines() -> Int {
+            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").filter { $0.hasPrefix("committed") }.count
+        }
+        await Self.onOwnThread {
+            let deadline = Date().addingTimeInterval(120)
+            while committedLines() < 3, process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
-        let reported = text.components(separatedBy: "\n").filter { $0.hasPrefix("committed") }.count
+        let reported = committedLines()
         #expect(reported >= 3)
 
         let store = try DocumentStore(path: path)
