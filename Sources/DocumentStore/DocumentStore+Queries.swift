@@ -7,21 +7,106 @@ extension DocumentStore {
     /// selector or sort it covers read through it. Declaring the same index again changes
     /// nothing; the same name with other fields replaces it.
     public func ensureIndex(fields: [String], name: String) throws {
+        try ensureIndex(fields.map { IndexField($0) }, name: name)
+    }
+
+    /// Declares an index over `fields` named `name`, holding only the documents whose fields
+    /// equal every member of `partialFilter` (CouchDB's `partial_filter_selector`, limited to
+    /// equalities), so an index per kind of document costs nothing on writes of other kinds.
+    /// Queries use it when their selector requires the same equalities. Declaring the same
+    /// index again reads the declaration and writes nothing; the same name with other fields
+    /// or another filter replaces it.
+    public func ensureIndex(_ fields: [IndexField], name: String, partialFilter: JSONObject = [:]) throws {
         guard !name.isEmpty else { throw DocumentStoreError.invalidJSON("an index needs a non-empty name") }
         guard !fields.isEmpty else { throw DocumentStoreError.invalidJSON("index '\(name)' needs at least one field") }
-        let paths = try fields.map(FieldPath.init)
-        let fieldsText = String(decoding: CanonicalJSON.encode(.array(fields.map { .string($0) })), as: UTF8.self)
+        let paths = try fields.map { QueryIndex.Key(path: try FieldPath($0.field), folded: $0.folded) }
+        let fieldsText = String(decoding: CanonicalJSON.encode(.array(fields.map(\.json))), as: UTF8.self)
+        let partialText = PartialFilter.storedText(partialFilter)
+        let declared = try reading { db in
+            try Row.fetchOne(db, sql: "SELECT fields, partial FROM query_indexes WHERE name = ?", arguments: [name])
+                .map { ($0[0] as String) == fieldsText && ($0[1] as String) == partialText } ?? false
+        }
+        if declared { return }
         try writing { txn in
             let db = txn.db
-            if let existing = try Row.fetchOne(db, sql: "SELECT index_num, fields FROM query_indexes WHERE name = ?",
+            if let existing = try Row.fetchOne(db, sql: "SELECT index_num, fields, partial FROM query_indexes WHERE name = ?",
                                                arguments: [name]) {
-                if (existing[1] as String) == fieldsText { return }
-                try QueryIndex(number: existing[0], name: name, fields: []).dropTable(db)
+                if (existing[1] as String) == fieldsText && (existing[2] as String) == partialText { return }
+                try db.execute(sql: "DROP TABLE IF EXISTS query_index_\(existing[0] as Int64)")
                 try db.execute(sql: "DELETE FROM query_indexes WHERE index_num = ?", arguments: [existing[0] as Int64])
             }
-            try db.execute(sql: "INSERT INTO query_indexes(name, fields) VALUES (?, ?)", arguments: [name, fieldsText])
-            let index = QueryIndex(number: db.lastInsertedRowID, name: name, fields: paths)
+            try db.execute(sql: "INSERT INTO query_indexes(name, fields, partial) VALUES (?, ?, ?)",
+                           arguments: [name, fieldsText, partialText])
+            let index = QueryIndex(number: db.lastInsertedRowID, name: name, keys: paths,
+                                   partial: try PartialFilter(storedText: partialText))
             try index.build(db)
+        }
+    }
+
+    /// Declares a full-text index named `name` on the string field `field` (a dotted path) of
+    /// the documents `partialFilter` selects, building it over the documents already stored
+    /// and keeping it in step within every write. `{"field": {"$text": "words"}}` conditions
+    /// are then answered from it: a document matches when its field contains the text,
+    /// ignoring case and accents. Declaring the same index again writes nothing.
+    public func ensureTextIndex(field: String, name: String, partialFilter: JSONObject = [:]) throws {
+        guard !name.isEmpty else { throw DocumentStoreError.invalidJSON("a text index needs a non-empty name") }
+        let path = try FieldPath(field)
+        let partialText = PartialFilter.storedText(partialFilter)
+        let declared = try reading { db in
+            try Row.fetchOne(db, sql: "SELECT field, partial FROM text_indexes WHERE name = ?", arguments: [name])
+                .map { ($0[0] as String) == field && ($0[1] as String) == partialText } ?? false
+        }
+        if declared { return }
+        try writing { txn in
+            let db = txn.db
+            if let existing = try Row.fetchOne(db, sql: "SELECT index_num, field, partial FROM text_indexes WHERE name = ?",
+                                               arguments: [name]) {
+                if (existing[1] as String) == field && (existing[2] as String) == partialText { return }
+                try db.execute(sql: "DROP TABLE IF EXISTS text_index_\(existing[0] as Int64)")
+                try db.execute(sql: "DELETE FROM text_indexes WHERE index_num = ?", arguments: [existing[0] as Int64])
+            }
+            try db.execute(sql: "INSERT INTO text_indexes(name, field, partial) VALUES (?, ?, ?)",
+                           arguments: [name, field, partialText])
+            let index = TextIndex(number: db.lastInsertedRowID, name: name, path: path,
+                                  partial: try PartialFilter(storedText: partialText))
+            try index.build(db)
+        }
+    }
+
+    /// The names of the declared query indexes and text indexes.
+    public func indexNames() throws -> (query: [String], text: [String]) {
+        try reading { db in
+            (try String.fetchAll(db, sql: "SELECT name FROM query_indexes ORDER BY name"),
+             try String.fetchAll(db, sql: "SELECT name FROM text_indexes ORDER BY name"))
+        }
+    }
+
+    /// Drops the query or text index named `name`, if declared.
+    public func dropIndex(name: String) throws {
+        try writing { txn in
+            let db = txn.db
+            if let number = try Int64.fetchOne(db, sql: "SELECT index_num FROM query_indexes WHERE name = ?", arguments: [name]) {
+                try db.execute(sql: "DROP TABLE IF EXISTS query_index_\(number)")
+                try db.execute(sql: "DELETE FROM query_indexes WHERE index_num = ?", arguments: [number])
+            }
+            if let number = try Int64.fetchOne(db, sql: "SELECT index_num FROM text_indexes WHERE name = ?", arguments: [name]) {
+                try db.execute(sql: "DROP TABLE IF EXISTS text_index_\(number)")
+                try db.execute(sql: "DELETE FROM text_indexes WHERE index_num = ?", arguments: [number])
+            }
+        }
+    }
+
+    /// How a query would be read, for tests and diagnostics: `"index <name>"` (rows come from
+    /// that index), `"candidates"` (document numbers gathered from `_id`, text and index
+    /// look-ups) or `"scan"` (every live document is read).
+    public func explain(_ query: Query) throws -> String {
+        let selector = try Selector(parsing: query.selector)
+        let sort = try Self.sortKeys(query.sort)
+        return try reading { db in
+            switch try plan(selector: selector, sort: sort, useIndex: query.useIndex, db: db) {
+            case .candidates: return "candidates"
+            case .plan(let plan): return plan.index.map { "index \($0.name)" } ?? "scan"
+            }
         }
     }
 
@@ -30,25 +115,56 @@ extension DocumentStore {
     /// (`_design/…`) are never returned, as CouchDB's `_find` leaves them out.
     public func find(_ query: Query) throws -> [DocumentRevision] {
         let selector = try Selector(parsing: query.selector)
-        let sort = try query.sort.map { (try FieldPath($0.field), $0.ascending) }
-        let wanted = query.limit.map { max(0, $0) + max(0, query.skip) }
+        let sort = try Self.sortKeys(query.sort)
+        let skip = max(0, query.skip)
+        let wanted: Int? = query.limit.map { limit in
+            let (sum, overflow) = max(0, limit).addingReportingOverflow(skip)
+            return overflow ? Int.max : sum
+        }
         if wanted == 0 { return [] }
         return try reading { db in
-            let plan = query.useIndex
-                ? QueryPlan.choose(selector: selector, sort: sort, indexes: try QueryIndex.all(db))
-                : QueryPlan.scan(sort: query.sort)
+            let plan: QueryPlan
+            switch try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, db: db) {
+            case .plan(let chosen): plan = chosen
+            case .candidates(let docNums): plan = CandidateSet.plan(docNums, sort: query.sort)
+            }
             var matches: [DocumentRevision] = []
             let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
             while let row = try cursor.next() {
                 let revision = try Self.winnerRevision(row)
-                guard selector.matches(revision.body), !DesignDocuments.isDesign(revision.id) else { continue }
+                guard selector.matches(revision.body, id: revision.id), !DesignDocuments.isDesign(revision.id) else { continue }
                 matches.append(revision)
                 if plan.ordered, let wanted, matches.count >= wanted { break }
             }
             if !plan.ordered { matches = Self.sorted(matches, by: sort) }
-            let page = matches.dropFirst(max(0, query.skip))
+            let page = matches.dropFirst(skip)
             return Array(query.limit.map { page.prefix(max(0, $0)) } ?? page)
         }
+    }
+
+    /// What ``find(_:)`` reads: an index or scan plan, or a candidate set.
+    private enum Reading {
+        case plan(QueryPlan)
+        case candidates(Set<Int64>)
+    }
+
+    /// Chooses the reading: an ordered or narrowing index plan, unless the selector has `_id`
+    /// or `$text` conditions or no index serves it, when a candidate set (if one can be
+    /// found) reads only documents that can match.
+    private func plan(selector: Selector, sort: [QueryPlan.SortKey], useIndex: Bool, db: Database) throws -> Reading {
+        guard useIndex else { return .plan(QueryPlan.scan(sort: sort)) }
+        let indexes = try QueryIndex.all(db)
+        let plan = QueryPlan.choose(selector: selector, sort: sort, indexes: indexes)
+        if selector.wantsCandidateSet || plan.index == nil {
+            let candidates = CandidateSet(indexes: indexes, textIndexes: try TextIndex.all(db), db: db)
+            if let docNums = try candidates.docNums(selector) { return .candidates(docNums) }
+        }
+        return .plan(plan)
+    }
+
+    /// The planner's form of sort fields.
+    static func sortKeys(_ sort: [SortField]) throws -> [QueryPlan.SortKey] {
+        try sort.map { QueryPlan.SortKey(key: QueryIndex.Key(path: try FieldPath($0.field), folded: $0.folded), ascending: $0.ascending) }
     }
 
     /// How many live documents match the selector (design documents left out, as in ``find(_:)``).
@@ -64,6 +180,7 @@ extension DocumentStore {
             }
         }
         let counted = try reading { db -> Int? in
+            guard !parsed.wantsCandidateSet else { return nil }
             let plan = QueryPlan.choose(selector: parsed, sort: [], indexes: try QueryIndex.all(db))
             guard plan.exact, let sql = plan.countSQL else { return nil }
             return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(plan.arguments)) ?? 0
@@ -72,13 +189,16 @@ extension DocumentStore {
     }
 
     /// Sorts by the sort keys in collation order, a missing field first (ascending).
-    static func sorted(_ revisions: [DocumentRevision], by sort: [(FieldPath, Bool)]) -> [DocumentRevision] {
+    static func sorted(_ revisions: [DocumentRevision], by sort: [QueryPlan.SortKey]) -> [DocumentRevision] {
         guard !sort.isEmpty else { return revisions }
         let keyed = revisions.map { revision in
-            (revision, sort.map { path, _ in path.value(in: revision.body).map(CollationKey.make) })
+            (revision, sort.map { sortKey in
+                sortKey.key.path.value(in: revision.body).map { [UInt8](QueryIndex.keyData($0, folded: sortKey.key.folded)) }
+            })
         }
         return keyed.sorted { lhs, rhs in
-            for (position, (_, ascending)) in sort.enumerated() {
+            for (position, sortKey) in sort.enumerated() {
+                let ascending = sortKey.ascending
                 let order: Int
                 switch (lhs.1[position], rhs.1[position]) {
                 case (nil, nil): order = 0

@@ -70,10 +70,13 @@ public final class DocumentStore: Sendable {
         while true {
             do {
                 let pool = try DatabasePool(path: path, configuration: configuration)
-                do {
-                    try migrator.migrate(pool)
-                } catch {
-                    guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else { throw error }
+                // An up-to-date file is only read at open: no write transaction, no fsync.
+                if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
+                    do {
+                        try migrator.migrate(pool)
+                    } catch {
+                        guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else { throw error }
+                    }
                 }
                 return pool
             } catch let error as DatabaseError

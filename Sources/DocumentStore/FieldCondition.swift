@@ -9,6 +9,11 @@ indirect enum FieldCondition: Sendable {
     case `in`([JSONValue])
     case nin([JSONValue])
     case exists(Bool)
+    /// Equal to the string ignoring case and accents (``TextFolding``); a folded index
+    /// answers it.
+    case foldEq(String)
+    /// A string that contains the text ignoring case and accents; a text index answers it.
+    case text(String)
     case and([FieldCondition])
     case not(FieldCondition)
 
@@ -34,6 +39,11 @@ indirect enum FieldCondition: Sendable {
                     throw DocumentStoreError.invalidJSON("$exists on field '\(field)' needs true or false")
                 }
                 conditions.append(.exists(flag))
+            case "$foldEq", "$text":
+                guard case .string(let text) = argument else {
+                    throw DocumentStoreError.invalidJSON("\(key) on field '\(field)' needs a string")
+                }
+                conditions.append(key == "$text" ? .text(text) : .foldEq(text))
             case "$not":
                 guard case .object(let inner) = argument, !inner.isEmpty,
                       inner.keys.allSatisfy({ $0.hasPrefix("$") })
@@ -67,6 +77,12 @@ indirect enum FieldCondition: Sendable {
         case .in(let arguments): return arguments.contains { JSONEquality.equal(value, $0) }
         case .nin(let arguments): return !arguments.contains { JSONEquality.equal(value, $0) }
         case .exists(let flag): return flag
+        case .foldEq(let text):
+            guard case .string(let string) = value else { return false }
+            return TextFolding.fold(string) == TextFolding.fold(text)
+        case .text(let text):
+            guard case .string(let string) = value else { return false }
+            return TextFolding.contains(string, text)
         case .and(let parts): return parts.allSatisfy { $0.matches(value) }
         case .not(let part): return !part.matches(value)
         }

@@ -9,10 +9,19 @@ struct FieldConstraints {
     var usable: Bool { !contradictory && (equal != nil || inList != nil || lower != nil || upper != nil || existsOnly) }
     var existsOnly = false
 
-    static func collect(_ conditions: [(FieldPath, FieldCondition)]) -> [FieldPath: FieldConstraints] {
-        var result: [FieldPath: FieldConstraints] = [:]
+    /// The constraints on each key column (a path keyed plainly, or folded for `$foldEq`).
+    static func collect(_ conditions: [(FieldPath, FieldCondition)]) -> [QueryIndex.Key: FieldConstraints] {
+        var result: [QueryIndex.Key: FieldConstraints] = [:]
         for (path, condition) in conditions {
-            var constraint = result[path] ?? FieldConstraints()
+            if case .foldEq(let text) = condition {
+                let key = QueryIndex.Key(path: path, folded: true)
+                var constraint = result[key] ?? FieldConstraints()
+                constraint.setEqual(CollationKey.make(.string(TextFolding.fold(text))))
+                result[key] = constraint
+                continue
+            }
+            let key = QueryIndex.Key(path: path, folded: false)
+            var constraint = result[key] ?? FieldConstraints()
             switch condition {
             case .eq(let value): constraint.setEqual(CollationKey.make(value))
             case .gt(let value): constraint.raiseLower(CollationKey.make(value), inclusive: false)
@@ -24,7 +33,7 @@ struct FieldConstraints {
             case .exists(true): constraint.existsOnly = true
             default: continue
             }
-            result[path] = constraint
+            result[key] = constraint
         }
         return result
     }

@@ -36,6 +36,9 @@ struct FieldPath: Hashable, Sendable {
         self.text = components.map { $0.replacingOccurrences(of: ".", with: "\\.") }.joined(separator: ".")
     }
 
+    /// Whether the path is `_id`, the document ID (not a member of the body).
+    var isDocumentID: Bool { components == ["_id"] }
+
     /// The value at this path in `body`, or `nil` when some member on the way is missing.
     func value(in body: JSONObject) -> JSONValue? {
         var current: JSONValue? = body[components[0]]

@@ -1,23 +1,37 @@
 import Foundation
 import GRDB
 
-/// A declared query index: the fields it covers and the table of collation keys that backs it.
-/// The table has one row per live document (`doc_num`, then one key column per field, NULL
-/// where the field is missing) and an SQL index over the key columns in field order.
+/// A declared query index: the fields it covers, an optional partial filter, and the table of
+/// collation keys that backs it. The table has one row per live document the filter selects
+/// (`doc_num`, then one key column per field, NULL where the field is missing) and an SQL
+/// index over the key columns in field order.
+///
+/// The partial filter is a set of field equalities (`{"CDTISEntityName": "Recipe"}`), as
+/// CouchDB's `partial_filter_selector`: only matching documents have rows, so an index per
+/// entity costs nothing on writes of other entities, and a query can use the index only when
+/// its selector requires the same equalities.
 struct QueryIndex: Sendable {
+    /// One key column: a field path, keyed by value or by folded value.
+    struct Key: Hashable, Sendable {
+        let path: FieldPath
+        let folded: Bool
+    }
+
     let number: Int64
     let name: String
-    let fields: [FieldPath]
+    let keys: [Key]
+    /// The documents that have rows.
+    let partial: PartialFilter
 
     var table: String { "query_index_\(number)" }
     func column(_ position: Int) -> String { "k\(position)" }
 
     /// Every declared index.
     static func all(_ db: Database) throws -> [QueryIndex] {
-        try Row.fetchAll(db, sql: "SELECT index_num, name, fields FROM query_indexes ORDER BY index_num").map { row in
-            let fieldsText: String = row[2]
-            let names = (try? JSONDecoder().decode([String].self, from: Data(fieldsText.utf8))) ?? []
-            return QueryIndex(number: row[0], name: row[1], fields: try names.map(FieldPath.init))
+        try Row.fetchAll(db, sql: "SELECT index_num, name, fields, partial FROM query_indexes ORDER BY index_num").map { row in
+            let fields = (try? JSONValue.parse(Data((row[2] as String).utf8)))?.arrayValue ?? []
+            let keys = try fields.compactMap(IndexField.init(json:)).map { Key(path: try FieldPath($0.field), folded: $0.folded) }
+            return QueryIndex(number: row[0], name: row[1], keys: keys, partial: try PartialFilter(storedText: row[3]))
         }
     }
 
@@ -25,7 +39,7 @@ struct QueryIndex: Sendable {
     /// its SQL index: filling first and indexing once sorts the keys in one pass instead of
     /// inserting each into the index B-tree.
     func build(_ db: Database) throws {
-        let keyColumns = fields.indices.map { column($0) }
+        let keyColumns = keys.indices.map { column($0) }
         try db.execute(sql: "CREATE TABLE \(table) (doc_num INTEGER PRIMARY KEY, "
             + keyColumns.map { "\($0) BLOB" }.joined(separator: ", ") + ")")
         let insert = try db.makeStatement(sql: insertSQL)
@@ -35,6 +49,7 @@ struct QueryIndex: Sendable {
             """)
         while let row = try cursor.next() {
             let body = try (row[1] as Data?).map(JSONValue.parseObject) ?? [:]
+            guard partial.selects(body) else { continue }
             try insert.execute(arguments: arguments(docNum: row[0], body: body))
         }
         try db.execute(sql: "CREATE INDEX \(table)_keys ON \(table)(\(keyColumns.joined(separator: ", ")))")
@@ -45,23 +60,34 @@ struct QueryIndex: Sendable {
         try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
     }
 
-    /// Writes (or replaces) the row of a live document.
-    func upsert(_ db: Database, docNum: Int64, body: JSONObject) throws {
-        try db.cachedStatement(sql: insertSQL).execute(arguments: arguments(docNum: docNum, body: body))
+    /// Brings the row of a live document up to date: written when the filter selects it,
+    /// removed otherwise (a new document has nothing to remove).
+    func update(_ db: Database, docNum: Int64, body: JSONObject, isNew: Bool) throws {
+        if partial.selects(body) {
+            try db.cachedStatement(sql: insertSQL).execute(arguments: arguments(docNum: docNum, body: body))
+        } else if !isNew {
+            try remove(db, docNum: docNum)
+        }
     }
 
     /// Writes a row, replacing the one the document had.
     private var insertSQL: String {
-        "INSERT OR REPLACE INTO \(table) VALUES (" + Array(repeating: "?", count: fields.count + 1).joined(separator: ",") + ")"
+        "INSERT OR REPLACE INTO \(table) VALUES (" + Array(repeating: "?", count: keys.count + 1).joined(separator: ",") + ")"
     }
 
     /// The row of a document: its number, then the collation key of each field (NULL where missing).
     private func arguments(docNum: Int64, body: JSONObject) -> StatementArguments {
         var values: [(any DatabaseValueConvertible)?] = [docNum]
-        for field in fields {
-            values.append(field.value(in: body).map(CollationKey.data))
+        for key in keys {
+            values.append(key.path.value(in: body).map { Self.keyData($0, folded: key.folded) })
         }
         return StatementArguments(values)
+    }
+
+    /// The collation key of a value in a column; strings of a folded column are folded first.
+    static func keyData(_ value: JSONValue, folded: Bool) -> Data {
+        if folded, case .string(let text) = value { return CollationKey.data(.string(TextFolding.fold(text))) }
+        return CollationKey.data(value)
     }
 
     /// Removes the row of a document that is deleted (or no longer live).

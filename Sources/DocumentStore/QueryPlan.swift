@@ -5,6 +5,12 @@ import GRDB
 /// and whether the rows come out already in the requested sort order. Candidates are always
 /// checked against the full selector afterwards, so a plan only has to return a superset.
 struct QueryPlan {
+    /// One sort key as the planner sees it: the key column it needs and the direction.
+    struct SortKey {
+        let key: QueryIndex.Key
+        let ascending: Bool
+    }
+
     let index: QueryIndex?
     let sql: String
     let arguments: [any DatabaseValueConvertible]
@@ -21,41 +27,50 @@ struct QueryPlan {
     static let columns = "d.doc_id, d.seq, r.rev_num, r.rev, r.parent, r.deleted, r.leaf, r.body, r.atts"
 
     /// A full scan of live documents.
-    static func scan(sort: [SortField]) -> QueryPlan {
+    static func scan(sort: [SortKey]) -> QueryPlan {
         QueryPlan(index: nil, sql: """
             SELECT \(columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num WHERE d.deleted = 0
             """, arguments: [], ordered: sort.isEmpty)
     }
 
     /// The best index plan for the selector and sort, or a scan when no index helps.
-    static func choose(selector: Selector, sort: [(FieldPath, Bool)], indexes: [QueryIndex]) -> QueryPlan {
-        let constraints = FieldConstraints.collect(selector.requiredConditions)
+    static func choose(selector: Selector, sort: [SortKey], indexes: [QueryIndex]) -> QueryPlan {
+        let required = selector.requiredConditions
+        let constraints = FieldConstraints.collect(required)
         var best: (score: Int, plan: QueryPlan)?
-        for index in indexes {
+        for index in indexes where index.partial.isImplied(by: required) {
             guard var candidate = plan(index: index, constraints: constraints, sort: sort) else { continue }
             candidate.plan.exact = isExact(selector, servedBy: candidate.plan, index: index)
             if best == nil || candidate.score > best!.score { best = candidate }
         }
-        return best?.plan ?? scan(sort: sort.map { SortField(field: $0.0.text, ascending: $0.1) })
+        return best?.plan ?? scan(sort: sort)
     }
 
     /// Whether the index clauses of `plan` decide the selector on their own: the selector is a
-    /// conjunction of one string equality or string `$in` per field, and those fields are
-    /// exactly the ones the plan constrains. Only strings qualify because only their keys
-    /// are as fine as JSON equality (large integers share a double's key).
+    /// conjunction of one string equality, string `$in` or `$foldEq` per field, and those
+    /// fields are exactly the ones the partial filter and the plan constrain. Only strings
+    /// qualify because only their keys are as fine as JSON equality (large integers share a
+    /// double's key).
     private static func isExact(_ selector: Selector, servedBy plan: QueryPlan, index: QueryIndex) -> Bool {
         guard let constrained = plan.constrainedFields, isConjunction(selector) else { return false }
-        let conditions = selector.requiredConditions
-        var fields = Set<FieldPath>()
+        var conditions = selector.requiredConditions
+        conditions.removeAll { path, condition in
+            guard case .eq(let value) = condition else { return false }
+            return index.partial.equalities.contains { $0.0 == path && JSONEquality.equal($0.1, value) }
+        }
+        var keys = Set<QueryIndex.Key>()
         for (path, condition) in conditions {
-            guard fields.insert(path).inserted else { return false }
+            let key: QueryIndex.Key
             switch condition {
-            case .eq(.string): continue
-            case .in(let values) where values.allSatisfy({ if case .string = $0 { return true } else { return false } }): continue
+            case .eq(.string): key = QueryIndex.Key(path: path, folded: false)
+            case .in(let values) where values.allSatisfy({ if case .string = $0 { return true } else { return false } }):
+                key = QueryIndex.Key(path: path, folded: false)
+            case .foldEq: key = QueryIndex.Key(path: path, folded: true)
             default: return false
             }
+            guard keys.insert(key).inserted else { return false }
         }
-        return fields == Set(index.fields.prefix(constrained))
+        return keys == Set(index.keys.prefix(constrained))
     }
 
     private static func isConjunction(_ selector: Selector) -> Bool {
@@ -66,15 +81,16 @@ struct QueryPlan {
         }
     }
 
-    private static func plan(index: QueryIndex, constraints: [FieldPath: FieldConstraints],
-                             sort: [(FieldPath, Bool)]) -> (score: Int, plan: QueryPlan)? {
+    private static func plan(index: QueryIndex, constraints: [QueryIndex.Key: FieldConstraints],
+                             sort: [SortKey]) -> (score: Int, plan: QueryPlan)? {
         var clauses: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
-        var score = 0
+        // Each equality of the partial filter narrows like an equality on a key column.
+        var score = index.partial.equalities.count * 4
         var constrained = 0
         var exactClauses = true
-        for (position, field) in index.fields.enumerated() {
-            guard let constraint = constraints[field], constraint.usable else { break }
+        for (position, key) in index.keys.enumerated() {
+            guard let constraint = constraints[key], constraint.usable else { break }
             let column = "x.\(index.column(position))"
             if let equal = constraint.equal {
                 clauses.append("\(column) = ?")
@@ -102,9 +118,11 @@ struct QueryPlan {
             score += 2
             break
         }
-        let sortPositions = sort.map { field, _ in index.fields.firstIndex(of: field) }
+        // SQLite orders by the key columns (through the index when they lead it, else with a
+        // sorter), so rows come out in sort order and reading stops after skip + limit.
+        let sortPositions = sort.map { sortKey in index.keys.firstIndex(of: sortKey.key) }
         let sortServed = !sort.isEmpty && sortPositions.allSatisfy { $0 != nil }
-        if sortServed, sortPositions.first == 0 || score > 0 { score += 1 }
+        if sortServed { score += 1 }
         guard score > 0 else { return nil }
         var sql = """
             SELECT \(columns) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num
@@ -114,11 +132,11 @@ struct QueryPlan {
         sql += whereClause
         if sortServed {
             sql += " ORDER BY " + zip(sortPositions, sort).map { position, key in
-                "x.\(index.column(position!)) \(key.1 ? "ASC" : "DESC")"
-            }.joined(separator: ", ")
+                "x.\(index.column(position!)) \(key.ascending ? "ASC" : "DESC")"
+            }.joined(separator: ", ") + ", x.doc_num"
         }
         var plan = QueryPlan(index: index, sql: sql, arguments: arguments, ordered: sort.isEmpty || sortServed)
-        if exactClauses, constrained > 0 {
+        if exactClauses {
             plan.countSQL = "SELECT COUNT(*) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num"
                 + (clauses + [DesignDocuments.excludedSQL]).joinedAsWhereClause
             plan.constrainedFields = constrained

@@ -19,15 +19,29 @@ indirect enum Selector: Sendable {
         self = try Selector.parse(value, prefix: [])
     }
 
-    /// Whether `body` matches.
-    func matches(_ body: JSONObject) -> Bool {
+    /// Whether the document `id` with `body` matches; the field `_id` is the document ID, as
+    /// in CouchDB.
+    func matches(_ body: JSONObject, id: String) -> Bool {
         switch self {
         case .all: return true
-        case .and(let parts): return parts.allSatisfy { $0.matches(body) }
-        case .or(let parts): return parts.contains { $0.matches(body) }
-        case .nor(let parts): return !parts.contains { $0.matches(body) }
-        case .not(let part): return !part.matches(body)
-        case .field(let path, let condition): return condition.matches(path.value(in: body))
+        case .and(let parts): return parts.allSatisfy { $0.matches(body, id: id) }
+        case .or(let parts): return parts.contains { $0.matches(body, id: id) }
+        case .nor(let parts): return !parts.contains { $0.matches(body, id: id) }
+        case .not(let part): return !part.matches(body, id: id)
+        case .field(let path, let condition):
+            return condition.matches(path.isDocumentID ? .string(id) : path.value(in: body))
+        }
+    }
+
+    /// Whether a condition anywhere in the selector is on `_id` or is `$text`: the selectors
+    /// that a candidate set (``CandidateSet``) serves better than an ordered index.
+    var wantsCandidateSet: Bool {
+        switch self {
+        case .all: return false
+        case .and(let parts), .or(let parts), .nor(let parts): return parts.contains(where: \.wantsCandidateSet)
+        case .not(let part): return part.wantsCandidateSet
+        case .field(let path, let condition):
+            return path.isDocumentID || condition.conjuncts.contains { if case .text = $0 { return true } else { return false } }
         }
     }
 

@@ -4,10 +4,14 @@ public struct SortField: Sendable, Hashable {
     public var field: String
     /// Ascending (`true`) or descending.
     public var ascending: Bool
+    /// Whether strings compare ignoring case and accents (``TextFolding``); an index with
+    /// the field folded serves this order.
+    public var folded: Bool
 
-    /// Makes a sort key; ascending unless told otherwise.
-    public init(field: String, ascending: Bool = true) {
+    /// Makes a sort key; ascending and by plain value unless told otherwise.
+    public init(field: String, ascending: Bool = true, folded: Bool = false) {
         self.field = field
         self.ascending = ascending
+        self.folded = folded
     }
 }

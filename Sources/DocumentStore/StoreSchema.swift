@@ -9,7 +9,12 @@ import GRDB
 ///   stubs and compacted revisions) and the attachments' metadata as JSON.
 /// - `attachment_chunks`: attachment bytes, once per digest, in chunks for streaming.
 /// - `local_docs`, `meta` (store identity, sequence counter), `query_indexes` (declared indexes,
-///   each backed by a table `query_index_<n>` of order-preserving keys).
+///   each backed by a table `query_index_<n>` of order-preserving keys, optionally limited to
+///   the documents a partial filter selects).
+/// - `text_indexes` (declared full-text fields, each backed by an FTS5 table `text_index_<n>`
+///   of folded text with the trigram tokenizer, rowid = `doc_num`).
+/// - `docs.conflicted` (v2): 1 while a document has more than one live leaf, so conflicts are
+///   counted without walking the trees.
 enum StoreSchema {
     /// Bytes per stored attachment chunk.
     static let chunkSize = 256 * 1024
@@ -58,6 +63,21 @@ enum StoreSchema {
                 """)
             try db.execute(sql: "INSERT INTO meta(key, value) VALUES ('store_id', ?), ('last_seq', '0')",
                            arguments: [UUID().uuidString.lowercased()])
+        }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                ALTER TABLE query_indexes ADD COLUMN partial TEXT NOT NULL DEFAULT '{}';
+                CREATE TABLE text_indexes (
+                    index_num INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL UNIQUE,
+                    field TEXT NOT NULL,
+                    partial TEXT NOT NULL
+                );
+                ALTER TABLE docs ADD COLUMN conflicted INTEGER NOT NULL DEFAULT 0;
+                UPDATE docs SET conflicted = 1 WHERE doc_num IN (
+                    SELECT doc_num FROM revs WHERE leaf = 1 AND deleted = 0 GROUP BY doc_num HAVING COUNT(*) > 1);
+                CREATE INDEX docs_conflicted ON docs(doc_num) WHERE conflicted = 1;
+                """)
         }
         return migrator
     }

@@ -15,6 +15,7 @@ struct StoreTransaction {
     let db: Database
     let revisionLimit: Int
     let indexes: [QueryIndex]
+    let textIndexes: [TextIndex]
     private var lastSeq: Int64
     private var nextDocNum: Int64?
 
@@ -23,6 +24,7 @@ struct StoreTransaction {
         self.revisionLimit = max(1, revisionLimit)
         self.lastSeq = try Int64.fetchOne(db.cachedStatement(sql: "SELECT max(seq) FROM docs")) ?? 0
         self.indexes = try QueryIndex.all(db)
+        self.textIndexes = try TextIndex.all(db)
     }
 
     // MARK: validation
@@ -219,23 +221,29 @@ struct StoreTransaction {
     /// keep the indexes in step and stem the tree. Returns the document's new sequence.
     private mutating func settle(docNum: Int64, id: String, existing: DocRow?, changed: LeafRow,
                                  changedBody: JSONObject) throws -> Int64 {
-        let winner = try existing == nil ? changed : (TreeRows.leaves(db, docNum: docNum).first ?? changed)
+        let leaves = try existing == nil ? [changed] : TreeRows.leaves(db, docNum: docNum)
+        let winner = leaves.first ?? changed
+        let conflicted = leaves.lazy.filter { !$0.deleted }.count > 1
         lastSeq += 1
         if existing == nil {
-            try db.cachedStatement(sql: "INSERT INTO docs(doc_num, doc_id, winner_rev_num, deleted, seq) VALUES (?,?,?,?,?)")
-                .execute(arguments: [docNum, id, winner.revNum, winner.deleted, lastSeq])
+            try db.cachedStatement(sql: """
+                INSERT INTO docs(doc_num, doc_id, winner_rev_num, deleted, seq, conflicted) VALUES (?,?,?,?,?,?)
+                """).execute(arguments: [docNum, id, winner.revNum, winner.deleted, lastSeq, conflicted])
         } else {
-            try db.cachedStatement(sql: "UPDATE docs SET winner_rev_num = ?, deleted = ?, seq = ? WHERE doc_num = ?")
-                .execute(arguments: [winner.revNum, winner.deleted, lastSeq, docNum])
+            try db.cachedStatement(sql: "UPDATE docs SET winner_rev_num = ?, deleted = ?, seq = ?, conflicted = ? WHERE doc_num = ?")
+                .execute(arguments: [winner.revNum, winner.deleted, lastSeq, conflicted, docNum])
         }
-        if !indexes.isEmpty {
+        if !indexes.isEmpty || !textIndexes.isEmpty {
+            let isNew = existing == nil
             if winner.deleted {
                 for index in indexes { try index.remove(db, docNum: docNum) }
+                for index in textIndexes { try index.remove(db, docNum: docNum) }
             } else {
                 let body = try winner.revNum == changed.revNum
                     ? changedBody
                     : (TreeRows.rev(db, revNum: winner.revNum)?.body.map(JSONValue.parseObject) ?? [:])
-                for index in indexes { try index.upsert(db, docNum: docNum, body: body) }
+                for index in indexes { try index.update(db, docNum: docNum, body: body, isNew: isNew) }
+                for index in textIndexes { try index.update(db, docNum: docNum, body: body, isNew: isNew) }
             }
         }
         if changed.rev.generation > revisionLimit { try stem(docNum: docNum) }

@@ -97,7 +97,7 @@ import Testing
         func plan(_ selector: JSONValue, _ sort: [SortField] = []) throws -> QueryPlan {
             try store.reading { db in
                 QueryPlan.choose(selector: try Selector(parsing: selector),
-                                 sort: try sort.map { (try FieldPath($0.field), $0.ascending) },
+                                 sort: try DocumentStore.sortKeys(sort),
                                  indexes: try QueryIndex.all(db))
             }
         }

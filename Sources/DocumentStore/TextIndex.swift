@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+
+/// A declared full-text index on one string field: an FTS5 table (`text_index_<n>`) with the
+/// trigram tokenizer over the field's folded text (``TextFolding``), one row per live
+/// document the partial filter selects, rowid = `doc_num`. A `$text` condition on the field
+/// becomes a trigram phrase query, which finds exactly the documents whose folded field
+/// contains the folded search text as a substring, for texts of three bytes or more.
+struct TextIndex: Sendable {
+    let number: Int64
+    let name: String
+    let path: FieldPath
+    let partial: PartialFilter
+
+    var table: String { "text_index_\(number)" }
+
+    /// Shorter folded search texts have no trigram: they are answered by reading documents.
+    static let minimumSearchBytes = 3
+
+    /// Every declared text index.
+    static func all(_ db: Database) throws -> [TextIndex] {
+        try Row.fetchAll(db, sql: "SELECT index_num, name, field, partial FROM text_indexes ORDER BY index_num").map { row in
+            TextIndex(number: row[0], name: row[1], path: try FieldPath(row[2]), partial: try PartialFilter(storedText: row[3]))
+        }
+    }
+
+    /// Creates the FTS5 table and fills it from the live documents already stored.
+    func build(_ db: Database) throws {
+        try db.execute(sql: "CREATE VIRTUAL TABLE \(table) USING fts5(text, tokenize = 'trigram')")
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT d.doc_num, r.body FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num WHERE d.deleted = 0
+            """)
+        while let row = try cursor.next() {
+            let body = try (row[1] as Data?).map(JSONValue.parseObject) ?? [:]
+            try update(db, docNum: row[0], body: body, isNew: true)
+        }
+    }
+
+    /// Drops the FTS5 table.
+    func dropTable(_ db: Database) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+    }
+
+    /// Brings the row of a live document up to date: its folded text when the filter selects
+    /// it and the field holds a string, no row otherwise.
+    func update(_ db: Database, docNum: Int64, body: JSONObject, isNew: Bool) throws {
+        if partial.selects(body), case .string(let text)? = path.value(in: body) {
+            if !isNew { try remove(db, docNum: docNum) }
+            try db.cachedStatement(sql: "INSERT INTO \(table)(rowid, text) VALUES (?, ?)")
+                .execute(arguments: [docNum, TextFolding.fold(text)])
+        } else if !isNew {
+            try remove(db, docNum: docNum)
+        }
+    }
+
+    /// Removes the row of a document.
+    func remove(_ db: Database, docNum: Int64) throws {
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE rowid = ?").execute(arguments: [docNum])
+    }
+
+    /// The documents whose folded field contains the folded `text`, or `nil` when the text is
+    /// too short for trigrams. Any text is searched literally: quotes, operators and `*` are
+    /// characters to find, never query syntax.
+    func search(_ db: Database, text: String) throws -> [Int64]? {
+        let folded = TextFolding.fold(text)
+        guard folded.utf8.count >= Self.minimumSearchBytes else { return nil }
+        let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        return try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM \(table) WHERE text MATCH ?"), arguments: [phrase])
+    }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+
+/// `recipes-bench cli`: what a user of the `recipes` program feels on a large book. It
+/// writes a sample set of `--recipes` recipes (8 types, 8 ingredients each), imports it
+/// with the real `recipes` binary, then runs each browse command as a fresh process several
+/// times and reports the median wall time and the largest peak RSS of each.
+struct CLIBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cli",
+        abstract: "Time the `recipes` commands as fresh processes on a generated book of recipes.")
+
+    @Option(help: "Recipes in the generated book (each with 8 ingredients; 8 recipe types).")
+    var recipes = 20_000
+
+    @Option(help: "Runs of each command; the median is reported.")
+    var runs = 5
+
+    @Option(help: "Path of the `recipes` executable (default: next to this program).")
+    var recipesExecutable: String?
+
+    @Flag(help: "Print one JSON object with every figure on the last line.")
+    var json = false
+
+    /// One timed command.
+    struct Figure: Encodable {
+        var command: String
+        var medianMilliseconds: Double
+        var peakRSSMegabytes: Double
+    }
+
+    func run() async throws {
+        guard recipes > 0, runs > 0 else { throw ValidationError("--recipes and --runs must be positive") }
+        let executable = recipesExecutable ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("recipes").path
+        guard FileManager.default.isExecutableFile(atPath: executable) else {
+            throw ValidationError("no `recipes` executable at \(executable); build it (swift build -c release) or pass --recipes-executable")
+        }
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-cli-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let setURL = work.appendingPathComponent("big.json")
+        try ScaleSampleSet.write(recipes: recipes, to: setURL)
+        let store = work.appendingPathComponent("book.sqlite").path
+        let objects = recipes * 9 + ScaleSampleSet.typeNames.count
+        log("generated \(recipes) recipes (\(objects) objects)")
+
+        var figures: [Figure] = []
+        let firstImport = try ChildProcess.run(executable, ["import", setURL.path, "--store", store])
+        let importRate = Double(objects) / (firstImport.milliseconds / 1000)
+        figures.append(Figure(command: "import (first)", medianMilliseconds: firstImport.milliseconds, peakRSSMegabytes: firstImport.peakRSSMegabytes))
+        let secondImport = try ChildProcess.run(executable, ["import", setURL.path, "--store", store])
+        figures.append(Figure(command: "import (again, no change)", medianMilliseconds: secondImport.milliseconds, peakRSSMegabytes: secondImport.peakRSSMegabytes))
+        log(String(format: "import: %.0f objects/s", importRate))
+
+        let middle = String(format: "Scale Recipe %06d", recipes / 2)
+        let commands: [(String, [String])] = [
+            ("list --type Soup", ["list", "--type", "Soup"]),
+            ("list --type Soup --limit 50", ["list", "--type", "Soup", "--limit", "50"]),
+            ("list --json", ["list", "--json"]),
+            ("show", ["show", middle]),
+            ("show (ignoring case)", ["show", middle.uppercased()]),
+            ("list --search zanzibar", ["list", "--search", "zanzibar"]),
+            ("types", ["types"]),
+            ("status", ["status"]),
+        ]
+        for (label, arguments) in commands {
+            figures.append(try timed(label, runs: runs) { _ in try ChildProcess.run(executable, arguments + ["--store", store]) })
+        }
+        figures.append(try timed("add", runs: runs) { run in
+            try ChildProcess.run(executable, ["add", "--name", "Bench Added \(run)", "--type", "Soup",
+                                              "--ingredient", "1|water", "--store", store])
+        })
+
+        let nameWidth = figures.map(\.command.count).max() ?? 10
+        print("recipes-bench cli: \(recipes) recipes, \(objects) objects, median of \(runs) fresh processes")
+        print("command".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "   ms      peak RSS MB")
+        for figure in figures {
+            print(figure.command.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                + String(format: "  %8.1f  %8.1f", figure.medianMilliseconds, figure.peakRSSMegabytes))
+        }
+        print(String(format: "import rate: %.0f objects/s", importRate))
+        if json {
+            struct Report: Encodable {
+                var recipes: Int
+                var objects: Int
+                var importObjectsPerSecond: Double
+                var figures: [Figure]
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            let report = Report(recipes: recipes, objects: objects, importObjectsPerSecond: importRate, figures: figures)
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        }
+    }
+
+    /// Runs `body` `runs` times; the median time and the largest peak RSS.
+    private func timed(_ label: String, runs: Int, _ body: (Int) throws -> ChildProcess.Outcome) throws -> Figure {
+        var times: [Double] = []
+        var peak = 0.0
+        for run in 0..<runs {
+            let outcome = try body(run)
+            times.append(outcome.milliseconds)
+            peak = max(peak, outcome.peakRSSMegabytes)
+        }
+        times.sort()
+        let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+        log(String(format: "%@: %.1f ms", label, median))
+        return Figure(command: label, medianMilliseconds: median, peakRSSMegabytes: peak)
+    }
+
+    private func log(_ text: String) {
+        FileHandle.standardError.write(Data("recipes-bench cli: \(text)\n".utf8))
+    }
+}
