@@ -27,7 +27,6 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     private var observer: (@Sendable (StoreChangeSet) -> Void)?
     /// To-many destinations of recently read or written documents, with the revision read.
     var toManyCache: [String: (rev: String, toMany: [String: [ObjectID]])] = [:]
-    private var ensuredIndexes = Set<String>()
     /// The latest revision this instance wrote per document (tells own writes from others').
     var ownRevisions: [String: RevisionID] = [:]
     /// Changes-feed position up to which external changes were processed.
@@ -92,20 +91,14 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                     catch DocumentStoreError.conflict { /* another opener wrote the same content */ }
                 }
                 var local = try documentStore.getLocal(id: DocumentLayout.localStateDocumentID) ?? [:]
+                let stored = local
                 if local["storeUUID"]?.stringValue == nil { local["storeUUID"] = .string(UUID().uuidString) }
                 local["modelVersionHash"] = .string(model.versionHash)
-                try documentStore.putLocal(id: DocumentLayout.localStateDocumentID, body: local)
+                // A store opened again with the same model is only read: no write, no fsync.
+                if local != stored { try documentStore.putLocal(id: DocumentLayout.localStateDocumentID, body: local) }
                 self.model = model
                 self.codec = ObjectDocumentCodec(model: model)
-                try ensureIndex([DocumentLayout.entityNameKey])
-                for entity in model.entities {
-                    for attribute in entity.attributes where attribute.isIndexed && !attribute.isTransient {
-                        try ensureIndex([DocumentLayout.entityNameKey, attribute.name])
-                    }
-                    for index in entity.fetchIndexes {
-                        try ensureIndex([DocumentLayout.entityNameKey] + index.elements.map(\.property))
-                    }
-                }
+                try ModelIndexes(model: model).apply(to: documentStore)
                 processedSequence = try documentStore.lastSequence
                 return StoreMetadata(storeIdentifier: local["storeUUID"]!.stringValue!, modelVersionHash: model.versionHash,
                                      entityVersionHashes: model.entityVersionHashes,
@@ -116,16 +109,14 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
-    /// Declares a datastore index over `fields` once per store instance.
-    func ensureIndex(_ fields: [String]) throws {
-        let name = "cdtis_" + fields.joined(separator: "_")
-        guard !ensuredIndexes.contains(name) else { return }
-        try documentStore.ensureIndex(fields: fields, name: name)
-        ensuredIndexes.insert(name)
+    /// Declares the indexes the loaded model asks for (``ModelIndexes``) in another datastore,
+    /// so a benchmark can compare the adapter against direct writes with the same indexes.
+    public func declareModelIndexes(in other: DocumentStore) throws {
+        guard let model = locked({ self.model }) else {
+            throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first")
+        }
+        try ModelIndexes(model: model).apply(to: other)
     }
-
-    /// The index names this instance declared (for diagnostics and tests).
-    public var declaredIndexNames: Set<String> { locked { ensuredIndexes } }
 
     // MARK: Reads
 
@@ -195,72 +186,89 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
             : .object([DocumentLayout.entityNameKey: ["$in": .array(names.map { .string($0) })]])
     }
 
-    /// Sort keys the datastore orders exactly as the object graph does.
+    /// Sort keys the datastore orders exactly as the object graph does: plain keys, and
+    /// string keys ignoring both case and accents (folded).
     private func pushableSort(_ descriptors: [FetchSortDescriptor], entities: [EntityDescription]) -> [SortField]? {
         var fields: [SortField] = []
         for d in descriptors {
-            guard !d.caseInsensitive, !d.keyPath.contains("."),
+            guard !d.keyPath.contains("."),
                   let type = entities.first?.attribute(named: d.keyPath)?.type,
                   entities.allSatisfy({ $0.attribute(named: d.keyPath)?.type == type }) else { return nil }
+            let folded = d.caseInsensitive && d.diacriticInsensitive
+            if (d.caseInsensitive || d.diacriticInsensitive) && !(folded && type == .string) { return nil }
             switch type {
             case .string, .integer16, .integer32, .integer64, .boolean, .date, .uuid, .uri: break
             default: return nil
             }
-            fields.append(SortField(field: d.keyPath, ascending: d.ascending))
+            fields.append(SortField(field: d.keyPath, ascending: d.ascending, folded: folded))
         }
         return fields
     }
 
-    /// Runs a sub-query for a to-one key path: IDs of `entityNames` documents matching `selector`.
-    private func subquery(_ entityNames: [String], _ selector: JSONValue) throws -> [String] {
+    /// Runs a sub-query for a key path through a relationship: the documents of
+    /// `entityNames` matching `selector`, as their IDs, or (with `field`) as the document IDs
+    /// their relationship `field` holds (a to-one's ID, a to-many's array).
+    private func subquery(_ entityNames: [String], _ selector: JSONValue, collecting field: String?) throws -> [String] {
         let query = Query(selector: ["$and": [Self.entitySelector(entityNames), selector]])
-        return try ds { try documentStore.find(query) }.map(\.id)
-    }
-
-    /// Field names compared for equality at the top level of the selector parts (index prefixes).
-    private static func equalityFields(_ selectors: [JSONValue]) -> [String] {
-        var fields: [String] = []
-        for s in selectors {
-            guard case .object(let members) = s, members.count == 1, let (key, value) = members.first, !key.hasPrefix("$") else { continue }
-            if case .object(let ops) = value {
-                if ops.keys.count == 1, ops["$in"] != nil, !key.contains(".") { fields.append(key) }
-            } else if !key.contains(".") {
-                fields.append(key)
+        let revisions = try ds { try documentStore.find(query) }
+        guard let field else { return revisions.map(\.id) }
+        var ids: [String] = []
+        for revision in revisions {
+            switch revision.body[field] {
+            case .string(let id)?: ids.append(id)
+            case .array(let items)?: ids += items.compactMap(\.stringValue)
+            default: continue
             }
         }
-        return fields
+        return ids
     }
 
     /// Runs a fetch as a datastore query: the translatable part of the predicate, the sort
     /// and the page when everything was translated; the rest is returned as residual.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try locked {
-            guard let model else { throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first") }
-            let entities = request.entityNames.compactMap { model.entity(named: $0) }
-            guard !entities.isEmpty else { return StoreFetchResult(rows: [], residualPredicate: nil, isSorted: true, appliedLimitAndOffset: true) }
-            let translator = PredicateTranslator(model: model, entities: entities, subquery: { try self.subquery($0, $1) })
-            let translation = try translator.translate(request.predicate)
-            let sort = translation.residual == nil ? pushableSort(request.sortDescriptors, entities: entities) : nil
-            var query = Query(selector: ["$and": .array([Self.entitySelector(request.entityNames)] + translation.selectors)])
-            let paged = translation.residual == nil && (request.sortDescriptors.isEmpty || sort != nil)
-            if let sort, !sort.isEmpty {
-                query.sort = sort
-                // Sorted fields get an index, led by the entity and the equality fields.
-                try? ensureIndex([DocumentLayout.entityNameKey] + Self.equalityFields(translation.selectors) + sort.map(\.field))
+            guard let pushed = try pushedDown(request) else {
+                return StoreFetchResult(rows: [], residualPredicate: nil, isSorted: true, appliedLimitAndOffset: true)
             }
-            if paged {
-                if let limit = request.fetchLimit, limit > 0 { query.limit = limit }
-                query.skip = request.fetchOffset
-            }
-            let revisions = try ds { try documentStore.find(query) }
+            let revisions = try ds { try documentStore.find(pushed.query) }
             var rows: [RowSnapshot] = []
             rows.reserveCapacity(revisions.count)
             for revision in revisions {
                 if let decoded = try decode(revision) { rows.append(decoded.row) }
             }
-            return StoreFetchResult(rows: rows, residualPredicate: translation.residual,
-                                    isSorted: request.sortDescriptors.isEmpty || sort != nil, appliedLimitAndOffset: paged)
+            return StoreFetchResult(rows: rows, residualPredicate: pushed.residual, isSorted: pushed.isSorted,
+                                    appliedLimitAndOffset: pushed.paged)
         }
+    }
+
+    /// How the datastore reads a fetch (``DocumentStore/explain(_:)``: an index name, a
+    /// candidate set or a scan) and what is left to evaluate in memory, for tests and
+    /// diagnostics. Sub-queries of key paths through relationships do run.
+    public func explain(_ request: StoreFetchRequest) throws -> (plan: String, residual: ObjectPredicate?) {
+        try locked {
+            guard let pushed = try pushedDown(request) else { return ("nothing", nil) }
+            return (try ds { try documentStore.explain(pushed.query) }, pushed.residual)
+        }
+    }
+
+    /// A fetch as a datastore query: the translated predicate, the sort and the page when
+    /// the store can apply them; `nil` when no requested entity exists.
+    private func pushedDown(_ request: StoreFetchRequest) throws
+        -> (query: Query, residual: ObjectPredicate?, isSorted: Bool, paged: Bool)? {
+        guard let model else { throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first") }
+        let entities = request.entityNames.compactMap { model.entity(named: $0) }
+        guard !entities.isEmpty else { return nil }
+        let translator = PredicateTranslator(model: model, entities: entities, subquery: { try self.subquery($0, $1, collecting: $2) })
+        let translation = try translator.translate(request.predicate)
+        let sort = translation.residual == nil ? pushableSort(request.sortDescriptors, entities: entities) : nil
+        var query = Query(selector: ["$and": .array([Self.entitySelector(request.entityNames)] + translation.selectors)])
+        let paged = translation.residual == nil && (request.sortDescriptors.isEmpty || sort != nil)
+        if let sort, !sort.isEmpty { query.sort = sort }
+        if paged {
+            if let limit = request.fetchLimit, limit > 0 { query.limit = limit }
+            query.skip = request.fetchOffset
+        }
+        return (query, translation.residual, request.sortDescriptors.isEmpty || sort != nil, paged)
     }
 
     /// Counts in the datastore when the whole predicate translates; `nil` otherwise.
@@ -274,7 +282,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         try locked {
             guard let model else { return nil }
             let entities = entityNames.compactMap { model.entity(named: $0) }
-            let translator = PredicateTranslator(model: model, entities: entities, subquery: { try self.subquery($0, $1) })
+            let translator = PredicateTranslator(model: model, entities: entities, subquery: { try self.subquery($0, $1, collecting: $2) })
             let translation = try translator.translate(predicate)
             guard translation.residual == nil else { return nil }
             let selector: JSONValue = ["$and": .array([Self.entitySelector(entityNames)] + translation.selectors)]

@@ -24,7 +24,12 @@ public enum DocumentLayout {
 
     /// A fresh document ID for a new object of `entityName`: `CDTIS-<Entity>-<UUID>`.
     public static func newDocumentID(entityName: String) -> String {
-        idPrefix + entityName + "-" + RandomIdentifier.uuidString()
+        documentIDPrefix(entityName: entityName) + RandomIdentifier.uuidString()
+    }
+
+    /// The prefix every document ID of objects of `entityName` starts with: `CDTIS-<Entity>-`.
+    public static func documentIDPrefix(entityName: String) -> String {
+        idPrefix + entityName + "-"
     }
 
     /// The entity named inside a `CDTIS-<Entity>-<UUID>` ID, if the ID has that shape.

@@ -27,8 +27,9 @@ struct PredicateTranslator {
 
     let model: ObjectModel
     let entities: [EntityDescription]
-    /// Runs a sub-query for documents of `entityNames` matching `selector`; returns their IDs.
-    let subquery: (_ entityNames: [String], _ selector: JSONValue) throws -> [String]
+    /// Runs a sub-query for documents of `entityNames` matching `selector`; returns their IDs,
+    /// or with a field name, the document IDs that relationship field of theirs holds.
+    let subquery: (_ entityNames: [String], _ selector: JSONValue, _ collecting: String?) throws -> [String]
 
     /// Splits `predicate` into pushed selectors and the residual.
     func translate(_ predicate: ObjectPredicate?) throws -> Result {
@@ -109,7 +110,13 @@ struct PredicateTranslator {
     private func translate(_ c: PredicateComparison, entities: [EntityDescription]) throws -> Piece? {
         guard c.modifier == .direct || c.modifier == .any, case .keyPath(let path) = c.left else { return nil }
         let components = path.split(separator: ".").map(String.init)
-        guard let head = components.first, let property = property(head, in: entities) else { return nil }
+        guard let head = components.first else { return nil }
+        if components.count == 2, c.modifier == .any, let first = entities.first,
+           let relationship = first.relationship(named: head), relationship.isToMany,
+           entities.allSatisfy({ $0.relationship(named: head) == relationship }) {
+            return try translateAny(c, through: relationship, key: components[1])
+        }
+        guard let property = property(head, in: entities) else { return nil }
         if components.count == 2, case .toOne(let relationship) = property {
             // Through a to-one relationship: narrow the destinations, then match by ID.
             guard let destination = model.entity(named: relationship.destinationEntityName) else { return nil }
@@ -118,7 +125,7 @@ struct PredicateTranslator {
             inner.left = .keyPath(components[1])
             inner.modifier = .direct
             guard isNullRejecting(inner), let piece = try translate(inner, entities: [destination]) else { return nil }
-            let ids = try subquery(destinations.map(\.name), piece.selector)
+            let ids = try subquery(destinations.map(\.name), piece.selector, nil)
             // One destination is an equality, which an index serves in sort order.
             let match: JSONValue = ids.count == 1 ? .string(ids[0]) : ["$in": .array(ids.map { .string($0) })]
             return Piece(selector: .object([relationship.name: match]), exact: piece.exact)
@@ -128,6 +135,21 @@ struct PredicateTranslator {
         case .attribute(let attribute): return translate(c, attribute: attribute)
         case .toOne(let relationship): return translate(c, relationship: relationship)
         }
+    }
+
+    /// `ANY rel.key op value` through a to-many relationship whose inverse is stored: the
+    /// destinations matching `key op value`, then the owners their inverse names, by ID.
+    private func translateAny(_ c: PredicateComparison, through relationship: RelationshipDescription, key: String) throws -> Piece? {
+        guard let destination = model.entity(named: relationship.destinationEntityName),
+              let inverseName = relationship.inverseName,
+              destination.relationship(named: inverseName) != nil else { return nil }
+        let destinations = model.entityAndSubentities(of: destination).filter { !$0.isAbstract }
+        var inner = c
+        inner.left = .keyPath(key)
+        inner.modifier = .direct
+        guard let piece = try translate(inner, entities: destinations) else { return nil }
+        let owners = Array(Set(try subquery(destinations.map(\.name), piece.selector, inverseName))).sorted()
+        return Piece(selector: ["_id": ["$in": .array(owners.map { .string($0) })]], exact: piece.exact)
     }
 
     /// Whether the comparison is false whenever the key's value is nil (so an empty to-one
@@ -198,6 +220,7 @@ struct PredicateTranslator {
             return nil
         }
         let stringOptionsOK = c.options.isEmpty
+        if type == .string, let piece = translateFolded(c, attribute: attribute) { return piece }
         switch c.op {
         case .equal, .notEqual:
             guard let v = constant(c.right) else { return nil }
@@ -269,6 +292,40 @@ struct PredicateTranslator {
                 ? .object([field: ["$gte": "", "$lt": []]])
                 : .object([field: ["$gte": .string(prefix), "$lt": .string(prefix + "\u{10FFFF}\u{10FFFF}")]])
             return Piece(selector: selector, exact: false)
+        default:
+            return nil
+        }
+    }
+
+    /// String comparisons the datastore answers by folding: `==`/`!=`/`IN` with `[c]`, `[d]`
+    /// or `[cd]` as `$foldEq` (exact for `[cd]`), and `CONTAINS`, `BEGINSWITH`, `ENDSWITH` on a
+    /// text-indexed attribute as `$text` (exact for `CONTAINS[cd]`; the others narrow).
+    private func translateFolded(_ c: PredicateComparison, attribute: AttributeDescription) -> Piece? {
+        let field = attribute.name
+        let both: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive]
+        func text(_ e: ObjectGraph.PredicateExpression) -> String? {
+            if case .constant(.string(let s)) = e { return s }
+            return nil
+        }
+        switch c.op {
+        case .equal, .notEqual:
+            guard !c.options.isEmpty, let value = text(c.right) else { return nil }
+            let exact = c.options == both
+            let eq: JSONValue = .object([field: ["$foldEq": .string(value)]])
+            if c.op == .equal { return Piece(selector: eq, exact: exact) }
+            return exact ? Piece(selector: ["$not": eq], exact: true) : nil
+        case .in:
+            guard !c.options.isEmpty, case .aggregate(let items) = c.right else { return nil }
+            var parts: [JSONValue] = []
+            for item in items {
+                guard let value = text(item) else { return nil }
+                parts.append(.object([field: ["$foldEq": .string(value)]]))
+            }
+            if parts.isEmpty { return Piece(selector: [DocumentLayout.entityNameKey: ["$in": []]], exact: true) }
+            return Piece(selector: ["$or": .array(parts)], exact: c.options == both)
+        case .contains, .beginsWith, .endsWith:
+            guard ModelIndexes.isText(attribute), let value = text(c.right), !value.isEmpty else { return nil }
+            return Piece(selector: .object([field: ["$text": .string(value)]]), exact: c.op == .contains && c.options == both)
         default:
             return nil
         }

@@ -63,10 +63,7 @@ struct GraphBenchmark: ParsableCommand {
         let store = try DocumentIncrementalStore(path: graphPath)
         let coordinator = try PersistentStoreCoordinator(model: objectModel, store: store)
         let rawStore = try DocumentStore(path: directory.appendingPathComponent("raw.sqlite").path)
-        for name in store.declaredIndexNames.sorted() {
-            let fields = String(name.dropFirst("cdtis_".count)).split(separator: "_").map(String.init)
-            try rawStore.ensureIndex(fields: fields, name: name)
-        }
+        try store.declareModelIndexes(in: rawStore)
         var graphSeconds = 0.0
         var saveSeconds = 0.0
         var storeSeconds = 0.0

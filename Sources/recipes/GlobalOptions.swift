@@ -23,4 +23,30 @@ struct GlobalOptions: ParsableArguments {
     var configurationOptions: RecipesConfiguration.Options {
         RecipesConfiguration.Options(store: store, remote: remote, noSamples: noSamples)
     }
+
+    /// The program's arguments with global options given before the subcommand moved to just
+    /// after it, so `recipes --store X list` means `recipes list --store X`, as people type
+    /// it for git or docker. Only the leading run of global options moves; everything from the
+    /// subcommand on keeps its order.
+    static func hoisted(_ arguments: [String]) -> [String] {
+        let valued: Set<String> = ["--store", "--remote"]
+        let flags: Set<String> = ["--no-samples", "--verbose"]
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
+            if flags.contains(argument) || (valued.contains(name) && argument.contains("=")) {
+                leading.append(argument)
+                index += 1
+            } else if valued.contains(argument), index + 1 < arguments.count {
+                leading += [argument, arguments[index + 1]]
+                index += 2
+            } else {
+                break
+            }
+        }
+        guard !leading.isEmpty, index < arguments.count, !arguments[index].hasPrefix("-") else { return arguments }
+        return [arguments[index]] + leading + arguments[(index + 1)...]
+    }
 }

@@ -9,7 +9,8 @@ struct RecipesCommand: AsyncParsableCommand {
         commandName: "recipes",
         abstract: "Recipes: an offline-first recipe book that syncs with CouchDB.",
         discussion: """
-            The store is --store, else $RECIPES_STORE, else $XDG_DATA_HOME/recipes/recipes.sqlite. \
+            Global options (--store, --remote, --no-samples, --verbose) go before or after the \
+            subcommand. The store is --store, else $RECIPES_STORE, else $XDG_DATA_HOME/recipes/recipes.sqlite. \
             The remote is --remote, else $RECIPES_REMOTE, else "remote" in \
             $XDG_CONFIG_HOME/recipes/recipes.json: a CouchDB URL or the path of another store. \
             The first command on a new store seeds it with sample recipes unless --no-samples \
@@ -20,4 +21,9 @@ struct RecipesCommand: AsyncParsableCommand {
             TypesCommand.self, ImportCommand.self, SyncCommand.self, StatusCommand.self, ServeCommand.self,
         ]
     )
+
+    /// Runs the program, accepting global options before the subcommand (``GlobalOptions/hoisted(_:)``).
+    static func main() async {
+        await main(GlobalOptions.hoisted(Array(CommandLine.arguments.dropFirst())))
+    }
 }

@@ -18,7 +18,12 @@ struct ModelLoadingTests {
         #expect(name.minValue == .int(1))
         #expect(recipe.attribute(named: "thumbnailImage")?.type == .binary)
         #expect(recipe.attribute(named: "thumbnailImage")?.userInfo == ["format": "JPEG or PNG"])
-        #expect(recipe.fetchIndexes == [FetchIndexDescription(name: "byNameIndex", elements: [.init(property: "name", ascending: true)])])
+        #expect(recipe.fetchIndexes == [
+            FetchIndexDescription(name: "byNameIndex", elements: [.init(property: "name", ascending: true)]),
+            FetchIndexDescription(name: "byTypeAndNameIndex", elements: [.init(property: "type", ascending: true),
+                                                                         .init(property: "name", ascending: true)]),
+        ])
+        #expect(name.userInfo == ["foldedIndex": "YES", "textIndexed": "YES"])
 
         let type = try #require(recipe.relationship(named: "type"))
         #expect(type.destinationEntityName == "RecipeType" && type.isToOne && type.deleteRule == .nullify && type.inverseName == "recipes")

@@ -10,16 +10,20 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     public var ascending: Bool
     /// Compare strings ignoring case.
     public var caseInsensitive: Bool
+    /// Compare strings ignoring accents (with ``caseInsensitive``, the order of names a
+    /// person expects: "crème" between "cream" and "crêpe", not after "zucchini").
+    public var diacriticInsensitive: Bool
 
     /// Creates a sort descriptor.
-    public init(_ keyPath: String, ascending: Bool = true, caseInsensitive: Bool = false) {
+    public init(_ keyPath: String, ascending: Bool = true, caseInsensitive: Bool = false, diacriticInsensitive: Bool = false) {
         self.keyPath = keyPath
         self.ascending = ascending
         self.caseInsensitive = caseInsensitive
+        self.diacriticInsensitive = diacriticInsensitive
     }
 
     /// `keyPath ASC|DESC [c]`.
-    public var description: String { "\(keyPath) \(ascending ? "ASC" : "DESC")\(caseInsensitive ? " [c]" : "")" }
+    public var description: String { "\(keyPath) \(ascending ? "ASC" : "DESC")\(caseInsensitive || diacriticInsensitive ? " [\(caseInsensitive ? "c" : "")\(diacriticInsensitive ? "d" : "")]" : "")" }
 
     /// The value of this descriptor's key path on a subject (`null` when a relationship
     /// on the way is empty).
@@ -35,7 +39,7 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     public static func compare(_ a: any PredicateEvaluable, _ b: any PredicateEvaluable, by descriptors: [FetchSortDescriptor]) throws -> ComparisonResult {
         for d in descriptors {
             let x = try d.value(on: a), y = try d.value(on: b)
-            let order = AttributeValue.compare(x, y, caseInsensitive: d.caseInsensitive) ?? .orderedSame
+            let order = AttributeValue.compare(x, y, caseInsensitive: d.caseInsensitive, diacriticInsensitive: d.diacriticInsensitive) ?? .orderedSame
             if order == .orderedSame { continue }
             if d.ascending { return order }
             return order == .orderedAscending ? .orderedDescending : .orderedAscending
@@ -53,7 +57,7 @@ public struct FetchSortDescriptor: Sendable, Hashable, CustomStringConvertible {
         }
         let sorted = keyed.sorted { l, r in
             for (k, d) in descriptors.enumerated() {
-                let order = AttributeValue.compare(l.1[k], r.1[k], caseInsensitive: d.caseInsensitive) ?? .orderedSame
+                let order = AttributeValue.compare(l.1[k], r.1[k], caseInsensitive: d.caseInsensitive, diacriticInsensitive: d.diacriticInsensitive) ?? .orderedSame
                 if order == .orderedSame { continue }
                 return d.ascending ? order == .orderedAscending : order == .orderedDescending
             }

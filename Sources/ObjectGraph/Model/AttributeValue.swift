@@ -127,16 +127,20 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Orders two values the way a sort descriptor does: `null` first, numbers by value,
-    /// strings lexicographically (optionally case-insensitively), dates by time.
+    /// strings lexicographically (optionally ignoring case and accents), dates by time.
     /// Returns `nil` when the two values are of kinds that cannot be ordered.
-    public static func compare(_ a: AttributeValue, _ b: AttributeValue, caseInsensitive: Bool = false) -> ComparisonResult? {
+    public static func compare(_ a: AttributeValue, _ b: AttributeValue, caseInsensitive: Bool = false,
+                               diacriticInsensitive: Bool = false) -> ComparisonResult? {
         switch (a, b) {
         case (.null, .null): return .orderedSame
         case (.null, _): return .orderedAscending
         case (_, .null): return .orderedDescending
         case (.string(let x), .string(let y)):
-            let l = caseInsensitive ? x.lowercased() : x
-            let r = caseInsensitive ? y.lowercased() : y
+            var options: ComparisonOptions = []
+            if caseInsensitive { options.insert(.caseInsensitive) }
+            if diacriticInsensitive { options.insert(.diacriticInsensitive) }
+            let l = options.isEmpty ? x : PredicateEvaluator.normalize(x, options)
+            let r = options.isEmpty ? y : PredicateEvaluator.normalize(y, options)
             return l < r ? .orderedAscending : (l == r ? .orderedSame : .orderedDescending)
         case (.date(let x), .date(let y)):
             return x < y ? .orderedAscending : (x == y ? .orderedSame : .orderedDescending)

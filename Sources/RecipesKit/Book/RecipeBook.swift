@@ -1,3 +1,4 @@
+import DocumentStore
 import Foundation
 import ObjectGraph
 
@@ -22,18 +23,38 @@ public struct RecipeBook {
         try graph { try context.fetch(FetchRequest(entityName: Recipe.entityName)).map(Recipe.init(unchecked:)) }
     }
 
-    /// The recipes a query selects, in its order.
+    /// The recipes a query selects, in its order, paged by its limit and offset.
+    ///
+    /// Each step is a fetch the store answers from its indexes: the type by a folded-name
+    /// look-up, the search by text indexes on names, overviews, type names and ingredient
+    /// names, the name order by a folded-name index (reading only the page), the type order
+    /// one type at a time. Search results come by relevance unless a sort is asked for: a name
+    /// that starts with the text, then a name that contains it, a type, an ingredient, the
+    /// overview; ties by name. The prep-time order parses free text, so it reads every
+    /// recipe the query selects and sorts them in memory.
     public func recipes(matching query: RecipeQuery) throws(RecipesError) -> [Recipe] {
-        try graph {
-            var request = FetchRequest(entityName: Recipe.entityName)
-            if let type = query.type {
-                request.predicate = try ObjectPredicate(format: "type.name ==[cd] %@", type)
+        try Self.checkPage(limit: query.limit, offset: query.offset)
+        if query.limit == 0 { return [] }
+        return try graph {
+            var predicates: [ObjectPredicate] = []
+            if let type = query.type { predicates.append(try ObjectPredicate(format: "type.name ==[cd] %@", type)) }
+            let search = query.search.flatMap(Self.nonEmpty)
+            if let search {
+                predicates.append(try ObjectPredicate(
+                    format: "name CONTAINS[cd] %@ OR overview CONTAINS[cd] %@ OR type.name CONTAINS[cd] %@ OR ANY ingredients.name CONTAINS[cd] %@",
+                    search, search, search, search))
             }
-            var recipes = try context.fetch(request).map(Recipe.init(unchecked:))
-            if let search = query.search, !search.isEmpty {
-                recipes = try recipes.filter { try Self.recipe($0, contains: search) }
+            let predicate: ObjectPredicate? = predicates.isEmpty ? nil : (predicates.count == 1 ? predicates[0] : .and(predicates))
+            switch (query.sort, search) {
+            case (nil, let search?):
+                return try page(try ranked(try fetchRecipes(predicate), search: search), query)
+            case (.name?, _), (nil, nil):
+                return try fetchRecipes(predicate, sortedByName: true, limit: query.limit, offset: query.offset)
+            case (.type?, _):
+                return try byType(predicate, query)
+            case (.prepTime?, _):
+                return try page(try Self.sorted(try fetchRecipes(predicate), by: .prepTime), query)
             }
-            return try Self.sorted(recipes, by: query.sort)
         }
     }
 
@@ -43,17 +64,32 @@ public struct RecipeBook {
         return try graph { try recipes.map(summary(of:)) }
     }
 
+    /// How many recipes a query selects, before paging (counted in the store's indexes
+    /// when no search is involved).
+    public func count(matching query: RecipeQuery) throws(RecipesError) -> Int {
+        var whole = query
+        whole.limit = nil
+        whole.offset = 0
+        whole.sort = .name
+        if query.search == nil {
+            return try graph {
+                let predicate = try query.type.map { try ObjectPredicate(format: "type.name ==[cd] %@", $0) }
+                return try context.count(for: FetchRequest(entityName: Recipe.entityName, predicate: predicate))
+            }
+        }
+        return try recipes(matching: whole).count
+    }
+
     /// The one recipe `text` names: its document ID, else its exact name, else its name
-    /// ignoring case and accents.
+    /// ignoring case and accents. Each is one indexed look-up.
     /// - Throws: ``RecipesError/recipeNotFound(_:)``, or
     ///   ``RecipesError/ambiguousRecipe(_:candidates:)`` listing every match.
     public func recipe(named text: String) throws(RecipesError) -> Recipe {
-        let recipes = try allRecipes()
         let matches: [Recipe] = try graph {
-            if let byID = recipes.first(where: { $0.documentID == text }) { return [byID] }
-            let exact = try recipes.filter { try $0.name == text }
+            if let byID = try recipe(withID: text) { return [byID] }
+            let exact = try fetchRecipes(try ObjectPredicate(format: "name == %@", text))
             if !exact.isEmpty { return exact }
-            return try recipes.filter { try $0.name.compare(text, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame }
+            return try fetchRecipes(try ObjectPredicate(format: "name ==[cd] %@", text))
         }
         switch matches.count {
         case 0:
@@ -66,6 +102,88 @@ public struct RecipeBook {
             }
             throw .ambiguousRecipe(text, candidates: candidates)
         }
+    }
+
+    /// The recipe whose document ID is `id`, or `nil`.
+    private func recipe(withID id: String) throws -> Recipe? {
+        do {
+            let object = try context.existingObject(with: ObjectID(entityName: Recipe.entityName, referenceString: id))
+            return object.isDeleted ? nil : Recipe(unchecked: object)
+        } catch ObjectGraphError.objectNotFound {
+            return nil
+        }
+    }
+
+    /// Recipes matching `predicate`: in store order, or by name ignoring case and accents
+    /// (then by store order) with the page applied in the store.
+    private func fetchRecipes(_ predicate: ObjectPredicate?, sortedByName: Bool = false,
+                              limit: Int? = nil, offset: Int = 0) throws -> [Recipe] {
+        var request = FetchRequest(entityName: Recipe.entityName, predicate: predicate)
+        if sortedByName { request.sortDescriptors = [Self.byName] }
+        request.fetchLimit = limit
+        request.fetchOffset = offset
+        return try context.fetch(request).map(Recipe.init(unchecked:))
+    }
+
+    /// The name order: ignoring case and accents, as a person reads a list.
+    static let byName = FetchSortDescriptor("name", caseInsensitive: true, diacriticInsensitive: true)
+
+    /// The type order, one type at a time: types by name (types of the same name as one),
+    /// each type's recipes by name, untyped recipes last. Whole types before the offset are
+    /// skipped by counting them in the index.
+    private func byType(_ predicate: ObjectPredicate?, _ query: RecipeQuery) throws -> [Recipe] {
+        var groups: [String: [ObjectID]] = [:]
+        for type in try context.fetch(FetchRequest(entityName: RecipeType.entityName)) {
+            groups[Self.folded(try type.string("name") ?? ""), default: []].append(type.objectID)
+        }
+        var result: [Recipe] = []
+        var skip = query.offset
+        var clauses: [ObjectPredicate] = groups.keys.sorted().map { key in
+            (try? ObjectPredicate(format: "type IN %@", groups[key]!)) ?? .falsePredicate
+        }
+        clauses.append(try ObjectPredicate(format: "type == nil"))
+        for clause in clauses {
+            let remaining = query.limit.map { $0 - result.count }
+            if remaining == 0 { break }
+            let combined: ObjectPredicate = predicate.map { .and([$0, clause]) } ?? clause
+            if skip > 0 {
+                let count = try context.count(for: FetchRequest(entityName: Recipe.entityName, predicate: combined))
+                if skip >= count { skip -= count; continue }
+            }
+            result += try fetchRecipes(combined, sortedByName: true, limit: remaining, offset: skip)
+            skip = 0
+        }
+        return result
+    }
+
+    /// Search results by relevance (see ``recipes(matching:)``).
+    private func ranked(_ recipes: [Recipe], search: String) throws -> [Recipe] {
+        let byIngredient = Set(try context.fetchObjectIDs(FetchRequest(
+            entityName: Recipe.entityName, predicate: try ObjectPredicate(format: "ANY ingredients.name CONTAINS[cd] %@", search))))
+        let needle = Self.folded(search)
+        let keyed = try recipes.map { recipe -> (rank: Int, name: String, recipe: Recipe) in
+            let name = Self.folded(try recipe.name)
+            let rank: Int
+            if name.hasPrefix(needle) { rank = 0 }
+            else if name.contains(needle) { rank = 1 }
+            else if try recipe.type.map({ Self.folded(try $0.name ?? "").contains(needle) }) ?? false { rank = 2 }
+            else if byIngredient.contains(recipe.objectID) { rank = 3 }
+            else { rank = 4 }
+            return (rank, name, recipe)
+        }
+        return keyed.sorted { ($0.rank, $0.name, $0.recipe.documentID) < ($1.rank, $1.name, $1.recipe.documentID) }.map(\.recipe)
+    }
+
+    /// The page of an in-memory ordered list.
+    private func page(_ recipes: [Recipe], _ query: RecipeQuery) throws -> [Recipe] {
+        let rest = recipes.dropFirst(query.offset)
+        return Array(query.limit.map { rest.prefix($0) } ?? rest)
+    }
+
+    /// Refuses a negative limit or offset.
+    static func checkPage(limit: Int?, offset: Int) throws(RecipesError) {
+        if let limit, limit < 0 { throw .invalidValue(field: "limit", reason: "\(limit) is negative; give 0 or more") }
+        if offset < 0 { throw .invalidValue(field: "offset", reason: "\(offset) is negative; give 0 or more") }
     }
 
     /// Everything about one recipe.
@@ -88,7 +206,7 @@ public struct RecipeBook {
             RecipeSummary(
                 id: recipe.documentID, name: try recipe.name, type: try recipe.type?.name, prepTime: try recipe.prepTime,
                 overview: try recipe.overview, ingredientCount: try recipe.object.objectIDs(forKey: "ingredients").count,
-                hasImage: try recipe.image != nil)
+                hasImage: !(try recipe.object.objectIDs(forKey: "image")).isEmpty)
         }
     }
 
@@ -109,12 +227,12 @@ public struct RecipeBook {
     }
 
     /// The type called `name` (ignoring case and accents; the lowest ID when several are),
-    /// or `nil`.
+    /// or `nil`: one folded-name look-up.
     public func recipeType(named name: String) throws(RecipesError) -> RecipeType? {
         try graph {
-            let key = Self.folded(name)
-            return try context.fetch(FetchRequest(entityName: RecipeType.entityName)).map(RecipeType.init(unchecked:))
-                .filter { Self.folded(try $0.name ?? "") == key }
+            try context.fetch(FetchRequest(entityName: RecipeType.entityName,
+                                           predicate: try ObjectPredicate(format: "name ==[cd] %@", name)))
+                .map(RecipeType.init(unchecked:))
                 .min { $0.objectID < $1.objectID }
         }
     }
@@ -138,7 +256,7 @@ public struct RecipeBook {
     @discardableResult
     public func add(_ draft: RecipeDraft) throws(RecipesError) -> RecipeDetails {
         let name = try Self.checkedName(draft.name)
-        if let existing = try allRecipes().first(where: { (try? $0.name) == name }) {
+        if let existing = try recipes(exactlyNamed: name).first {
             throw .duplicateRecipeName(name, existingID: existing.documentID)
         }
         try Self.checkIngredientCount(draft.ingredients.count)
@@ -168,7 +286,7 @@ public struct RecipeBook {
         let currentName = try graph { try recipe.name }
         if let newName = edit.name {
             let name = try Self.checkedName(newName)
-            if let other = try allRecipes().first(where: { $0.objectID != recipe.objectID && (try? $0.name) == name }) {
+            if let other = try recipes(exactlyNamed: name).first(where: { $0.objectID != recipe.objectID }) {
                 throw .duplicateRecipeName(name, existingID: other.documentID)
             }
         }
@@ -237,6 +355,11 @@ public struct RecipeBook {
 
     // MARK: - Pieces
 
+    /// The recipes whose name is exactly `name` (an indexed look-up).
+    private func recipes(exactlyNamed name: String) throws(RecipesError) -> [Recipe] {
+        try graph { try fetchRecipes(try ObjectPredicate(format: "name == %@", name)) }
+    }
+
     /// The type to link a recipe to: an existing one of that name, else a new one.
     private func typeForWriting(_ name: String) throws -> RecipeType {
         if let existing = try recipeType(named: name) { return existing }
@@ -254,8 +377,9 @@ public struct RecipeBook {
         return .store("\(error)")
     }
 
+    /// `text` ignoring case and accents, as the store's folded indexes key it.
     static func folded(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        TextFolding.fold(text)
     }
 
     static func nonEmpty(_ text: String?) -> String? {
@@ -273,13 +397,6 @@ public struct RecipeBook {
         guard count <= Int(Int16.max) else {
             throw .invalidValue(field: "ingredients", reason: "\(count) lines is more than the \(Int16.max) a recipe can hold")
         }
-    }
-
-    static func recipe(_ recipe: Recipe, contains text: String) throws -> Bool {
-        let options: String.CompareOptions = [.caseInsensitive, .diacriticInsensitive]
-        var fields: [String?] = [try recipe.name, try recipe.overview, try recipe.type?.name]
-        fields += try recipe.object.objects(forKey: "ingredients").map { try $0.string("name") }
-        return fields.contains { $0?.range(of: text, options: options) != nil }
     }
 
     static func sorted(_ recipes: [Recipe], by sort: RecipeSort) throws -> [Recipe] {

@@ -1,17 +1,23 @@
-/// Which recipes a list shows and in what order.
+/// Which recipes a list shows, in what order, and which page of them.
 public struct RecipeQuery: Sendable, Equatable {
     /// Only recipes whose type has this name (ignoring case and accents); `nil`: all.
     public var type: String?
     /// Only recipes whose name, overview, type or an ingredient contains this text (ignoring
     /// case and accents); `nil`: all.
     public var search: String?
-    /// The order.
-    public var sort: RecipeSort
+    /// The order; `nil`: by name, or by relevance when searching (see ``RecipeBook/recipes(matching:)``).
+    public var sort: RecipeSort?
+    /// At most this many recipes (`nil`: all).
+    public var limit: Int?
+    /// Recipes to pass over before the first one shown.
+    public var offset: Int
 
     /// Makes a query.
-    public init(type: String? = nil, search: String? = nil, sort: RecipeSort = .name) {
+    public init(type: String? = nil, search: String? = nil, sort: RecipeSort? = nil, limit: Int? = nil, offset: Int = 0) {
         self.type = type
         self.search = search
         self.sort = sort
+        self.limit = limit
+        self.offset = offset
     }
 }

@@ -28,7 +28,7 @@ public struct Image: Hashable {
 
     /// The object's identity across contexts.
     public var objectID: ObjectID { object.objectID }
-    /// The document ID (`CDTIS-Image-…`).
+    /// The document ID (``DocumentLayout/documentIDPrefix(entityName:)`` then a UUID).
     public var documentID: String { object.objectID.referenceString }
 
     /// The encoded picture (PNG or JPEG).

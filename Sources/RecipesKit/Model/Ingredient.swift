@@ -27,7 +27,7 @@ public struct Ingredient: Hashable {
 
     /// The object's identity across contexts.
     public var objectID: ObjectID { object.objectID }
-    /// The document ID (`CDTIS-Ingredient-…`).
+    /// The document ID (``DocumentLayout/documentIDPrefix(entityName:)`` then a UUID).
     public var documentID: String { object.objectID.referenceString }
 
     /// What it is ("flour").

@@ -32,7 +32,7 @@ public struct Recipe: Hashable {
 
     /// The object's identity across contexts.
     public var objectID: ObjectID { object.objectID }
-    /// The document ID (`CDTIS-Recipe-…`), once the recipe has been saved or was inserted
+    /// The document ID (``DocumentLayout/documentIDPrefix(entityName:)`` then a UUID), once the recipe has been saved or was inserted
     /// with a chosen ID.
     public var documentID: String { object.objectID.referenceString }
 

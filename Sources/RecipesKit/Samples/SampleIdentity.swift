@@ -1,4 +1,5 @@
 import Crypto
+import DocumentIncrementalStore
 import Foundation
 
 /// Deterministic document IDs and timestamps for imported sample objects.
@@ -7,8 +8,8 @@ import Foundation
 /// set at the same moment must write byte-identical documents, so replication sees one copy
 /// and no conflict, and a sample the user deleted is recognised by its ID (its tombstone)
 /// and never brought back. So every sample object's ID is a pure function of the set name,
-/// the entity name and the object's natural key, in the `CDTIS-<Entity>-<UUID>` shape the
-/// incremental store uses for new objects; the UUID is name-based (RFC 9562 version 8,
+/// the entity name and the object's natural key, in the shape the incremental store gives
+/// new objects (``DocumentLayout/newDocumentID(entityName:)``); the UUID is name-based (RFC 9562 version 8,
 /// built from SHA-256), and timestamps are constants instead of the clock.
 ///
 /// Natural keys: a recipe is its name; an ingredient is its recipe's name, its display
@@ -47,9 +48,10 @@ public enum SampleIdentity {
         documentID(entity: .image, set: set, naturalKey: [recipe])
     }
 
-    /// `CDTIS-<Entity>-<UUID>` for any entity and natural key.
+    /// The document ID for any entity and natural key: the adapter's ID prefix for the entity,
+    /// then the name-based UUID.
     public static func documentID(entity: Entity, set: String, naturalKey: [String]) -> String {
-        "CDTIS-\(entity.rawValue)-\(uuid(entity: entity, set: set, naturalKey: naturalKey).uuidString)"
+        DocumentLayout.documentIDPrefix(entityName: entity.rawValue) + uuid(entity: entity, set: set, naturalKey: naturalKey).uuidString
     }
 
     /// The name-based UUID behind ``documentID(entity:set:naturalKey:)``: the first 16

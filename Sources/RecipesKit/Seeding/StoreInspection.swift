@@ -1,21 +1,16 @@
+import DocumentIncrementalStore
 import DocumentStore
 
 /// Questions seeding and status ask of a document store directly, below the object graph,
 /// because the graph cannot see deleted objects.
 public enum StoreInspection {
-    /// The ID prefix of every `Recipe` document.
-    public static let recipePrefix = "CDTIS-Recipe-"
+    /// The ID prefix of every `Recipe` document, from the adapter's layout.
+    public static var recipePrefix: String { DocumentLayout.documentIDPrefix(entityName: Recipe.entityName) }
 
     /// Whether the store holds any recipe document, live or deleted (a tombstone counts: a
-    /// remote whose user deleted every sample must not be seeded again).
+    /// remote whose user deleted every sample must not be seeded again). One ID look-up.
     public static func hasRecipeDocuments(_ store: DocumentStore) throws -> Bool {
-        var since: Int64 = 0
-        while true {
-            let batch = try store.changes(since: since, limit: 1000)
-            if batch.changes.isEmpty { return false }
-            if batch.changes.contains(where: { $0.id.hasPrefix(recipePrefix) }) { return true }
-            since = batch.lastSequence
-        }
+        try store.hasDocuments(withIDPrefix: recipePrefix)
     }
 
     /// Those of `ids` whose documents exist only as tombstones (deleted by someone).
@@ -27,29 +22,13 @@ public enum StoreInspection {
         return deleted
     }
 
-    /// Documents with conflicting live revisions.
+    /// Documents with conflicting live revisions (counted from the store's conflict flag).
     public static func conflictedDocumentCount(_ store: DocumentStore) throws -> Int {
-        var count = 0
-        var since: Int64 = 0
-        while true {
-            let batch = try store.changes(since: since, limit: 1000)
-            if batch.changes.isEmpty { return count }
-            for change in batch.changes where !change.deleted && change.revisions.count > 1 {
-                if try !store.conflicts(id: change.id).isEmpty { count += 1 }
-            }
-            since = batch.lastSequence
-        }
+        try store.conflictedDocumentCount()
     }
 
-    /// Changes-feed entries after `sequence` (documents written since then).
+    /// Documents written after `sequence` (counted in the store, not read from the feed).
     public static func changeCount(since sequence: Int64, in store: DocumentStore) throws -> Int {
-        var count = 0
-        var since = sequence
-        while true {
-            let batch = try store.changes(since: since, limit: 1000)
-            if batch.changes.isEmpty { return count }
-            count += batch.changes.count
-            since = batch.lastSequence
-        }
+        try store.changeCount(since: sequence)
     }
 }

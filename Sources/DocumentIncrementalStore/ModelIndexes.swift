@@ -1,0 +1,110 @@
+import DocumentStore
+import ObjectGraph
+
+/// The datastore indexes a model asks for, each limited (by a partial filter on
+/// `CDTISEntityName`) to the documents of one entity, so writes of one entity never touch
+/// another's indexes:
+///
+/// - `indexed="YES"` on an attribute: an index on its value (exact lookups, ranges, sorts).
+/// - `<fetchIndex>` on an entity: a compound index over its elements, in order.
+/// - userInfo `foldedIndex = YES` on a string attribute: an index on its value ignoring case
+///   and accents, which answers `==[cd]` and `[cd]` sorts; in every `<fetchIndex>` that names
+///   the attribute, its element is folded too.
+/// - userInfo `textIndexed = YES` on a string attribute: a full-text (trigram) index, which
+///   answers `CONTAINS`, `BEGINSWITH` and `ENDSWITH` (any options) from the index.
+///
+/// Names: `cdtis_<Entity>.<attribute>` (`.folded`, `.text`) and `cdtis_<Entity>#<fetchIndex>`.
+/// A store also keeps one index on `CDTISEntityName` for every document. Indexes this
+/// adapter declared once and the model no longer asks for are dropped when the store opens.
+struct ModelIndexes {
+    /// A query index to declare.
+    struct QuerySpec: Equatable {
+        var name: String
+        var fields: [IndexField]
+        var partialFilter: JSONObject
+    }
+
+    /// A text index to declare.
+    struct TextSpec: Equatable {
+        var name: String
+        var field: String
+        var partialFilter: JSONObject
+    }
+
+    /// The userInfo key that asks for a folded (case- and accent-insensitive) index.
+    static let foldedKey = "foldedIndex"
+    /// The userInfo key that asks for a full-text index.
+    static let textKey = "textIndexed"
+    /// The prefix of every index name this adapter declares.
+    static let namePrefix = "cdtis_"
+
+    let query: [QuerySpec]
+    let text: [TextSpec]
+
+    init(model: ObjectModel) {
+        var query = [QuerySpec(name: Self.namePrefix + DocumentLayout.entityNameKey,
+                               fields: [IndexField(DocumentLayout.entityNameKey)], partialFilter: [:])]
+        var text: [TextSpec] = []
+        for entity in model.entities where !entity.isAbstract {
+            let filter: JSONObject = [DocumentLayout.entityNameKey: .string(entity.name)]
+            let prefix = Self.namePrefix + entity.name + "."
+            for attribute in entity.attributes where !attribute.isTransient {
+                if attribute.isIndexed {
+                    query.append(QuerySpec(name: prefix + attribute.name, fields: [IndexField(attribute.name)], partialFilter: filter))
+                }
+                if Self.isFolded(attribute) {
+                    query.append(QuerySpec(name: prefix + attribute.name + ".folded",
+                                           fields: [IndexField(attribute.name, folded: true)], partialFilter: filter))
+                }
+                if Self.isText(attribute) {
+                    text.append(TextSpec(name: prefix + attribute.name + ".text", field: attribute.name, partialFilter: filter))
+                }
+            }
+            for index in entity.fetchIndexes {
+                let fields = index.elements.map { element in
+                    IndexField(element.property, folded: entity.attribute(named: element.property).map(Self.isFolded) ?? false)
+                }
+                query.append(QuerySpec(name: Self.namePrefix + entity.name + "#" + index.name, fields: fields, partialFilter: filter))
+            }
+        }
+        // Two declarations with the same fields and filter (an indexed folded attribute and a
+        // fetch index on it alone) are one index.
+        var unique: [QuerySpec] = []
+        for spec in query where !unique.contains(where: { $0.fields == spec.fields && $0.partialFilter == spec.partialFilter }) {
+            unique.append(spec)
+        }
+        self.query = unique
+        self.text = text
+    }
+
+    /// Whether the model asks for a folded index on the attribute (strings only).
+    static func isFolded(_ attribute: AttributeDescription) -> Bool {
+        attribute.type == .string && isYes(attribute.userInfo[foldedKey])
+    }
+
+    /// Whether the model asks for a text index on the attribute (strings only).
+    static func isText(_ attribute: AttributeDescription) -> Bool {
+        attribute.type == .string && isYes(attribute.userInfo[textKey])
+    }
+
+    private static func isYes(_ value: String?) -> Bool {
+        guard let value else { return false }
+        return ["yes", "true", "1"].contains(value.lowercased())
+    }
+
+    /// Declares every index in `store` and drops the adapter's indexes the model no longer
+    /// asks for. Writes nothing when the store already holds exactly these.
+    func apply(to store: DocumentStore) throws {
+        for spec in query {
+            try store.ensureIndex(spec.fields, name: spec.name, partialFilter: spec.partialFilter)
+        }
+        for spec in text {
+            try store.ensureTextIndex(field: spec.field, name: spec.name, partialFilter: spec.partialFilter)
+        }
+        let wanted = Set(query.map(\.name) + text.map(\.name))
+        let declared = try store.indexNames()
+        for name in declared.query + declared.text where name.hasPrefix(Self.namePrefix) && !wanted.contains(name) {
+            try store.dropIndex(name: name)
+        }
+    }
+}

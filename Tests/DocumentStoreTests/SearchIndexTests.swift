@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import DocumentStore
+
+/// Folded and partial query indexes, text indexes (`$text`), `_id` selectors and the
+/// statistics `status` reads.
+@Suite("DocumentStore: folded, partial and text indexes")
+struct SearchIndexTests {
+    /// A store with recipes and ingredients, a folded partial index on recipe names and text
+    /// indexes on recipe and ingredient names.
+    static func store() throws -> (DocumentStore, TemporaryDirectory) {
+        let (store, directory) = try makeStore()
+        try store.write([
+            .create(id: "r1", body: ["kind": "recipe", "name": "Crème Brûlée"], attachments: []),
+            .create(id: "r2", body: ["kind": "recipe", "name": "creme brulee"], attachments: []),
+            .create(id: "r3", body: ["kind": "recipe", "name": "Apple Pie"], attachments: []),
+            .create(id: "r4", body: ["kind": "recipe", "name": "zucchini bread"], attachments: []),
+            .create(id: "i1", body: ["kind": "ingredient", "name": "Zanzibar cloves", "recipe": "r3"], attachments: []),
+            .create(id: "i2", body: ["kind": "ingredient", "name": "Apple", "recipe": "r3"], attachments: []),
+        ])
+        try store.ensureIndex([IndexField("name", folded: true)], name: "recipe-name-folded", partialFilter: ["kind": "recipe"])
+        try store.ensureTextIndex(field: "name", name: "recipe-name-text", partialFilter: ["kind": "recipe"])
+        try store.ensureTextIndex(field: "name", name: "ingredient-name-text", partialFilter: ["kind": "ingredient"])
+        return (store, directory)
+    }
+
+    static func ids(_ store: DocumentStore, _ selector: JSONValue, sort: [SortField] = []) throws -> [String] {
+        try store.find(Query(selector: selector, sort: sort)).map(\.id)
+    }
+
+    @Test func foldedEqualityIsAnsweredByTheFoldedIndexAndCountedThere() throws {
+        let (store, directory) = try Self.store()
+        _ = directory
+        let selector: JSONValue = ["kind": "recipe", "name": ["$foldEq": "CREME BRULEE"]]
+        #expect(try Set(Self.ids(store, selector)) == ["r1", "r2"])
+        #expect(try store.explain(Query(selector: selector)) == "index recipe-name-folded")
+        #expect(try store.count(selector: selector) == 2)
+        // Without the partial filter's equality the index cannot be used, and the answer is the same.
+        #expect(try store.explain(Query(selector: ["name": ["$foldEq": "creme brulee"]])) == "scan")
+        #expect(try Set(Self.ids(store, ["name": ["$foldEq": "creme brulee"]])) == ["r1", "r2"])
+    }
+
+    @Test func foldedSortOrdersIgnoringCaseAndAccentsFromTheIndex() throws {
+        let (store, directory) = try Self.store()
+        _ = directory
+        let query = Query(selector: ["kind": "recipe"], sort: [SortField(field: "name", folded: true)], limit: 3)
+        #expect(try store.explain(query) == "index recipe-name-folded")
+        let names = try store.find(query).map { $0.body["name"]?.stringValue ?? "" }
+        #expect(names.first == "Apple Pie")
+        #expect(Set(names.dropFirst()) == ["Crème Brûlée", "creme brulee"])
+        // A plain sort puts capitals first, as CouchDB's byte order does without folding.
+        let plain = try store.find(Query(selector: ["kind": "recipe"], sort: [SortField(field: "name")])).map(\.id)
+        #expect(plain == ["r3", "r1", "r2", "r4"])
+    }
+
+    @Test func textConditionsFindSubstringsIgnoringCaseAndAccents() throws {
+        let (store, directory) = try Self.store()
+        _ = directory
+        let query = Query(selector: ["kind": "recipe", "name": ["$text": "RÛLÉ"]])
+        #expect(try store.explain(query) == "candidates")
+        #expect(try Set(Self.ids(store, query.selector)) == ["r1", "r2"])
+        // The ingredient index is separate: a recipe query never sees ingredient rows.
+        #expect(try Self.ids(store, ["kind": "ingredient", "name": ["$text": "zanzib"]]) == ["i1"])
+        #expect(try Self.ids(store, ["kind": "recipe", "name": ["$text": "zanzib"]]).isEmpty)
+        // Texts shorter than a trigram are answered by reading the documents, with the same meaning.
+        #expect(try Set(Self.ids(store, ["kind": "recipe", "name": ["$text": "RÛ"]])) == ["r1", "r2"])
+    }
+
+    @Test("any text is searched literally, never as query syntax", arguments: [
+        "\"", "*", "\"creme\" OR apple", "NEAR(a b)", "a AND", "-", "((", "'; DROP TABLE docs; --",
+    ])
+    func textIsLiteral(_ text: String) throws {
+        let (store, directory) = try Self.store()
+        _ = directory
+        #expect(try Self.ids(store, ["kind": "recipe", "name": ["$text": .string(text)]]).isEmpty)
+        #expect(try store.documentCount() == 6)
+    }
+
+    @Test func textIndexFollowsEditsDeletionsAndReplicatedRevisions() throws {
+        let (store, directory) = try Self.store()
+        _ = directory
+        let apple = try #require(try store.get(id: "r3"))
+        try store.update(id: "r3", parent: apple.rev, body: ["kind": "recipe", "name": "Pear Tart"])
+        #expect(try Self.ids(store, ["kind": "recipe", "name": ["$text": "apple"]]).isEmpty)
+        #expect(try Self.ids(store, ["kind": "recipe", "name": ["$text": "pear"]]) == ["r3"])
+        let zucchini = try #require(try store.get(id: "r4"))
+        try store.delete(id: "r4", parent: zucchini.rev)
+        #expect(try Self.ids(store, ["kind": "recipe", "name": ["$text": "zucchini"]]).isEmpty)
+        // A revision that arrives by replication is indexed in the same transaction.
+        let pulled = rev("1-0123456789abcdef0123456789abcdef")
+        try store.insertRevisions([ReplicatedRevision(id: "r9", rev: pulled, body: ["kind": "recipe", "name": "Quince Jelly"],
+                                                      history: [pulled])])
+        #expect(try Self.ids(store, ["kind": "recipe", "name": ["$text": "quince"]]) == ["r9"])
+        // The FTS table holds exactly the live recipes.
+        #expect(try countRows(store.path, "SELECT COUNT(*) FROM text_index_1") == 4)
+    }
+
+    @Test func documentIDSelectorsAndOrOfIndexedConditionsReadOnlyCandidates() throws {
+        let (store, directory) = try Self.store()
+        _ = directory
+        #expect(try Set(Self.ids(store, ["_id": ["$in": ["r1", "r3", "nope"]]])) == ["r1", "r3"])
+        #expect(try Self.ids(store, ["_id": "r2"]) == ["r2"])
+        let either: JSONValue = ["kind": "recipe", "$or": [["name": ["$text": "apple"]], ["_id": "r4"]]]
+        #expect(try store.explain(Query(selector: either)) == "candidates")
+        #expect(try Set(Self.ids(store, either)) == ["r3", "r4"])
+        #expect(try store.count(selector: either) == 2)
+    }
+
+    @Test func declaringAnIndexAgainWritesNothingAndAnotherFilterReplacesIt() throws {
+        let (store, directory) = try Self.store()
+        _ = directory
+        let before = try store.lastSequence
+        let walBefore = try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int
+        try store.ensureIndex([IndexField("name", folded: true)], name: "recipe-name-folded", partialFilter: ["kind": "recipe"])
+        try store.ensureTextIndex(field: "name", name: "recipe-name-text", partialFilter: ["kind": "recipe"])
+        #expect(try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int == walBefore)
+        #expect(try store.lastSequence == before)
+        try store.ensureIndex([IndexField("name", folded: true)], name: "recipe-name-folded", partialFilter: ["kind": "ingredient"])
+        #expect(try store.explain(Query(selector: ["kind": "ingredient", "name": ["$foldEq": "apple"]])) == "index recipe-name-folded")
+        #expect(try Self.ids(store, ["kind": "ingredient", "name": ["$foldEq": "APPLE"]]) == ["i2"])
+        try store.dropIndex(name: "recipe-name-folded")
+        #expect(try store.indexNames().query.isEmpty)
+    }
+
+    @Test func conflictsAreCountedFromTheFlagAndPrefixesIncludeTombstones() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let root = rev("1-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")
+        let left = rev("2-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb")
+        let right = rev("2-cccccccccccccccccccccccccccccccc")
+        try store.insertRevisions([
+            ReplicatedRevision(id: "doc-1", rev: left, body: ["v": 1], history: [left, root]),
+            ReplicatedRevision(id: "doc-1", rev: right, body: ["v": 2], history: [right, root]),
+        ])
+        #expect(try store.conflictedDocumentCount() == 1)
+        #expect(try store.conflictedDocumentIDs() == ["doc-1"])
+        try store.resolveConflicts(id: "doc-1", keeping: right)
+        #expect(try store.conflictedDocumentCount() == 0)
+        let gone = try store.create(id: "other-1", body: [:])
+        try store.delete(id: "other-1", parent: gone.rev)
+        #expect(try store.hasDocuments(withIDPrefix: "other-"))
+        #expect(try store.hasDocuments(withIDPrefix: "doc-"))
+        #expect(try !store.hasDocuments(withIDPrefix: "missing-"))
+    }
+}
