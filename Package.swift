@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "recipes-bench", targets: ["recipes-bench"]),
         .library(name: "Replication", targets: ["Replication"]),
         .library(name: "CouchServer", targets: ["CouchServer"]),
+        .library(name: "CouchProtocol", targets: ["CouchProtocol"]),
         .executable(name: "recipes", targets: ["recipes"]),
         .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
     ],
@@ -84,10 +85,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        .target(name: "CouchProtocol", dependencies: ["DocumentStore"]),
+        .testTarget(name: "CouchProtocolTests", dependencies: ["CouchProtocol", "DocumentStore"]),
         .target(
             name: "Replication",
             dependencies: [
                 "DocumentStore",
+                "CouchProtocol",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -97,6 +101,7 @@ let package = Package(
             dependencies: [
                 "Replication",
                 "DocumentStore",
+                "CouchProtocol",
                 "CouchServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -106,6 +111,7 @@ let package = Package(
             name: "CouchServer",
             dependencies: [
                 "DocumentStore",
+                "CouchProtocol",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -127,7 +133,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CouchServerTests",
-            dependencies: ["CouchServer", "DocumentStore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CouchServer", "CouchProtocol", "DocumentStore", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "DocumentIncrementalStore", dependencies: ["ObjectGraph", "DocumentStore"]),
         .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"]),

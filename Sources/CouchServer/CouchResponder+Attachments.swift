@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 import HTTPTypes
@@ -6,7 +7,7 @@ import Hummingbird
 /// `GET|PUT|DELETE /{db}/{docid}/{attachment}`: attachment bytes on their own.
 extension CouchResponder {
     func attachmentRequest(_ id: String, _ name: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
-        try IncomingDocument.validate(id: id)
+        try CouchDocument.validate(id: id)
         let rev = try request.query.revision()
         switch request.method {
         case .get, .head:

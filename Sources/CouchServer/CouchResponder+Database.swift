@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 import HTTPTypes
@@ -47,10 +48,10 @@ extension CouchResponder {
 
     /// `POST /{db}`: a new document, its ID from `_id` or a fresh UUID.
     private func postDocument(_ database: Database, _ request: CouchRequest) async throws -> Response {
-        var incoming = try IncomingDocument(request.jsonObjectBody())
+        var incoming = try CouchDocument(request.jsonObjectBody())
         let id = incoming.id ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         incoming.id = id
-        try IncomingDocument.validate(id: id)
+        try CouchDocument.validate(id: id)
         let saved = try await save(incoming, id: id, in: database)
         return CouchReply.json(
             201, ["ok": true, "id": .string(id), "rev": .string(saved.rev.description)],
@@ -120,12 +121,12 @@ extension CouchResponder {
 
     /// One `_all_docs` row for an explicitly requested key: live, deleted or missing.
     private static func allDocsRow(key: String, store: DocumentStore, includeDocs: Bool, renderer: DocumentRenderer) throws -> JSONValue {
-        if IncomingDocument.isDocumentID(key), let live = try store.get(id: key) {
+        if CouchDocument.isDocumentID(key), let live = try store.get(id: key) {
             var row: JSONObject = ["id": .string(key), "key": .string(key), "value": ["rev": .string(live.rev.description)]]
             if includeDocs { row["doc"] = .object(try renderer.render(live, store: store).json) }
             return .object(row)
         }
-        if IncomingDocument.isDocumentID(key), let winner = try store.leafRevisions(id: key).first {
+        if CouchDocument.isDocumentID(key), let winner = try store.leafRevisions(id: key).first {
             var row: JSONObject = [
                 "id": .string(key), "key": .string(key),
                 "value": ["rev": .string(winner.rev.description), "deleted": true],

@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 import Hummingbird
@@ -25,7 +26,7 @@ extension CouchResponder {
             // CouchDB's replicator sends `_revisions: {start: 0, ids: ["N"]}` with checkpoints;
             // local documents have no history, so it carries nothing to keep.
             object.removeValue(forKey: "_revisions")
-            let incoming = try IncomingDocument(object)
+            let incoming = try CouchDocument(object)
             let given = bodyRev?.stringValue ?? request.query["rev"]
             var counter: Int64 = 1
             if let given {

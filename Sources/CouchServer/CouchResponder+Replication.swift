@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 import HTTPTypes
@@ -74,7 +75,7 @@ extension CouchResponder {
             let store = database.store
             // The common case when replicating: each revision asked for is its document's
             // winner, hence a leaf and its own latest. One read gets them all with their history.
-            let asked = requested.indices.filter { requested[$0].rev != nil && IncomingDocument.isDocumentID(requested[$0].id) }
+            let asked = requested.indices.filter { requested[$0].rev != nil && CouchDocument.isDocumentID(requested[$0].id) }
             var direct = [(revision: DocumentRevision, history: [RevisionID])?](repeating: nil, count: requested.count)
             let read = try store.revisionsWithHistory(asked.map { (id: requested[$0].id, rev: requested[$0].rev!) })
             for (index, found) in zip(asked, read) { direct[index] = found }
@@ -88,7 +89,7 @@ extension CouchResponder {
                         "error": "not_found", "reason": "missing",
                     ],
                 ]
-                if !IncomingDocument.isDocumentID(item.id) {
+                if !CouchDocument.isDocumentID(item.id) {
                     docs.append(missing)
                 } else if let rev = item.rev {
                     if let (exact, history) = found, exact.sequence != 0 || !latest {
@@ -127,19 +128,19 @@ extension CouchResponder {
 
     /// The multipart/mixed form of `_bulk_get`: one part per returned revision or error.
     private func bulkGetMultipart(_ results: [JSONValue], renderer: DocumentRenderer, database: Database) async throws -> Response {
-        var writer = MultipartWriter()
+        var writer = MultipartWriter(output: Data())
         for result in results {
             for doc in result.objectValue?["docs"]?.arrayValue ?? [] {
                 if let ok = doc.objectValue?["ok"] {
-                    writer.append(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(ok))
+                    try writer.appendPart(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(ok))
                 } else {
-                    writer.append(headers: [("Content-Type", "application/json; error=\"true\"")],
-                                  body: JSONWriter.couchDB.data(doc.objectValue?["error"] ?? .null))
+                    try writer.appendPart(headers: [("Content-Type", "application/json; error=\"true\"")],
+                                          body: JSONWriter.couchDB.data(doc.objectValue?["error"] ?? .null))
                 }
             }
         }
         let contentType = writer.contentType("mixed")
-        return CouchReply.bytes(200, writer.finish(), contentType: contentType)
+        return CouchReply.bytes(200, try writer.finish(), contentType: contentType)
     }
 
     /// `POST /{db}/_bulk_docs`: many writes; with `new_edits:false` revisions are inserted as
@@ -151,15 +152,15 @@ extension CouchResponder {
         let newEdits = body["new_edits"]?.boolValue ?? true
         // Parse and validate everything first: a malformed request writes nothing.
         // Design documents (`_design/<name>`) are stored and replicated like any other.
-        var incoming = [IncomingDocument]()
+        var incoming = [CouchDocument]()
         for element in docs {
             guard let object = element.objectValue else { throw CouchError.badRequest("Document must be a JSON object") }
-            let document = try IncomingDocument(object)
-            if let id = document.id { try IncomingDocument.validate(id: id) }
+            let document = try CouchDocument(object)
+            if let id = document.id { try CouchDocument.validate(id: id) }
             incoming.append(document)
         }
         if newEdits {
-            let named = incoming.map { document -> IncomingDocument in
+            let named = incoming.map { document -> CouchDocument in
                 var document = document
                 if document.id == nil { document.id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
                 return document

@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 #if canImport(FoundationNetworking)
@@ -151,7 +152,8 @@ final class CouchHTTPClient: Sendable {
 
     /// The typed error for a non-2xx reply.
     func error(for reply: HTTPReply, missingDatabaseOn404: Bool = false) -> ReplicationError {
-        let (error, reason) = CouchReplies.errorBody(reply.body)
+        let body = CouchError(status: reply.status, body: reply.body)
+        let (error, reason) = (body.error, body.reason)
         switch reply.status {
         case 401: return .unauthorized(url: url.description, reason: reason.isEmpty ? error : reason)
         case 403: return .forbidden(url: url.description, reason: reason.isEmpty ? error : reason)

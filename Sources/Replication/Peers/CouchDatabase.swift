@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 #if canImport(FoundationNetworking)
@@ -228,9 +229,9 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
             return [DocumentFailure(id: revision.id, rev: revision.rev, error: "too_large",
                                     reason: "the server refused the document with its \(upload.length)-byte upload as too large (413)")]
         case 400, 403, 409, 412, 415:
-            let (error, reason) = CouchReplies.errorBody(reply.body)
-            return [DocumentFailure(id: revision.id, rev: revision.rev, error: error.isEmpty ? "http_\(reply.status)" : error,
-                                    reason: reason.isEmpty ? "the server refused the document (\(reply.status))" : reason)]
+            let refusal = CouchError(status: reply.status, body: reply.body)
+            return [DocumentFailure(id: revision.id, rev: revision.rev, error: refusal.error.isEmpty ? "http_\(reply.status)" : refusal.error,
+                                    reason: refusal.reason.isEmpty ? "the server refused the document (\(reply.status))" : refusal.reason)]
         default:
             throw client.error(for: reply, missingDatabaseOn404: true)
         }
@@ -246,7 +247,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         for (index, revision) in revisions.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
             do {
-                try CouchDocumentCoding.appendRevision(revision, to: &body)
+                try revision.appendDocument(attachmentsFollow: false, to: &body)
             } catch {
                 throw ReplicationError.store("\(error)")
             }
