@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Recipes",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "RecipesKit", targets: ["RecipesKit"]),
@@ -86,12 +86,14 @@ let package = Package(
         ),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
         .target(name: "CouchProtocol", dependencies: ["DocumentStore"]),
+        .target(name: "AsyncBridge"),
         .testTarget(name: "CouchProtocolTests", dependencies: ["CouchProtocol", "DocumentStore"]),
         .target(
             name: "Replication",
             dependencies: [
                 "DocumentStore",
                 "CouchProtocol",
+                "AsyncBridge",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -112,10 +114,10 @@ let package = Package(
             dependencies: [
                 "DocumentStore",
                 "CouchProtocol",
+                "AsyncBridge",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,3 +1,4 @@
+import AsyncBridge
 import CouchProtocol
 import DocumentStore
 import Foundation
@@ -11,7 +12,7 @@ extension CouchResponder {
         let rev = try request.query.revision()
         switch request.method {
         case .get, .head:
-            let found = try await StoreWork.run { try database.store.attachment(id: id, rev: rev, name: name) }
+            let found = try await BlockingWork.run { try database.store.attachment(id: id, rev: rev, name: name) }
             guard let (info, data) = found else { throw CouchError.missing }
             let digest = info.digest.hasPrefix("md5-") ? String(info.digest.dropFirst(4)) : info.digest
             return CouchReply.bytes(200, data, contentType: info.contentType,
@@ -19,7 +20,7 @@ extension CouchResponder {
         case .put:
             let contentType = request.headers[.contentType] ?? "application/octet-stream"
             let body = request.body
-            let saved = try await StoreWork.run { () throws -> DocumentRevision in
+            let saved = try await BlockingWork.run { () throws -> DocumentRevision in
                 let store = database.store
                 let change = AttachmentChange.put(name: name, contentType: contentType, data: body)
                 if let rev {
@@ -36,7 +37,7 @@ extension CouchResponder {
                           (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))/\(Self.pathEncode(name))")])
         case .delete:
             guard let rev else { throw CouchError.conflict }
-            let saved = try await StoreWork.run { () throws -> DocumentRevision in
+            let saved = try await BlockingWork.run { () throws -> DocumentRevision in
                 let store = database.store
                 guard let parent = try store.get(id: id, rev: rev) else { throw CouchError.conflict }
                 guard parent.attachments[name] != nil else { throw CouchError.missing }

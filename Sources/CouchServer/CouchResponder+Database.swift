@@ -1,3 +1,4 @@
+import AsyncBridge
 import CouchProtocol
 import DocumentStore
 import Foundation
@@ -27,7 +28,7 @@ extension CouchResponder {
 
     /// The `GET /{db}` object.
     func databaseInfo(_ database: Database) async throws -> JSONValue {
-        let (sequence, count, deleted) = try await StoreWork.run {
+        let (sequence, count, deleted) = try await BlockingWork.run {
             (try database.store.lastSequence, try database.store.documentCount(), try database.deletedDocumentCount())
         }
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: database.store.path)[.size] as? Int) ?? 0
@@ -86,7 +87,7 @@ extension CouchResponder {
         let inclusiveEnd = try query.bool("inclusive_end", default: true)
         let rendererCopy = renderer
         let keysCopy = keys
-        let (total, rows) = try await StoreWork.run { () throws -> (Int, [JSONValue]) in
+        let (total, rows) = try await BlockingWork.run { () throws -> (Int, [JSONValue]) in
             let store = database.store
             let total = try store.documentCount()
             var rows = [JSONValue]()

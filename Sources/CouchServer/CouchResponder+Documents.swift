@@ -1,3 +1,4 @@
+import AsyncBridge
 import CouchProtocol
 import DocumentStore
 import Foundation
@@ -35,7 +36,7 @@ extension CouchResponder {
         let renderer = try renderer(for: request)
         let rev = try request.query.revision()
         try CouchDocument.validate(id: id)
-        let rendered = try await StoreWork.run { () throws -> JSONObject in
+        let rendered = try await BlockingWork.run { () throws -> JSONObject in
             let store = database.store
             let revision: DocumentRevision
             if let rev {
@@ -78,7 +79,7 @@ extension CouchResponder {
             }
         }
         let rendererCopy = renderer
-        let results = try await StoreWork.run { () throws -> [OpenRevResult] in
+        let results = try await BlockingWork.run { () throws -> [OpenRevResult] in
             let store = database.store
             let leaves = try store.leafRevisions(id: id)
             guard let requested else {
@@ -135,7 +136,7 @@ extension CouchResponder {
         var writer = MultipartWriter(output: Data())
         try writer.appendPart(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(.object(rendered.json)))
         for (name, info) in rendered.following {
-            let data = try await StoreWork.run { try store.attachmentData(digest: info.digest) }
+            let data = try await BlockingWork.run { try store.attachmentData(digest: info.digest) }
             guard let data else {
                 throw CouchError(status: 500, error: "internal_server_error", reason: "Attachment \(name) has no stored data")
             }
@@ -181,7 +182,7 @@ extension CouchResponder {
         if newEdits {
             rev = try await save(document, id: id, in: database).rev
         } else {
-            rev = try await StoreWork.run { () throws -> RevisionID in
+            rev = try await BlockingWork.run { () throws -> RevisionID in
                 let revision = try Self.replicatedRevision(document, id: id, store: database.store)
                 try database.store.insertRevisions([revision])
                 return revision.rev
@@ -204,10 +205,10 @@ extension CouchResponder {
             rev = parsed
         }
         guard let rev else {
-            let exists = try await StoreWork.run { try database.store.get(id: id) != nil }
+            let exists = try await BlockingWork.run { try database.store.get(id: id) != nil }
             throw exists ? CouchError.conflict : CouchError.missing
         }
-        let deleted = try await StoreWork.run { try database.store.delete(id: id, parent: rev) }
+        let deleted = try await BlockingWork.run { try database.store.delete(id: id, parent: rev) }
         database.didWrite()
         return CouchReply.json(200, ["ok": true, "id": .string(id), "rev": .string(deleted.rev.description)],
                                headers: [(.eTag, "\"\(deleted.rev)\"")])

@@ -1,3 +1,4 @@
+import AsyncBridge
 import CouchProtocol
 import DocumentStore
 import Foundation
@@ -23,7 +24,7 @@ extension CouchResponder {
             asked[id] = revisions
         }
         let request = asked
-        let diff = try await StoreWork.run { try database.store.revsDiff(request) }
+        let diff = try await BlockingWork.run { try database.store.revsDiff(request) }
         var reply = JSONObject()
         for (id, texts) in unparseable {
             let known = diff[id]?.missing.map(\.description) ?? []
@@ -71,7 +72,7 @@ extension CouchResponder {
         let latest = try request.query.bool("latest") || body["latest"]?.boolValue == true
         let rendererCopy = renderer
         let requested = items
-        let results = try await StoreWork.run { () throws -> [JSONValue] in
+        let results = try await BlockingWork.run { () throws -> [JSONValue] in
             let store = database.store
             // The common case when replicating: each revision asked for is its document's
             // winner, hence a leaf and its own latest. One read gets them all with their history.
@@ -165,7 +166,7 @@ extension CouchResponder {
                 if document.id == nil { document.id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
                 return document
             }
-            let results = try await StoreWork.run { try Self.saveBatch(named, store: database.store) }
+            let results = try await BlockingWork.run { try Self.saveBatch(named, store: database.store) }
             database.didWrite()
             return CouchReply.json(201, .array(results))
         }
@@ -178,7 +179,7 @@ extension CouchResponder {
             revisions.append(try Self.replicatedRevision(document, id: id, store: database.store))
         }
         let prepared = revisions
-        let failures = try await StoreWork.run { () throws -> [JSONValue] in
+        let failures = try await BlockingWork.run { () throws -> [JSONValue] in
             try database.store.insertRevisionsReportingRefusals(prepared).map { refusal in
                 let couch = CouchError(refusal.error)
                 return [

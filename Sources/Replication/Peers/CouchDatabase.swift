@@ -5,6 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Logging
+import Synchronization
 
 /// A CouchDB (or Cloudant, or `recipes serve`) database over HTTP, as a replication peer.
 ///
@@ -15,7 +16,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     public let url: CouchURL
     let client: CouchHTTPClient
     private let logger: Logger
-    private let bulkGetUnavailable = LockedValue(false)
+    private let bulkGetUnavailable = Mutex(false)
 
     /// Opens a remote database by URL (`http(s)://[user:password@]host[:port]/db`).
     public init(url text: String, options: CouchClientOptions = .init(),
@@ -78,7 +79,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     /// per document with the `open_revs` request.
     public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
         if requests.isEmpty { return FetchResult(revisions: [], failures: []) }
-        if !bulkGetUnavailable.value {
+        if !bulkGetUnavailable.withLock({ $0 }) {
             let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "false"), ("latest", "true")])
             let reply = try await client.send("POST", target, body: Self.bulkGetBody(requests), contentType: "application/json")
             if (200..<300).contains(reply.status) {
@@ -91,7 +92,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
                 throw ReplicationError.databaseNotFound(url: url.description)
             }
             logger.info("\(url.description) has no _bulk_get (\(reply.status)); fetching documents one by one")
-            bulkGetUnavailable.value = true
+            bulkGetUnavailable.withLock { $0 = true }
         }
         var revisions: [TransferRevision] = []
         var failures: [DocumentFailure] = []
