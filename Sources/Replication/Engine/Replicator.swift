@@ -165,12 +165,11 @@ public final class Replicator: Sendable {
     /// Reads the changes after `since`, asks the target what it lacks and fetches that.
     private func readBatch(since: ReplicationSequence?, state: RunState) async throws -> Batch {
         try Task.checkCancellation()
-        let page = try await source.changes(since: since, limit: options.batchSize)
+        let (page, isLast) = try await ChangesFeed.page(of: source, since: since, pageSize: options.batchSize)
         var wanted: [String: [RevisionID]] = [:]
         for row in page.rows where options.filter?.includes(row.id) ?? true {
             wanted[row.id, default: []].append(contentsOf: row.revisions)
         }
-        let isLast = page.rows.count < options.batchSize
         if wanted.isEmpty {
             return Batch(changes: page.rows.count, revisions: [], readFailures: [], lastSequence: page.lastSequence,
                          isLast: isLast, pending: page.pending)
