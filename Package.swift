@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "Recipes",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "RecipesKit", targets: ["RecipesKit"]),
@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "recipes-bench", targets: ["recipes-bench"]),
         .library(name: "Replication", targets: ["Replication"]),
         .library(name: "CouchServer", targets: ["CouchServer"]),
+        .library(name: "CouchProtocol", targets: ["CouchProtocol"]),
         .executable(name: "recipes", targets: ["recipes"]),
         .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
     ],
@@ -84,10 +85,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        .target(name: "CouchProtocol", dependencies: ["DocumentStore"]),
+        .target(name: "AsyncBridge"),
+        .testTarget(name: "CouchProtocolTests", dependencies: ["CouchProtocol", "DocumentStore"]),
         .target(
             name: "Replication",
             dependencies: [
                 "DocumentStore",
+                "CouchProtocol",
+                "AsyncBridge",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -97,6 +103,7 @@ let package = Package(
             dependencies: [
                 "Replication",
                 "DocumentStore",
+                "CouchProtocol",
                 "CouchServer",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -106,10 +113,11 @@ let package = Package(
             name: "CouchServer",
             dependencies: [
                 "DocumentStore",
+                "CouchProtocol",
+                "AsyncBridge",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -127,7 +135,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CouchServerTests",
-            dependencies: ["CouchServer", "DocumentStore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CouchServer", "CouchProtocol", "DocumentStore", .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "DocumentIncrementalStore", dependencies: ["ObjectGraph", "DocumentStore"]),
         .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"]),

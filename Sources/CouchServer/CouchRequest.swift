@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 import HTTPTypes
@@ -31,7 +32,7 @@ struct CouchRequest: Sendable {
     }
 
     /// The `Content-Type` header's media type, lowercased (`application/json`).
-    var mediaType: String { MediaTypeParameters.mediaType(of: headers[.contentType] ?? "") }
+    var mediaType: String { HeaderParameters.mediaType(of: headers[.contentType] ?? "") }
 
     /// Whether the client's `Accept` header lists `mediaType` explicitly.
     func accepts(_ mediaType: String) -> Bool {

@@ -1,3 +1,5 @@
+import AsyncBridge
+import CouchProtocol
 import DocumentStore
 import Foundation
 import HTTPTypes
@@ -6,11 +8,11 @@ import Hummingbird
 /// `GET|PUT|DELETE /{db}/{docid}/{attachment}`: attachment bytes on their own.
 extension CouchResponder {
     func attachmentRequest(_ id: String, _ name: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
-        try IncomingDocument.validate(id: id)
+        try CouchDocument.validate(id: id)
         let rev = try request.query.revision()
         switch request.method {
         case .get, .head:
-            let found = try await StoreWork.run { try database.store.attachment(id: id, rev: rev, name: name) }
+            let found = try await BlockingWork.run { try database.store.attachment(id: id, rev: rev, name: name) }
             guard let (info, data) = found else { throw CouchError.missing }
             let digest = info.digest.hasPrefix("md5-") ? String(info.digest.dropFirst(4)) : info.digest
             return CouchReply.bytes(200, data, contentType: info.contentType,
@@ -18,7 +20,7 @@ extension CouchResponder {
         case .put:
             let contentType = request.headers[.contentType] ?? "application/octet-stream"
             let body = request.body
-            let saved = try await StoreWork.run { () throws -> DocumentRevision in
+            let saved = try await BlockingWork.run { () throws -> DocumentRevision in
                 let store = database.store
                 let change = AttachmentChange.put(name: name, contentType: contentType, data: body)
                 if let rev {
@@ -35,7 +37,7 @@ extension CouchResponder {
                           (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))/\(Self.pathEncode(name))")])
         case .delete:
             guard let rev else { throw CouchError.conflict }
-            let saved = try await StoreWork.run { () throws -> DocumentRevision in
+            let saved = try await BlockingWork.run { () throws -> DocumentRevision in
                 let store = database.store
                 guard let parent = try store.get(id: id, rev: rev) else { throw CouchError.conflict }
                 guard parent.attachments[name] != nil else { throw CouchError.missing }

@@ -1,3 +1,5 @@
+import AsyncBridge
+import CouchProtocol
 import DocumentStore
 import Foundation
 import HTTPTypes
@@ -16,11 +18,11 @@ extension CouchResponder {
     func changes(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.get, .post])
         let options = try ChangesRequest(request, maxTimeoutMilliseconds: state.configuration.maxLongpollTimeout)
-        let start = try await StoreWork.run { try options.since ?? database.store.lastSequence }
-        let first = try await StoreWork.run { try Self.readChanges(database.store, since: start, options: options) }
+        let start = try await BlockingWork.run { try options.since ?? database.store.lastSequence }
+        let first = try await BlockingWork.run { try Self.readChanges(database.store, since: start, options: options) }
         switch options.feed {
         case .normal where options.descending:
-            return Self.changesReply(try await StoreWork.run { try Self.readChangesDescending(database.store, options: options) })
+            return Self.changesReply(try await BlockingWork.run { try Self.readChangesDescending(database.store, options: options) })
         case .normal:
             return Self.changesReply(first)
         case .longpoll where !first.rows.isEmpty:
@@ -77,7 +79,7 @@ extension CouchResponder {
         let deadline = given ?? clock.now.advanced(by: options.timeout)
         var nextHeartbeat = options.heartbeat.map { clock.now.advanced(by: $0) }
         while true {
-            let page = try await StoreWork.run { try Self.readChanges(database.store, since: since, options: options) }
+            let page = try await BlockingWork.run { try Self.readChanges(database.store, since: since, options: options) }
             if !page.rows.isEmpty || clock.now >= deadline || state.isStopping { return page }
             var wake = min(deadline, clock.now.advanced(by: .milliseconds(500)))
             if let beat = nextHeartbeat { wake = min(wake, beat) }

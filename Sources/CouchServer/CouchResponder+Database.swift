@@ -1,3 +1,5 @@
+import AsyncBridge
+import CouchProtocol
 import DocumentStore
 import Foundation
 import HTTPTypes
@@ -26,7 +28,7 @@ extension CouchResponder {
 
     /// The `GET /{db}` object.
     func databaseInfo(_ database: Database) async throws -> JSONValue {
-        let (sequence, count, deleted) = try await StoreWork.run {
+        let (sequence, count, deleted) = try await BlockingWork.run {
             (try database.store.lastSequence, try database.store.documentCount(), try database.deletedDocumentCount())
         }
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: database.store.path)[.size] as? Int) ?? 0
@@ -47,10 +49,10 @@ extension CouchResponder {
 
     /// `POST /{db}`: a new document, its ID from `_id` or a fresh UUID.
     private func postDocument(_ database: Database, _ request: CouchRequest) async throws -> Response {
-        var incoming = try IncomingDocument(request.jsonObjectBody())
+        var incoming = try CouchDocument(request.jsonObjectBody())
         let id = incoming.id ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         incoming.id = id
-        try IncomingDocument.validate(id: id)
+        try CouchDocument.validate(id: id)
         let saved = try await save(incoming, id: id, in: database)
         return CouchReply.json(
             201, ["ok": true, "id": .string(id), "rev": .string(saved.rev.description)],
@@ -85,7 +87,7 @@ extension CouchResponder {
         let inclusiveEnd = try query.bool("inclusive_end", default: true)
         let rendererCopy = renderer
         let keysCopy = keys
-        let (total, rows) = try await StoreWork.run { () throws -> (Int, [JSONValue]) in
+        let (total, rows) = try await BlockingWork.run { () throws -> (Int, [JSONValue]) in
             let store = database.store
             let total = try store.documentCount()
             var rows = [JSONValue]()
@@ -120,12 +122,12 @@ extension CouchResponder {
 
     /// One `_all_docs` row for an explicitly requested key: live, deleted or missing.
     private static func allDocsRow(key: String, store: DocumentStore, includeDocs: Bool, renderer: DocumentRenderer) throws -> JSONValue {
-        if IncomingDocument.isDocumentID(key), let live = try store.get(id: key) {
+        if CouchDocument.isDocumentID(key), let live = try store.get(id: key) {
             var row: JSONObject = ["id": .string(key), "key": .string(key), "value": ["rev": .string(live.rev.description)]]
             if includeDocs { row["doc"] = .object(try renderer.render(live, store: store).json) }
             return .object(row)
         }
-        if IncomingDocument.isDocumentID(key), let winner = try store.leafRevisions(id: key).first {
+        if CouchDocument.isDocumentID(key), let winner = try store.leafRevisions(id: key).first {
             var row: JSONObject = [
                 "id": .string(key), "key": .string(key),
                 "value": ["rev": .string(winner.rev.description), "deleted": true],

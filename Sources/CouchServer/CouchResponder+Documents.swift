@@ -1,3 +1,5 @@
+import AsyncBridge
+import CouchProtocol
 import DocumentStore
 import Foundation
 import HTTPTypes
@@ -33,8 +35,8 @@ extension CouchResponder {
         if request.query["open_revs"] != nil { return try await openRevs(id, database, request) }
         let renderer = try renderer(for: request)
         let rev = try request.query.revision()
-        try IncomingDocument.validate(id: id)
-        let rendered = try await StoreWork.run { () throws -> JSONObject in
+        try CouchDocument.validate(id: id)
+        let rendered = try await BlockingWork.run { () throws -> JSONObject in
             let store = database.store
             let revision: DocumentRevision
             if let rev {
@@ -59,7 +61,7 @@ extension CouchResponder {
     }
 
     private func openRevs(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
-        try IncomingDocument.validate(id: id)
+        try CouchDocument.validate(id: id)
         var renderer = try renderer(for: request)
         let multipart = request.prefersMultipartMixed
         if multipart, request.query["attachments"] == nil { renderer.attachments = true }
@@ -77,7 +79,7 @@ extension CouchResponder {
             }
         }
         let rendererCopy = renderer
-        let results = try await StoreWork.run { () throws -> [OpenRevResult] in
+        let results = try await BlockingWork.run { () throws -> [OpenRevResult] in
             let store = database.store
             let leaves = try store.leafRevisions(id: id)
             guard let requested else {
@@ -112,60 +114,62 @@ extension CouchResponder {
             }
             return CouchReply.json(200, .array(array))
         }
-        var writer = MultipartWriter()
+        var writer = MultipartWriter(output: Data())
         for result in results {
             switch result {
             case .missing(let rev):
-                writer.append(headers: [("Content-Type", "application/json; error=\"true\"")],
-                              body: JSONWriter.couchDB.data(["missing": .string(rev.description)]))
+                try writer.appendPart(headers: [("Content-Type", "application/json; error=\"true\"")],
+                                      body: JSONWriter.couchDB.data(["missing": .string(rev.description)]))
             case .found(let rendered) where rendered.following.isEmpty:
-                writer.append(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(.object(rendered.json)))
+                try writer.appendPart(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(.object(rendered.json)))
             case .found(let rendered):
                 let inner = try await Self.relatedBody(rendered, store: database.store)
-                writer.append(headers: [("Content-Type", inner.contentType)], body: inner.body)
+                try writer.appendPart(headers: [("Content-Type", inner.contentType)], body: inner.body)
             }
         }
         let contentType = writer.contentType("mixed")
-        return CouchReply.bytes(200, writer.finish(), contentType: contentType)
+        return CouchReply.bytes(200, try writer.finish(), contentType: contentType)
     }
 
     /// A `multipart/related` body: the document JSON, then one part per following attachment.
     static func relatedBody(_ rendered: DocumentRenderer.Rendered, store: DocumentStore) async throws -> (contentType: String, body: Data) {
-        var writer = MultipartWriter()
-        writer.append(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(.object(rendered.json)))
+        var writer = MultipartWriter(output: Data())
+        try writer.appendPart(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(.object(rendered.json)))
         for (name, info) in rendered.following {
-            let data = try await StoreWork.run { try store.attachmentData(digest: info.digest) }
+            let data = try await BlockingWork.run { try store.attachmentData(digest: info.digest) }
             guard let data else {
                 throw CouchError(status: 500, error: "internal_server_error", reason: "Attachment \(name) has no stored data")
             }
-            writer.append(headers: [
-                ("Content-Disposition", "attachment; filename=\"\(name)\""),
-                ("Content-Type", info.contentType),
-                ("Content-Length", String(data.count)),
-            ], body: data)
+            try writer.appendPart(headers: MultipartWriter<Data>.attachmentHeaders(name: name, contentType: info.contentType, length: data.count),
+                                  body: data)
         }
         let contentType = writer.contentType("related")
-        return (contentType, writer.finish())
+        return (contentType, try writer.finish())
     }
 
     /// The document and its attachment parts of a PUT body, JSON or `multipart/related`.
-    private func incomingDocument(_ request: CouchRequest) throws -> IncomingDocument {
+    private func incomingDocument(_ request: CouchRequest) throws -> CouchDocument {
         if request.mediaType == "multipart/related" {
-            guard let boundary = MediaTypeParameters.value(of: "boundary", in: request.headers[.contentType] ?? "") else {
+            guard let boundary = HeaderParameters.value(of: "boundary", in: request.headers[.contentType] ?? "") else {
                 throw CouchError.badRequest("multipart/related body without a boundary")
             }
-            let parts = try MultipartReader.parts(of: request.body, boundary: boundary)
+            let parts: [MultipartPart]
+            do {
+                parts = try MultipartBody(data: request.body, boundary: boundary).parts
+            } catch {
+                throw CouchError.badRequest(error.description)
+            }
             guard let first = parts.first else { throw CouchError.badRequest("multipart/related body has no parts") }
-            var incoming = try IncomingDocument(CouchRequest.jsonObject(from: first.body))
-            try incoming.attachFollowingParts(Array(parts.dropFirst()))
+            var incoming = try CouchDocument(CouchRequest.jsonObject(from: first.body))
+            try incoming.attachFollowingParts(parts.dropFirst())
             return incoming
         }
-        return try IncomingDocument(request.jsonObjectBody())
+        return try CouchDocument(request.jsonObjectBody())
     }
 
     private func putDocument(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
         var incoming = try incomingDocument(request)
-        try IncomingDocument.validate(id: id)
+        try CouchDocument.validate(id: id)
         if let queryRev = try request.query.revision() {
             if let bodyRev = incoming.rev, bodyRev != queryRev {
                 throw CouchError.badRequest("Document rev from request body and query string have different values")
@@ -178,7 +182,7 @@ extension CouchResponder {
         if newEdits {
             rev = try await save(document, id: id, in: database).rev
         } else {
-            rev = try await StoreWork.run { () throws -> RevisionID in
+            rev = try await BlockingWork.run { () throws -> RevisionID in
                 let revision = try Self.replicatedRevision(document, id: id, store: database.store)
                 try database.store.insertRevisions([revision])
                 return revision.rev
@@ -192,7 +196,7 @@ extension CouchResponder {
     }
 
     private func deleteDocument(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
-        try IncomingDocument.validate(id: id)
+        try CouchDocument.validate(id: id)
         var rev = try request.query.revision()
         if rev == nil, let match = request.headers[.ifMatch] {
             guard let parsed = RevisionID(match.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) else {
@@ -201,10 +205,10 @@ extension CouchResponder {
             rev = parsed
         }
         guard let rev else {
-            let exists = try await StoreWork.run { try database.store.get(id: id) != nil }
+            let exists = try await BlockingWork.run { try database.store.get(id: id) != nil }
             throw exists ? CouchError.conflict : CouchError.missing
         }
-        let deleted = try await StoreWork.run { try database.store.delete(id: id, parent: rev) }
+        let deleted = try await BlockingWork.run { try database.store.delete(id: id, parent: rev) }
         database.didWrite()
         return CouchReply.json(200, ["ok": true, "id": .string(id), "rev": .string(deleted.rev.description)],
                                headers: [(.eTag, "\"\(deleted.rev)\"")])

@@ -1,3 +1,5 @@
+import AsyncBridge
+import CouchProtocol
 import Crypto
 import DocumentStore
 import Foundation
@@ -41,7 +43,7 @@ extension CouchResponder {
         }
         let query = Query(selector: selector, sort: sort, limit: limit, skip: skip)
         let wantedFields = fields
-        let docs = try await StoreWork.run { () throws -> [JSONValue] in
+        let docs = try await BlockingWork.run { () throws -> [JSONValue] in
             let store = database.store
             return try store.find(query).map { revision in
                 let rendered = try DocumentRenderer().render(revision, store: store).json
@@ -96,7 +98,7 @@ extension CouchResponder {
         let hash = digest.map { String(format: "%02x", $0) }.joined()
         let name = body["name"]?.stringValue ?? hash
         let indexFields = fields
-        try await StoreWork.run { try database.store.ensureIndex(fields: indexFields, name: name) }
+        try await BlockingWork.run { try database.store.ensureIndex(fields: indexFields, name: name) }
         return CouchReply.json(200, ["result": "created", "id": .string("_design/\(hash)"), "name": .string(name)])
     }
 }

@@ -1,3 +1,5 @@
+import AsyncBridge
+import CouchProtocol
 import DocumentStore
 import Foundation
 import Hummingbird
@@ -13,7 +15,7 @@ extension CouchResponder {
         let fullID = "_local/" + id
         switch request.method {
         case .get, .head:
-            let stored = try await StoreWork.run { try database.store.getLocal(id: id) }
+            let stored = try await BlockingWork.run { try database.store.getLocal(id: id) }
             guard var body = stored else { throw CouchError.missing }
             let counter = body.removeValue(forKey: Self.localRevisionKey)?.intValue ?? 1
             body["_id"] = .string(fullID)
@@ -25,7 +27,7 @@ extension CouchResponder {
             // CouchDB's replicator sends `_revisions: {start: 0, ids: ["N"]}` with checkpoints;
             // local documents have no history, so it carries nothing to keep.
             object.removeValue(forKey: "_revisions")
-            let incoming = try IncomingDocument(object)
+            let incoming = try CouchDocument(object)
             let given = bodyRev?.stringValue ?? request.query["rev"]
             var counter: Int64 = 1
             if let given {
@@ -35,11 +37,11 @@ extension CouchResponder {
             var body = incoming.body
             body[Self.localRevisionKey] = .int(counter)
             let stored = body
-            try await StoreWork.run { try database.store.putLocal(id: id, body: stored) }
+            try await BlockingWork.run { try database.store.putLocal(id: id, body: stored) }
             return CouchReply.json(201, ["ok": true, "id": .string(fullID), "rev": .string("0-\(counter)")],
                                    headers: [(.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(fullID))")])
         case .delete:
-            let existed = try await StoreWork.run { () throws -> Bool in
+            let existed = try await BlockingWork.run { () throws -> Bool in
                 guard try database.store.getLocal(id: id) != nil else { return false }
                 try database.store.deleteLocal(id: id)
                 return true

@@ -1,3 +1,5 @@
+import AsyncBridge
+import CouchProtocol
 import DocumentStore
 import Foundation
 import HTTPTypes
@@ -22,7 +24,7 @@ extension CouchResponder {
             asked[id] = revisions
         }
         let request = asked
-        let diff = try await StoreWork.run { try database.store.revsDiff(request) }
+        let diff = try await BlockingWork.run { try database.store.revsDiff(request) }
         var reply = JSONObject()
         for (id, texts) in unparseable {
             let known = diff[id]?.missing.map(\.description) ?? []
@@ -70,11 +72,11 @@ extension CouchResponder {
         let latest = try request.query.bool("latest") || body["latest"]?.boolValue == true
         let rendererCopy = renderer
         let requested = items
-        let results = try await StoreWork.run { () throws -> [JSONValue] in
+        let results = try await BlockingWork.run { () throws -> [JSONValue] in
             let store = database.store
             // The common case when replicating: each revision asked for is its document's
             // winner, hence a leaf and its own latest. One read gets them all with their history.
-            let asked = requested.indices.filter { requested[$0].rev != nil && IncomingDocument.isDocumentID(requested[$0].id) }
+            let asked = requested.indices.filter { requested[$0].rev != nil && CouchDocument.isDocumentID(requested[$0].id) }
             var direct = [(revision: DocumentRevision, history: [RevisionID])?](repeating: nil, count: requested.count)
             let read = try store.revisionsWithHistory(asked.map { (id: requested[$0].id, rev: requested[$0].rev!) })
             for (index, found) in zip(asked, read) { direct[index] = found }
@@ -88,7 +90,7 @@ extension CouchResponder {
                         "error": "not_found", "reason": "missing",
                     ],
                 ]
-                if !IncomingDocument.isDocumentID(item.id) {
+                if !CouchDocument.isDocumentID(item.id) {
                     docs.append(missing)
                 } else if let rev = item.rev {
                     if let (exact, history) = found, exact.sequence != 0 || !latest {
@@ -127,19 +129,19 @@ extension CouchResponder {
 
     /// The multipart/mixed form of `_bulk_get`: one part per returned revision or error.
     private func bulkGetMultipart(_ results: [JSONValue], renderer: DocumentRenderer, database: Database) async throws -> Response {
-        var writer = MultipartWriter()
+        var writer = MultipartWriter(output: Data())
         for result in results {
             for doc in result.objectValue?["docs"]?.arrayValue ?? [] {
                 if let ok = doc.objectValue?["ok"] {
-                    writer.append(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(ok))
+                    try writer.appendPart(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(ok))
                 } else {
-                    writer.append(headers: [("Content-Type", "application/json; error=\"true\"")],
-                                  body: JSONWriter.couchDB.data(doc.objectValue?["error"] ?? .null))
+                    try writer.appendPart(headers: [("Content-Type", "application/json; error=\"true\"")],
+                                          body: JSONWriter.couchDB.data(doc.objectValue?["error"] ?? .null))
                 }
             }
         }
         let contentType = writer.contentType("mixed")
-        return CouchReply.bytes(200, writer.finish(), contentType: contentType)
+        return CouchReply.bytes(200, try writer.finish(), contentType: contentType)
     }
 
     /// `POST /{db}/_bulk_docs`: many writes; with `new_edits:false` revisions are inserted as
@@ -151,20 +153,20 @@ extension CouchResponder {
         let newEdits = body["new_edits"]?.boolValue ?? true
         // Parse and validate everything first: a malformed request writes nothing.
         // Design documents (`_design/<name>`) are stored and replicated like any other.
-        var incoming = [IncomingDocument]()
+        var incoming = [CouchDocument]()
         for element in docs {
             guard let object = element.objectValue else { throw CouchError.badRequest("Document must be a JSON object") }
-            let document = try IncomingDocument(object)
-            if let id = document.id { try IncomingDocument.validate(id: id) }
+            let document = try CouchDocument(object)
+            if let id = document.id { try CouchDocument.validate(id: id) }
             incoming.append(document)
         }
         if newEdits {
-            let named = incoming.map { document -> IncomingDocument in
+            let named = incoming.map { document -> CouchDocument in
                 var document = document
                 if document.id == nil { document.id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
                 return document
             }
-            let results = try await StoreWork.run { try Self.saveBatch(named, store: database.store) }
+            let results = try await BlockingWork.run { try Self.saveBatch(named, store: database.store) }
             database.didWrite()
             return CouchReply.json(201, .array(results))
         }
@@ -177,7 +179,7 @@ extension CouchResponder {
             revisions.append(try Self.replicatedRevision(document, id: id, store: database.store))
         }
         let prepared = revisions
-        let failures = try await StoreWork.run { () throws -> [JSONValue] in
+        let failures = try await BlockingWork.run { () throws -> [JSONValue] in
             try database.store.insertRevisionsReportingRefusals(prepared).map { refusal in
                 let couch = CouchError(refusal.error)
                 return [

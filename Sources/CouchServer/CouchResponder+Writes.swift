@@ -1,3 +1,5 @@
+import AsyncBridge
+import CouchProtocol
 import DocumentStore
 import Foundation
 
@@ -5,14 +7,14 @@ import Foundation
 extension CouchResponder {
     /// Writes `incoming` as a new edit (`new_edits=true`): create, update or delete, with the
     /// attachments CouchDB keeps (stubs) or drops (absent from `_attachments`).
-    func save(_ incoming: IncomingDocument, id: String, in database: Database) async throws -> DocumentRevision {
-        let saved = try await StoreWork.run { try Self.saveNow(incoming, id: id, store: database.store) }
+    func save(_ incoming: CouchDocument, id: String, in database: Database) async throws -> DocumentRevision {
+        let saved = try await BlockingWork.run { try Self.saveNow(incoming, id: id, store: database.store) }
         database.didWrite()
         return saved
     }
 
     /// The blocking part of `save`.
-    static func saveNow(_ incoming: IncomingDocument, id: String, store: DocumentStore) throws -> DocumentRevision {
+    static func saveNow(_ incoming: CouchDocument, id: String, store: DocumentStore) throws -> DocumentRevision {
         switch try writeOperation(incoming, id: id, store: store) {
         case .create(let id, let body, let attachments):
             return try store.create(id: id, body: body, attachments: attachments)
@@ -26,7 +28,7 @@ extension CouchResponder {
     /// The store write for a new edit, after checking it against the parent revision: stubs
     /// must name attachments the parent has; attachments the parent has and the edit omits
     /// are removed.
-    static func writeOperation(_ incoming: IncomingDocument, id: String, store: DocumentStore) throws -> DocumentStore.WriteOperation {
+    static func writeOperation(_ incoming: CouchDocument, id: String, store: DocumentStore) throws -> DocumentStore.WriteOperation {
         if incoming.deleted {
             guard let parent = incoming.rev else {
                 if try store.get(id: id) != nil { throw CouchError.conflict }
@@ -47,8 +49,7 @@ extension CouchResponder {
                 changes.append(.put(name: name, contentType: contentType, data: data))
             case .stub(_, _, let digest, _):
                 guard let kept = existing[name], digest == nil || digest == kept.digest else {
-                    throw CouchError(status: 412, error: "missing_stub",
-                                     reason: "Attachment '\(name)' is a stub but the parent revision has no such attachment.")
+                    throw CouchError.missingStub("Attachment '\(name)' is a stub but the parent revision has no such attachment.")
                 }
             case .follows:
                 throw CouchError.badRequest("Attachment '\(name)' says follows but no multipart part carried it")
@@ -65,7 +66,7 @@ extension CouchResponder {
 
     /// New edits of `_bulk_docs`: one transaction for the whole batch when every document
     /// goes through; otherwise each document on its own, so each gets its own result.
-    static func saveBatch(_ documents: [IncomingDocument], store: DocumentStore) throws -> [JSONValue] {
+    static func saveBatch(_ documents: [CouchDocument], store: DocumentStore) throws -> [JSONValue] {
         if let operations = try? documents.map({ try writeOperation($0, id: $0.id!, store: store) }),
            Set(documents.map { $0.id! }).count == documents.count,
            let saved = try? store.write(operations), saved.count == documents.count {
@@ -86,31 +87,12 @@ extension CouchResponder {
         return results
     }
 
-    /// The replicated revision (`new_edits=false`) for `incoming`; 400 when it lacks `_rev`.
-    static func replicatedRevision(_ incoming: IncomingDocument, id: String, store: DocumentStore) throws -> ReplicatedRevision {
-        guard let rev = incoming.rev ?? incoming.revisions?.first else {
-            throw CouchError.badRequest("new_edits=false needs _rev on every document")
-        }
-        var attachments = [String: ReplicatedAttachment]()
-        for (name, attachment) in incoming.attachments ?? [:] {
-            switch attachment {
-            case .data(let contentType, let data, let revpos):
-                attachments[name] = .data(contentType: contentType, data: data, revpos: revpos ?? rev.generation)
-            case .stub(let contentType, let length, let digest, let revpos):
-                guard let digest else {
-                    throw CouchError(status: 412, error: "missing_stub", reason: "Attachment stub '\(name)' has no digest")
-                }
-                var size = length
-                if size == nil { size = try store.attachmentData(digest: digest)?.count }
-                attachments[name] = .stub(AttachmentInfo(
-                    contentType: contentType ?? "application/octet-stream", length: size ?? 0,
-                    digest: digest, revpos: revpos ?? rev.generation))
-            case .follows:
-                throw CouchError.badRequest("Attachment '\(name)' says follows but no multipart part carried it")
-            }
-        }
-        return ReplicatedRevision(
-            id: id, rev: rev, deleted: incoming.deleted, body: incoming.body,
-            history: incoming.revisions ?? [rev], attachments: attachments)
+    /// The replicated revision (`new_edits=false`) for `incoming`, stubs without a length
+    /// taking the length of the bytes the store holds under their digest; 400 when it lacks
+    /// `_rev`.
+    static func replicatedRevision(_ incoming: CouchDocument, id: String, store: DocumentStore) throws -> ReplicatedRevision {
+        var document = incoming
+        try document.completeStubLengths { try store.attachmentData(digest: $0)?.count }
+        return try document.replicatedRevision(id: id)
     }
 }

@@ -1,3 +1,5 @@
+import AsyncBridge
+import CouchProtocol
 import DocumentStore
 import Foundation
 import HTTPTypes
@@ -111,7 +113,7 @@ struct CouchResponder: HTTPResponder {
                 request.authenticatedBy = "default"
             }
         }
-        if request.user == nil, let session = Self.cookie(named: "AuthSession", in: request.headers),
+        if request.user == nil, let session = Cookies(from: request.headers[values: .cookie])["AuthSession"]?.value,
            let verified = state.cookies.verify(session), verified.user == state.configuration.credentials?.user {
             request.user = verified.user
             request.authenticatedBy = "cookie"
@@ -126,17 +128,6 @@ struct CouchResponder: HTTPResponder {
             default: throw CouchError.notAuthorized
             }
         }
-    }
-
-    /// The value of cookie `name` in the request's `Cookie` headers.
-    static func cookie(named name: String, in headers: HTTPFields) -> String? {
-        for header in headers[values: .cookie] {
-            for piece in header.split(separator: ";") {
-                let pair = piece.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if pair.count == 2, pair[0] == name { return pair[1] }
-            }
-        }
-        return nil
     }
 
     /// Whether a request changes data (and so needs a user unless anonymous writes are allowed).
@@ -200,7 +191,7 @@ struct CouchResponder: HTTPResponder {
         case "_index": return try await index(database, request)
         case "_compact":
             try Self.allow(request, [.post])
-            try await StoreWork.run { try database.store.compact() }
+            try await BlockingWork.run { try database.store.compact() }
             return CouchReply.json(202, CouchReply.ok)
         default:
             // Anything else starting with "_" would be a document ID, and those are reserved.

@@ -1,9 +1,10 @@
+import AsyncBridge
 import Foundation
 import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// CouchDB's HTTP API over local DocumentStore files, one per database in a data directory:
 /// enough of it for CouchDB's replicator, PouchDB and this package's replicator to sync.
@@ -14,7 +15,7 @@ public final class CouchServer: Sendable {
     public let configuration: CouchServerConfiguration
     private let logger: Logger
     private let state: ServerState
-    private let running = NIOLockedValueBox<Running?>(nil)
+    private let running = Mutex<Running?>(nil)
 
     private struct Running: Sendable {
         var group: ServiceGroup
@@ -30,21 +31,21 @@ public final class CouchServer: Sendable {
     }
 
     /// The port the server listens on, once started.
-    public var port: Int? { running.withLockedValue { $0?.port } }
+    public var port: Int? { running.withLock { $0?.port } }
 
     /// Binds and starts serving; returns the bound port (useful with port 0).
     ///
     /// With `handleSignals`, SIGINT and SIGTERM stop the server gracefully (for the CLI).
     @discardableResult
     public func start(handleSignals: Bool = false) async throws -> Int {
-        let portBox = NIOLockedValueBox<CheckedContinuation<Int, any Error>?>(nil)
+        let listening = OneShotContinuation<Int>()
         let app = Application(
             responder: CouchResponder(state: state, logger: logger),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "Recipes-CouchServer"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
-                portBox.withLockedValue { $0?.resume(returning: port); $0 = nil }
+                listening.resume(returning: port)
             },
             logger: logger
         )
@@ -52,29 +53,24 @@ public final class CouchServer: Sendable {
             services: [app],
             gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
             logger: logger))
-        let port: Int = try await withCheckedThrowingContinuation { continuation in
-            portBox.withLockedValue { $0 = continuation }
-            let task = Task {
-                do {
-                    try await group.run()
-                    portBox.withLockedValue {
-                        $0?.resume(throwing: CouchServerError.stoppedBeforeListening)
-                        $0 = nil
-                    }
-                } catch {
-                    portBox.withLockedValue { $0?.resume(throwing: CouchServerError.cannotListen(String(describing: error))); $0 = nil }
-                    throw error
-                }
+        let task = Task {
+            do {
+                try await group.run()
+                listening.resume(throwing: CouchServerError.stoppedBeforeListening)
+            } catch {
+                listening.resume(throwing: CouchServerError.cannotListen(String(describing: error)))
+                throw error
             }
-            running.withLockedValue { $0 = Running(group: group, task: task, port: 0) }
         }
-        running.withLockedValue { $0?.port = port }
+        running.withLock { $0 = Running(group: group, task: task, port: 0) }
+        let port = try await listening.value()
+        running.withLock { $0?.port = port }
         return port
     }
 
     /// Waits until the server stops (after `stop()` or a signal), then closes the stores.
     public func waitUntilStopped() async throws {
-        guard let task = running.withLockedValue({ $0?.task }) else { return }
+        guard let task = running.withLock({ $0?.task }) else { return }
         _ = try? await task.value
         await state.registry.closeAll()
     }
@@ -82,7 +78,7 @@ public final class CouchServer: Sendable {
     /// Stops listening, lets in-flight requests finish (longpoll feeds answer at once) and
     /// closes every store.
     public func stop() async {
-        guard let current = running.withLockedValue({ value -> Running? in
+        guard let current = running.withLock({ value -> Running? in
             defer { value = nil }
             return value
         }) else { return }

@@ -1,6 +1,6 @@
 import DocumentStore
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// One served database: its store file, the notifier its longpoll readers wait on, and the
 /// set of deleted documents behind the database-info reply's `doc_del_count`.
@@ -13,7 +13,7 @@ final class Database: Sendable {
     let notifier = ChangeNotifier()
     /// IDs whose winner is a tombstone, as of `sequence`; brought up to date from the changes
     /// feed, so each database-info request reads only what changed since the last one.
-    private let tombstones = NIOLockedValueBox<(sequence: Int64, ids: Set<String>)>((0, []))
+    private let tombstones = Mutex<(sequence: Int64, ids: Set<String>)>((0, []))
 
     init(name: DatabaseName, store: DocumentStore) {
         self.name = name
@@ -22,7 +22,7 @@ final class Database: Sendable {
 
     /// Documents whose winning revision is a tombstone (`doc_del_count`).
     func deletedDocumentCount() throws -> Int {
-        var (since, ids) = tombstones.withLockedValue { $0 }
+        var (since, ids) = tombstones.withLock { $0 }
         while true {
             let batch = try store.changes(since: since, limit: 5000)
             if batch.changes.isEmpty { break }
@@ -32,7 +32,7 @@ final class Database: Sendable {
             since = batch.lastSequence
         }
         let result = (sequence: since, ids: ids)
-        tombstones.withLockedValue { current in
+        tombstones.withLock { current in
             if result.sequence > current.sequence { current = result }
         }
         return ids.count

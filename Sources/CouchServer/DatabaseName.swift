@@ -1,3 +1,4 @@
+import CouchProtocol
 import Foundation
 
 /// A database name CouchDB would accept (`^[a-z][a-z0-9_$()+/-]*$`), and the file name that

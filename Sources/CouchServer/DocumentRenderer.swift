@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 
@@ -28,10 +29,7 @@ struct DocumentRenderer: Sendable {
     /// Renders `revision` of a document in `store`; `history`, when the caller already read
     /// the revision's ancestry, saves reading it again.
     func render(_ revision: DocumentRevision, store: DocumentStore, history known: [RevisionID]? = nil) throws -> Rendered {
-        var json = revision.body
-        json["_id"] = .string(revision.id)
-        json["_rev"] = .string(revision.rev.description)
-        if revision.deleted { json["_deleted"] = .bool(true) }
+        var json = CouchDocumentEncoder.members(id: revision.id, rev: revision.rev, deleted: revision.deleted, body: revision.body)
         var following = [(name: String, info: AttachmentInfo)]()
         var history: [RevisionID]? = known.map { $0.isEmpty ? [revision.rev] : $0 }
         func ancestry() throws -> [RevisionID] {
@@ -48,37 +46,27 @@ struct DocumentRenderer: Sendable {
             }
             var entries = JSONObject()
             for (name, info) in revision.attachments.sorted(by: { $0.key < $1.key }) {
-                var entry: JSONObject = [
-                    "content_type": .string(info.contentType),
-                    "revpos": .int(Int64(info.revpos)),
-                    "digest": .string(info.digest),
-                ]
+                let attachment: OutgoingAttachment
                 if attachments, info.revpos > sincePosition {
                     if attachmentsFollow {
-                        entry["length"] = .int(Int64(info.length))
-                        entry["follows"] = .bool(true)
+                        attachment = .follows(info)
                         following.append((name, info))
                     } else {
                         guard let data = try store.attachmentData(digest: info.digest) else {
                             throw CouchError(status: 500, error: "internal_server_error",
                                              reason: "Attachment \(name) has no stored data")
                         }
-                        entry["data"] = .string(data.base64EncodedString())
+                        attachment = .inline(contentType: info.contentType, revpos: info.revpos, digest: info.digest, data: data)
                     }
                 } else {
-                    entry["length"] = .int(Int64(info.length))
-                    entry["stub"] = .bool(true)
+                    attachment = .stub(info)
                 }
-                entries[name] = .object(entry)
+                entries[name] = .object(CouchDocumentEncoder.entry(attachment))
             }
             json["_attachments"] = .object(entries)
         }
         if revs {
-            let ids = try ancestry()
-            json["_revisions"] = .object([
-                "start": .int(Int64(revision.rev.generation)),
-                "ids": .array(ids.map { .string($0.hash) }),
-            ])
+            json["_revisions"] = CouchDocumentEncoder.revisions(rev: revision.rev, history: try ancestry())
         }
         if revsInfo {
             var infos = [JSONValue]()

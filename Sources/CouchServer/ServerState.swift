@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+import Synchronization
 
 /// What every request handler shares: the configuration, the databases, the session-cookie
 /// signer and the identity CouchDB clients read from `GET /`.
@@ -11,7 +11,7 @@ final class ServerState: Sendable {
     let instanceStartTime: String
     /// The server's UUID, stable across restarts on the same data directory.
     let uuid: String
-    private let stopping = NIOLockedValueBox<Bool>(false)
+    private let stopping = Mutex<Bool>(false)
 
     init(configuration: CouchServerConfiguration) {
         self.configuration = configuration
@@ -22,10 +22,10 @@ final class ServerState: Sendable {
     }
 
     /// Whether the server is shutting down (longpoll requests then answer at once).
-    var isStopping: Bool { stopping.withLockedValue { $0 } }
+    var isStopping: Bool { stopping.withLock { $0 } }
 
     /// Marks the server as shutting down.
-    func markStopping() { stopping.withLockedValue { $0 = true } }
+    func markStopping() { stopping.withLock { $0 = true } }
 
     private static func loadUUID(in directory: URL) -> String {
         let file = directory.appendingPathComponent(".server-uuid")

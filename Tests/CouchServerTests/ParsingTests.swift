@@ -1,9 +1,11 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 import Testing
 @testable import CouchServer
 
-/// The server's own parsers: URL routes, database names, multipart bodies, sequences.
+/// The server's own parsers: URL routes, database names, sequences (multipart bodies are
+/// CouchProtocol's, tested there).
 @Suite("CouchServer parsing")
 struct ParsingTests {
     @Test("Paths route as CouchDB routes them, with encoded slashes kept inside names")
@@ -32,29 +34,6 @@ struct ParsingTests {
             #expect(throws: CouchError.self) { try DatabaseName(validating: bad) }
         }
         #expect(DatabaseName(fileName: "notes.txt") == nil)
-    }
-
-    @Test("Multipart bodies split into parts, with CRLF or LF line ends and binary content")
-    func multipart() throws {
-        let binary = Data([0xFF, 0x00, 0x0D, 0x0A, 0x2D, 0x2D, 0x41])
-        var body = Data("--XYZ\r\nContent-Type: application/json\r\n\r\n{\"a\":1}\r\n--XYZ\r\nContent-Disposition: attachment; filename=\"f.bin\"\r\n\r\n".utf8)
-        body.append(binary)
-        body.append(Data("\r\n--XYZ--\r\n".utf8))
-        let parts = try MultipartReader.parts(of: body, boundary: "XYZ")
-        #expect(parts.count == 2)
-        #expect(parts[0].contentType == "application/json")
-        #expect(parts[0].body == Data("{\"a\":1}".utf8))
-        #expect(parts[1].fileName == "f.bin")
-        #expect(parts[1].body == binary)
-        let lf = try MultipartReader.parts(of: Data("--B\nContent-Type: text/plain\n\nhi\n--B--".utf8), boundary: "B")
-        #expect(lf.map(\.body) == [Data("hi".utf8)])
-        #expect(throws: CouchError.self) { try MultipartReader.parts(of: Data("--B\r\n\r\nno end".utf8), boundary: "B") }
-
-        var writer = MultipartWriter()
-        writer.append(headers: [("Content-Type", "application/octet-stream")], body: binary)
-        let boundary = writer.boundary
-        let written = writer.finish()
-        #expect(try MultipartReader.parts(of: written, boundary: boundary).map(\.body) == [binary])
     }
 
     @Test("since accepts numbers, now, quoted numbers and this server's N-suffixed sequences")

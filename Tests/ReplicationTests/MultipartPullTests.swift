@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 import Testing
@@ -141,7 +142,7 @@ import Testing
         ("length not matching", "multipart/mixed; boundary=x", Data("--x\r\nContent-Length: 2\r\n\r\nbody\r\n--x--".utf8)),
     ])
     func malformedBodiesAreTypedErrors(name: String, contentType: String, data: Data) {
-        #expect(throws: MultipartBody.FormatError.self, "\(name)") { _ = try MultipartBody(data: data, contentType: contentType) }
+        #expect(throws: MultipartFormatError.self, "\(name)") { _ = try MultipartBody(data: data, contentType: contentType) }
     }
 
     // MARK: pulling over HTTP

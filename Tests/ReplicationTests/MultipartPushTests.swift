@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 import Testing
@@ -56,7 +57,7 @@ import Testing
         #expect(attachments["new.bin"]?.objectValue?["length"] == .int(Int64(bytes.count)))
         #expect(attachments["new.bin"]?.objectValue?["digest"] == .string(RevisionHasher.attachmentDigest(bytes)))
         #expect(attachments["old.txt"]?.objectValue?["stub"] == true)
-        #expect(body.parts[1].filename == "new.bin" && body.parts[1].body == bytes)
+        #expect(body.parts[1].fileName == "new.bin" && body.parts[1].body == bytes)
     }
 
     @Test func smallAttachmentsStayInTheBulkRequestByDefault() async throws {

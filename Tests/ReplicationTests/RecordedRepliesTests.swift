@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 import Logging
@@ -173,8 +174,8 @@ import Testing
         #expect(typed(exists) == .httpStatus(url: "http://127.0.0.1:1/src", status: 412, error: "file_exists",
                                               reason: "The database could not be created, the file already exists."))
         for exchange in endpoints where exchange.status >= 400 {
-            let (error, reason) = CouchReplies.errorBody(Data(exchange.body.utf8))
-            #expect(!error.isEmpty && !reason.isEmpty)
+            let body = CouchError(status: exchange.status, body: Data(exchange.body.utf8))
+            #expect(!body.error.isEmpty && !body.reason.isEmpty)
         }
     }
 
@@ -200,10 +201,10 @@ import Testing
             attachments: ["a.bin": .data(contentType: "application/octet-stream", data: Data([0, 1, 2, 255]), revpos: 3),
                           "old.txt": .stub(AttachmentInfo(contentType: "text/plain", length: 5, digest: "md5-abc", revpos: 1))])
         var buffer: [UInt8] = []
-        try CouchDocumentCoding.appendRevision(revision, to: &buffer)
+        try revision.appendDocument(attachmentsFollow: false, to: &buffer)
         let object = try JSONValue.parse(Data(buffer)).objectValue!
         #expect(object["_revisions"] == ["start": 3, "ids": ["ccc", "bbb", "aaa"]])
-        let back = try CouchDocumentCoding.decodeRevision(object)
+        let back = try TransferRevision(CouchDocument(object))
         #expect(back.id == revision.id && back.rev == revision.rev && back.body == revision.body && back.history == revision.history)
         guard case .data(_, let data, 3) = back.attachments["a.bin"], case .stub(let info) = back.attachments["old.txt"] else {
             Issue.record("attachments changed form")

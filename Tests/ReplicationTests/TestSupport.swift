@@ -51,16 +51,10 @@ struct StoreSnapshot: Equatable {
         leaves = [:]
         winners = [:]
         deleted = []
-        var since: Int64 = 0
-        while true {
-            let batch = try store.changes(since: since, limit: 1000)
-            if batch.changes.isEmpty { break }
-            for change in batch.changes {
-                leaves[change.id] = change.revisions.map(\.description).sorted()
-                if change.deleted { deleted.insert(change.id) }
-                if let winner = try store.get(id: change.id) { winners[change.id] = winner.body }
-            }
-            since = batch.lastSequence
+        try ChangesFeed.forEachChange(in: store) { change in
+            leaves[change.id] = change.revisions.map(\.description).sorted()
+            if change.deleted { deleted.insert(change.id) }
+            if let winner = try store.get(id: change.id) { winners[change.id] = winner.body }
         }
     }
 }

@@ -2,6 +2,7 @@ import Crypto
 import DocumentStore
 import Foundation
 import Logging
+import Synchronization
 
 /// Copies every document revision the target lacks from a source peer to a target peer, with
 /// the CouchDB replication protocol: changes feed in batches, `revs_diff`, fetch with history,
@@ -49,14 +50,28 @@ public final class Replicator: Sendable {
         var pending: Int?
     }
 
-    /// Mutable state of one run.
-    private final class RunState: @unchecked Sendable {
-        var progress = ReplicationProgress()
-        var failures: [DocumentFailure] = []
-        var checkpointRefused = false
-        var sourceCheckpoint: JSONObject?
-        var targetCheckpoint: JSONObject?
-        var endSequence: ReplicationSequence?
+    /// Mutable state of one run, behind a lock: the batch being written and the one being
+    /// read run in different tasks, and the observer is called from either.
+    private final class RunState: Sendable {
+        /// The values the run updates as it goes.
+        struct Values: Sendable {
+            var progress = ReplicationProgress()
+            var failures: [DocumentFailure] = []
+            var checkpointRefused = false
+            var sourceCheckpoint: JSONObject?
+            var targetCheckpoint: JSONObject?
+            var endSequence: ReplicationSequence?
+        }
+
+        private let values = Mutex(Values())
+
+        /// A copy of the values as they are now.
+        var snapshot: Values { values.withLock { $0 } }
+
+        /// Changes the values under the lock.
+        func update(_ change: (inout Values) -> Void) {
+            values.withLock { change(&$0) }
+        }
     }
 
     /// Runs the replication to the end of the source's changes feed as it is now, and
@@ -78,23 +93,29 @@ public final class Replicator: Sendable {
             _ = try await sourceInfo
             async let sourceCheckpoint = source.localDocument(id: repID)
             let targetCheckpoint = try await target.localDocument(id: repID)
-            state.sourceCheckpoint = try await sourceCheckpoint
-            state.targetCheckpoint = targetCheckpoint
-            let start = ReplicationCheckpoint.startSequence(source: state.sourceCheckpoint, target: state.targetCheckpoint)
+            let sourceCopy = try await sourceCheckpoint
+            state.update {
+                $0.sourceCheckpoint = sourceCopy
+                $0.targetCheckpoint = targetCheckpoint
+            }
+            let start = ReplicationCheckpoint.startSequence(source: sourceCopy, target: targetCheckpoint)
             logger.info("replication \(repID) \(source.peerIdentity) -> \(target.peerIdentity) from \(start?.description ?? "the start")")
-            state.endSequence = start
-            state.progress.state = .running
+            state.update {
+                $0.endSequence = start
+                $0.progress.state = .running
+            }
             report(state)
             let first = try await readBatch(since: start, state: state)
             try await process(first, state: state, sessionID: sessionID, started: started, start: start)
-            state.progress.state = .completed
+            state.update { $0.progress.state = .completed }
             report(state)
+            let done = state.snapshot
             let summary = ReplicationSummary(
-                replicationID: repID, sessionID: sessionID, startSequence: start, endSequence: state.endSequence,
-                changesProcessed: state.progress.changesProcessed, docsRead: state.progress.docsRead,
-                docsWritten: state.progress.docsWritten, docsFailed: state.progress.docsFailed,
-                failures: state.failures, bytesTransferred: state.progress.bytesTransferred,
-                checkpointRefused: state.checkpointRefused, duration: Date().timeIntervalSince(started))
+                replicationID: repID, sessionID: sessionID, startSequence: start, endSequence: done.endSequence,
+                changesProcessed: done.progress.changesProcessed, docsRead: done.progress.docsRead,
+                docsWritten: done.progress.docsWritten, docsFailed: done.progress.docsFailed,
+                failures: done.failures, bytesTransferred: done.progress.bytesTransferred,
+                checkpointRefused: done.checkpointRefused, duration: Date().timeIntervalSince(started))
             logger.info("replication \(repID) done: \(summary.docsWritten) written, \(summary.docsFailed) failed, up to \(summary.endSequence?.description ?? "start")")
             return summary
         } catch {
@@ -107,9 +128,9 @@ public final class Replicator: Sendable {
                 mapped = error
             }
             if case ReplicationError.cancelled = mapped {
-                state.progress.state = .cancelled
+                state.update { $0.progress.state = .cancelled }
             } else {
-                state.progress.state = .failed("\(mapped)")
+                state.update { $0.progress.state = .failed("\(mapped)") }
             }
             report(state)
             // The error goes to the caller, who decides what it means: a missing database
@@ -144,12 +165,11 @@ public final class Replicator: Sendable {
     /// Reads the changes after `since`, asks the target what it lacks and fetches that.
     private func readBatch(since: ReplicationSequence?, state: RunState) async throws -> Batch {
         try Task.checkCancellation()
-        let page = try await source.changes(since: since, limit: options.batchSize)
+        let (page, isLast) = try await ChangesFeed.page(of: source, since: since, pageSize: options.batchSize)
         var wanted: [String: [RevisionID]] = [:]
         for row in page.rows where options.filter?.includes(row.id) ?? true {
             wanted[row.id, default: []].append(contentsOf: row.revisions)
         }
-        let isLast = page.rows.count < options.batchSize
         if wanted.isEmpty {
             return Batch(changes: page.rows.count, revisions: [], readFailures: [], lastSequence: page.lastSequence,
                          isLast: isLast, pending: page.pending)
@@ -189,18 +209,22 @@ public final class Replicator: Sendable {
         for failure in allFailures {
             logger.warning("document not replicated: \(failure)")
         }
-        state.progress.changesProcessed += batch.changes
-        state.progress.docsRead += batch.revisions.count
-        state.progress.docsWritten += batch.revisions.count - writeFailures.count
-        state.progress.docsFailed += allFailures.count
-        state.progress.bytesTransferred += batch.revisions.reduce(0) { $0 + $1.attachmentBytesToSend }
-        state.progress.totalChangesEstimate = batch.pending.map { state.progress.changesProcessed + $0 }
-            ?? max(state.progress.totalChangesEstimate ?? 0, state.progress.changesProcessed)
-        if state.failures.count < 1000 { state.failures += allFailures.prefix(1000 - state.failures.count) }
-        if batch.changes > 0, batch.lastSequence != state.endSequence {
+        let written = batch.revisions.count - writeFailures.count
+        let bytes = batch.revisions.reduce(0) { $0 + $1.attachmentBytesToSend }
+        state.update { values in
+            values.progress.changesProcessed += batch.changes
+            values.progress.docsRead += batch.revisions.count
+            values.progress.docsWritten += written
+            values.progress.docsFailed += allFailures.count
+            values.progress.bytesTransferred += bytes
+            values.progress.totalChangesEstimate = batch.pending.map { values.progress.changesProcessed + $0 }
+                ?? max(values.progress.totalChangesEstimate ?? 0, values.progress.changesProcessed)
+            if values.failures.count < 1000 { values.failures += allFailures.prefix(1000 - values.failures.count) }
+        }
+        if batch.changes > 0, batch.lastSequence != state.snapshot.endSequence {
             try await checkpoint(batch.lastSequence, state: state, sessionID: sessionID, started: started, start: start)
         }
-        state.endSequence = batch.lastSequence
+        state.update { $0.endSequence = batch.lastSequence }
         report(state)
     }
 
@@ -234,21 +258,22 @@ public final class Replicator: Sendable {
         var refusedNow = false
         for side in [Side.target, .source] {
             let peer = side == .target ? target : source
-            let previous = side == .target ? state.targetCheckpoint : state.sourceCheckpoint
+            let current = state.snapshot
+            let previous = side == .target ? current.targetCheckpoint : current.sourceCheckpoint
             let body = ReplicationCheckpoint.body(sessionID: sessionID, startTime: started, startSequence: start,
-                                                  recorded: sequence, progress: state.progress, previous: previous,
-                                                  peerRefused: state.checkpointRefused || refusedNow)
+                                                  recorded: sequence, progress: current.progress, previous: previous,
+                                                  peerRefused: current.checkpointRefused || refusedNow)
             do {
                 try await peer.putLocalDocument(id: repID, body: body)
-                if side == .target { state.targetCheckpoint = body } else { state.sourceCheckpoint = body }
+                state.update { if side == .target { $0.targetCheckpoint = body } else { $0.sourceCheckpoint = body } }
             } catch let error as ReplicationError {
                 switch error {
                 case .unauthorized, .forbidden:
-                    if !state.checkpointRefused {
+                    if !current.checkpointRefused {
                         logger.warning("\(peer.peerIdentity) refused the checkpoint (\(error)); keeping the other side's copy")
                     }
                     refusedNow = true
-                    state.checkpointRefused = true
+                    state.update { $0.checkpointRefused = true }
                 default:
                     throw error
                 }
@@ -258,13 +283,14 @@ public final class Replicator: Sendable {
             // The side that accepted must know the other refused, so the next run trusts it alone.
             for side in [Side.target, .source] {
                 let peer = side == .target ? target : source
-                guard let copy = side == .target ? state.targetCheckpoint : state.sourceCheckpoint,
+                let current = state.snapshot
+                guard let copy = side == .target ? current.targetCheckpoint : current.sourceCheckpoint,
                       copy["session_id"]?.stringValue == sessionID, copy["source_last_seq"] == sequence.value,
                       copy["peer_refused_checkpoint"] == nil else { continue }
                 var updated = copy
                 updated["peer_refused_checkpoint"] = .bool(true)
                 try await peer.putLocalDocument(id: repID, body: updated)
-                if side == .target { state.targetCheckpoint = updated } else { state.sourceCheckpoint = updated }
+                state.update { if side == .target { $0.targetCheckpoint = updated } else { $0.sourceCheckpoint = updated } }
             }
         }
     }
@@ -272,6 +298,6 @@ public final class Replicator: Sendable {
     private enum Side { case source, target }
 
     private func report(_ state: RunState) {
-        observer?(state.progress)
+        observer?(state.snapshot.progress)
     }
 }

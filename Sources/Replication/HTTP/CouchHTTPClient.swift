@@ -1,9 +1,11 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Logging
+import Synchronization
 
 /// One HTTP reply: status, headers (lower-cased names) and the whole body.
 struct HTTPReply: Sendable {
@@ -22,7 +24,7 @@ final class CouchHTTPClient: Sendable {
     private let logger: Logger
     private let user: String?
     private let password: String?
-    private let cookie = LockedValue<String?>(nil)
+    private let cookie = Mutex<String?>(nil)
 
     init(url: CouchURL, options: CouchClientOptions, logger: Logger) {
         self.url = url
@@ -64,7 +66,7 @@ final class CouchHTTPClient: Sendable {
         var renewedSession = false
         while true {
             try checkCancelled()
-            if options.authentication == .cookieSession, user != nil, cookie.value == nil {
+            if options.authentication == .cookieSession, user != nil, cookie.withLock({ $0 }) == nil {
                 try await login()
             }
             var request = URLRequest(url: target)
@@ -98,7 +100,7 @@ final class CouchHTTPClient: Sendable {
                 logger.debug("\(method) \(target.path) -> \(http.statusCode) (\(data.count) bytes, \(Int(Date().timeIntervalSince(started) * 1000)) ms)")
                 if reply.status == 401, options.authentication == .cookieSession, user != nil, !renewedSession {
                     renewedSession = true
-                    cookie.value = nil
+                    cookie.withLock { $0 = nil }
                     continue
                 }
                 if reply.status >= 500, attempt < options.maxRetries {
@@ -151,7 +153,8 @@ final class CouchHTTPClient: Sendable {
 
     /// The typed error for a non-2xx reply.
     func error(for reply: HTTPReply, missingDatabaseOn404: Bool = false) -> ReplicationError {
-        let (error, reason) = CouchReplies.errorBody(reply.body)
+        let body = CouchError(status: reply.status, body: reply.body)
+        let (error, reason) = (body.error, body.reason)
         switch reply.status {
         case 401: return .unauthorized(url: url.description, reason: reason.isEmpty ? error : reason)
         case 403: return .forbidden(url: url.description, reason: reason.isEmpty ? error : reason)
@@ -169,7 +172,7 @@ final class CouchHTTPClient: Sendable {
             let token = Data("\(user):\(password ?? "")".utf8).base64EncodedString()
             request.setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
         case .cookieSession:
-            if let value = cookie.value { request.setValue(value, forHTTPHeaderField: "Cookie") }
+            if let value = cookie.withLock({ $0 }) { request.setValue(value, forHTTPHeaderField: "Cookie") }
         }
     }
 
@@ -203,7 +206,7 @@ final class CouchHTTPClient: Sendable {
         guard let setCookie, let pair = setCookie.split(separator: ";").first, pair.hasPrefix("AuthSession=") else {
             throw ReplicationError.malformedReply(url: url.description, detail: "/_session set no AuthSession cookie")
         }
-        cookie.value = String(pair)
+        cookie.withLock { $0 = String(pair) }
         logger.debug("logged in to \(url.description) as \(user)")
     }
 
@@ -228,18 +231,5 @@ final class CouchHTTPClient: Sendable {
         default:
             return false
         }
-    }
-}
-
-/// A value behind a lock, for the little mutable state shared by concurrent requests.
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
     }
 }

@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 
@@ -24,7 +25,7 @@ extension CouchReplies {
                 }
                 guard let object = value.objectValue else { throw ShapeError("open_revs part of \(documentID) is not an object") }
                 if object["_id"] != nil {
-                    revisions.append(try decode(object, following: [:]))
+                    revisions.append(try decode(object))
                 } else {
                     let (revision, failure) = try openRevsEntry(value, documentID: documentID)
                     if let revision { revisions.append(revision) }
@@ -33,67 +34,52 @@ extension CouchReplies {
             case "multipart/related":
                 revisions.append(try relatedRevision(part, documentID: documentID))
             default:
-                throw ShapeError("open_revs part of \(documentID) has unexpected Content-Type \(part.headers["content-type"] ?? "none")")
+                throw ShapeError("open_revs part of \(documentID) has unexpected Content-Type \(part.contentType ?? "none")")
             }
         }
         return FetchResult(revisions: revisions, failures: failures)
     }
 
-    /// A `multipart/related` part: the document JSON first, then its attachments' bytes.
-    private static func relatedRevision(_ part: MultipartBody.Part, documentID: String) throws -> TransferRevision {
-        let related = try multipart(part.body, contentType: part.headers["content-type"] ?? "",
+    /// A `multipart/related` part: the document JSON first, then its attachments' bytes,
+    /// matched to their stubs and checked by the codec the server shares.
+    private static func relatedRevision(_ part: MultipartPart, documentID: String) throws -> TransferRevision {
+        let related = try multipart(part.body, contentType: part.contentType ?? "",
                                     context: "multipart/related part of \(documentID)")
         guard let first = related.parts.first, first.mediaType == "application/json" else {
             throw ShapeError("multipart/related part of \(documentID) does not start with the document JSON")
         }
-        let document: JSONObject
+        let object: JSONObject
         do {
-            guard let object = try JSONValue.parse(first.body).objectValue else {
+            guard let parsed = try JSONValue.parse(first.body).objectValue else {
                 throw ShapeError("document part of \(documentID) is not an object")
             }
-            document = object
+            object = parsed
         } catch let error as ShapeError {
             throw error
         } catch {
             throw ShapeError("document part of \(documentID) is not JSON: \(error)")
         }
-        let stubs = document["_attachments"]?.objectValue ?? [:]
-        var unnamed = stubs.filter { $0.value.objectValue?["follows"]?.boolValue == true }.map(\.key)
-        var following: [String: Data] = [:]
-        for attachment in related.parts.dropFirst() {
-            if let encoding = attachment.headers["content-encoding"], encoding.lowercased() != "identity" {
-                throw ShapeError("attachment part of \(documentID) came with Content-Encoding \(encoding); it must be requested without compression")
-            }
-            let name: String
-            if let filename = attachment.filename {
-                name = filename
-            } else if unnamed.count == 1 {
-                name = unnamed[0]
-            } else {
-                throw ShapeError("attachment part of \(documentID) has no Content-Disposition filename to match it to a stub")
-            }
-            guard stubs[name]?.objectValue?["follows"]?.boolValue == true else {
-                throw ShapeError("attachment part \(name) of \(documentID) matches no stub marked follows")
-            }
-            guard following[name] == nil else { throw ShapeError("attachment \(name) of \(documentID) came twice") }
-            following[name] = attachment.body
-            unnamed.removeAll { $0 == name }
+        do throws(CouchError) {
+            var document = try CouchDocument(object)
+            try document.attachFollowingParts(related.parts.dropFirst())
+            return try TransferRevision(document)
+        } catch {
+            throw ShapeError("document \(documentID): \(error.reason)")
         }
-        return try decode(document, following: following)
     }
 
-    private static func decode(_ document: JSONObject, following: [String: Data]) throws -> TransferRevision {
-        do {
-            return try CouchDocumentCoding.decodeRevision(document, following: following)
-        } catch let error as CouchDocumentCoding.ShapeError {
-            throw ShapeError(error.description)
+    private static func decode(_ document: JSONObject) throws -> TransferRevision {
+        do throws(CouchError) {
+            return try TransferRevision(CouchDocument(document))
+        } catch {
+            throw ShapeError("document \(document["_id"]?.stringValue ?? "?"): \(error.reason)")
         }
     }
 
     private static func multipart(_ data: Data, contentType: String, context: String) throws -> MultipartBody {
-        do {
+        do throws(MultipartFormatError) {
             return try MultipartBody(data: data, contentType: contentType)
-        } catch let error as MultipartBody.FormatError {
+        } catch {
             throw ShapeError("\(context): \(error.description)")
         }
     }

@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 
@@ -109,10 +110,10 @@ public enum CouchReplies {
         guard let entry = element.objectValue else { throw ShapeError("revision entry of \(documentID) is not an object") }
         if let ok = entry["ok"] {
             guard let doc = ok.objectValue else { throw ShapeError("revision of \(documentID) is not an object") }
-            do {
-                return (try CouchDocumentCoding.decodeRevision(doc), nil)
-            } catch let error as CouchDocumentCoding.ShapeError {
-                throw ShapeError(error.description)
+            do throws(CouchError) {
+                return (try TransferRevision(CouchDocument(doc)), nil)
+            } catch {
+                throw ShapeError("document \(doc["_id"]?.stringValue ?? documentID): \(error.reason)")
             }
         }
         if let missing = entry["missing"]?.stringValue {
@@ -140,12 +141,6 @@ public enum CouchReplies {
                                             error: error, reason: entry["reason"]?.stringValue ?? ""))
         }
         return failures
-    }
-
-    /// The `{error, reason}` of an error reply, or empty strings when the body has neither.
-    public static func errorBody(_ data: Data) -> (error: String, reason: String) {
-        guard let object = (try? JSONValue.parse(data))?.objectValue else { return ("", "") }
-        return (object["error"]?.stringValue ?? "", object["reason"]?.stringValue ?? "")
     }
 
     private static func revision(_ value: JSONValue, context: String) throws -> RevisionID {

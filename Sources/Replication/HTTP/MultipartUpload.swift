@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 
@@ -11,19 +12,15 @@ import Foundation
 struct MultipartUpload {
     /// The file holding the body; ``remove()`` deletes it.
     let file: URL
-    /// The boundary between parts.
-    let boundary: String
+    /// The `Content-Type` header value, boundary included.
+    let contentType: String
     /// The body's size in bytes.
     let length: Int
-
-    /// The `Content-Type` header value, boundary included.
-    var contentType: String { "multipart/related; boundary=\"\(boundary)\"" }
 
     /// Writes `revision` to a new temporary file.
     /// - Throws: `ReplicationError.store` when the store lacks an attachment's bytes or the
     ///   file cannot be written.
     init(_ revision: TransferRevision) throws {
-        boundary = RandomIdentifier.compactHex()
         file = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-upload-\(RandomIdentifier.compactHex()).multipart")
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
             throw ReplicationError.store("cannot create the temporary upload file \(file.path); check that the temporary directory is writable")
@@ -31,43 +28,32 @@ struct MultipartUpload {
         do {
             let handle = try FileHandle(forWritingTo: file)
             defer { try? handle.close() }
-            var written = 0
-            func write(_ bytes: some DataProtocol) throws {
-                try handle.write(contentsOf: bytes)
-                written += bytes.count
-            }
-            var head: [UInt8] = Array("--\(boundary)\r\nContent-Type: application/json\r\n\r\n".utf8)
-            try CouchDocumentCoding.appendMultipartHead(revision, to: &head)
-            try write(head)
-            for name in CouchDocumentCoding.followingAttachmentNames(revision) {
-                let payload = revision.attachments[name]!
-                let (contentType, length): (String, Int)
-                switch payload {
-                case .data(let type, let data, _): (contentType, length) = (type, data.count)
-                case .deferred(let info, _): (contentType, length) = (info.contentType, info.length)
-                case .stub: continue
-                }
-                let quoted = name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                try write(Array(("\r\n--\(boundary)\r\nContent-Disposition: attachment; filename=\"\(quoted)\"\r\n"
-                    + "Content-Type: \(contentType)\r\nContent-Length: \(length)\r\n\r\n").utf8))
-                switch payload {
-                case .data(_, let data, _):
-                    try write(data)
+            var writer = MultipartWriter(output: FileOutput(handle: handle))
+            var head: [UInt8] = []
+            try revision.appendDocument(attachmentsFollow: true, to: &head)
+            try writer.appendPart(headers: [("Content-Type", "application/json")], body: head)
+            for name in revision.followingAttachmentNames {
+                switch revision.attachments[name]! {
+                case .data(let type, let data, _):
+                    try writer.appendPart(headers: MultipartWriter<FileOutput>.attachmentHeaders(name: name, contentType: type, length: data.count),
+                                          body: data)
                 case .deferred(let info, let store):
+                    try writer.beginPart(headers: MultipartWriter<FileOutput>.attachmentHeaders(
+                        name: name, contentType: info.contentType, length: info.length))
                     var copied = 0
                     try store.readAttachment(digest: info.digest, chunkSize: 1 << 20) { chunk in
-                        try write(chunk)
+                        try writer.write(chunk)
                         copied += chunk.count
                     }
                     guard copied == info.length else {
                         throw ReplicationError.store("attachment '\(name)' of \(revision.id) has \(copied) bytes in the local store, not \(info.length)")
                     }
                 case .stub:
-                    break
+                    continue
                 }
             }
-            try write(Array("\r\n--\(boundary)--\r\n".utf8))
-            length = written
+            contentType = writer.contentType("related")
+            length = try writer.finish().written
         } catch {
             try? FileManager.default.removeItem(at: file)
             if let error = error as? ReplicationError { throw error }
@@ -78,5 +64,20 @@ struct MultipartUpload {
     /// Deletes the file.
     func remove() {
         try? FileManager.default.removeItem(at: file)
+    }
+
+    /// The upload file as the writer's output: bytes go straight to it, and are counted.
+    private struct FileOutput: MultipartOutput {
+        let handle: FileHandle
+        private(set) var written = 0
+
+        init(handle: FileHandle) {
+            self.handle = handle
+        }
+
+        mutating func write(_ bytes: some DataProtocol) throws {
+            try handle.write(contentsOf: bytes)
+            written += bytes.count
+        }
     }
 }

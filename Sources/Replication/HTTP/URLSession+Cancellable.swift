@@ -1,3 +1,4 @@
+import AsyncBridge
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -42,10 +43,8 @@ extension URLSession {
             }
         }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                outcome.install(continuation)
-                task.resume()
-            }
+            task.resume()
+            return try await outcome.value()
         } onCancel: {
             outcome.resume(with: .failure(CancellationError()))
             DispatchQueue.global().async { task.cancel() }
@@ -75,37 +74,5 @@ extension URLSession {
                 }
             }
         }
-    }
-}
-
-/// A continuation that may be resumed from several places (completion, cancellation) and
-/// takes only the first outcome, including one that arrives before it is installed.
-private final class OneShotContinuation<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Value, any Error>?
-    private var early: Result<Value, any Error>?
-    private var finished = false
-
-    func install(_ continuation: CheckedContinuation<Value, any Error>) {
-        let pending: Result<Value, any Error>? = lock.withLock {
-            if let early { finished = true; return early }
-            self.continuation = continuation
-            return nil
-        }
-        if let pending { continuation.resume(with: pending) }
-    }
-
-    func resume(with result: Result<Value, any Error>) {
-        let target: CheckedContinuation<Value, any Error>? = lock.withLock {
-            guard !finished else { return nil }
-            guard let continuation else {
-                if early == nil { early = result }
-                return nil
-            }
-            finished = true
-            self.continuation = nil
-            return continuation
-        }
-        target?.resume(with: result)
     }
 }

@@ -1,9 +1,11 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 import Logging
+import Synchronization
 
 /// A CouchDB (or Cloudant, or `recipes serve`) database over HTTP, as a replication peer.
 ///
@@ -14,7 +16,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     public let url: CouchURL
     let client: CouchHTTPClient
     private let logger: Logger
-    private let bulkGetUnavailable = LockedValue(false)
+    private let bulkGetUnavailable = Mutex(false)
 
     /// Opens a remote database by URL (`http(s)://[user:password@]host[:port]/db`).
     public init(url text: String, options: CouchClientOptions = .init(),
@@ -77,7 +79,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     /// per document with the `open_revs` request.
     public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
         if requests.isEmpty { return FetchResult(revisions: [], failures: []) }
-        if !bulkGetUnavailable.value {
+        if !bulkGetUnavailable.withLock({ $0 }) {
             let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "false"), ("latest", "true")])
             let reply = try await client.send("POST", target, body: Self.bulkGetBody(requests), contentType: "application/json")
             if (200..<300).contains(reply.status) {
@@ -90,7 +92,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
                 throw ReplicationError.databaseNotFound(url: url.description)
             }
             logger.info("\(url.description) has no _bulk_get (\(reply.status)); fetching documents one by one")
-            bulkGetUnavailable.value = true
+            bulkGetUnavailable.withLock { $0 = true }
         }
         var revisions: [TransferRevision] = []
         var failures: [DocumentFailure] = []
@@ -228,9 +230,9 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
             return [DocumentFailure(id: revision.id, rev: revision.rev, error: "too_large",
                                     reason: "the server refused the document with its \(upload.length)-byte upload as too large (413)")]
         case 400, 403, 409, 412, 415:
-            let (error, reason) = CouchReplies.errorBody(reply.body)
-            return [DocumentFailure(id: revision.id, rev: revision.rev, error: error.isEmpty ? "http_\(reply.status)" : error,
-                                    reason: reason.isEmpty ? "the server refused the document (\(reply.status))" : reason)]
+            let refusal = CouchError(status: reply.status, body: reply.body)
+            return [DocumentFailure(id: revision.id, rev: revision.rev, error: refusal.error.isEmpty ? "http_\(reply.status)" : refusal.error,
+                                    reason: refusal.reason.isEmpty ? "the server refused the document (\(reply.status))" : refusal.reason)]
         default:
             throw client.error(for: reply, missingDatabaseOn404: true)
         }
@@ -246,7 +248,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         for (index, revision) in revisions.enumerated() {
             if index > 0 { body.append(UInt8(ascii: ",")) }
             do {
-                try CouchDocumentCoding.appendRevision(revision, to: &body)
+                try revision.appendDocument(attachmentsFollow: false, to: &body)
             } catch {
                 throw ReplicationError.store("\(error)")
             }

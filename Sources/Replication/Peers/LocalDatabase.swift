@@ -1,8 +1,12 @@
+import AsyncBridge
 import DocumentStore
 import Foundation
 
 /// A local `DocumentStore` as a replication peer: the local side of every pull and push, and
 /// both sides of a local-to-local replication (the embedded default, no server needed).
+///
+/// Every call runs its SQLite work through `BlockingWork`, off the cooperative pool, as the
+/// server does, so a large write never holds one of the threads other tasks need.
 public struct LocalDatabase: ReplicationPeer {
     /// The store replicated.
     public let store: DocumentStore
@@ -23,7 +27,7 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// The store's last sequence and live document count.
     public func databaseInfo() async throws -> DatabaseInfo {
-        try wrap {
+        try await offPool {
             DatabaseInfo(updateSequence: ReplicationSequence(.int(try store.lastSequence)),
                          documentCount: try store.documentCount())
         }
@@ -35,7 +39,7 @@ public struct LocalDatabase: ReplicationPeer {
     /// The store's changes feed; its sequences are the store's own integers.
     public func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage {
         let start = try localSequence(since)
-        return try wrap {
+        return try await offPool {
             let batch = try store.changes(since: start, limit: limit)
             let rows = batch.changes.map {
                 ChangeRow(sequence: ReplicationSequence(.int($0.sequence)), id: $0.id, revisions: $0.revisions, deleted: $0.deleted)
@@ -48,13 +52,13 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// The store's own revision diff.
     public func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry] {
-        try wrap { try store.revsDiff(revisions) }
+        try await offPool { try store.revsDiff(revisions) }
     }
 
     /// Reads revisions with history; attachments unchanged since an `attachmentsSince`
     /// revision become stubs, large ones are deferred, the rest travel inline.
     public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
-        try wrap {
+        try await offPool {
             var revisions: [TransferRevision] = []
             var failures: [DocumentFailure] = []
             let wanted = requests.flatMap { request in request.revisions.map { (id: request.id, rev: $0) } }
@@ -92,7 +96,7 @@ public struct LocalDatabase: ReplicationPeer {
     /// one by one so a single bad revision is reported without losing the others.
     public func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
         if revisions.isEmpty { return [] }
-        return try wrap {
+        return try await offPool {
             try store.insertRevisionsReportingRefusals(try revisions.map(replicated)).map {
                 DocumentFailure(id: $0.id, rev: $0.rev, error: "refused", reason: $0.error.description)
             }
@@ -124,17 +128,17 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// The store's local document.
     public func localDocument(id: String) async throws -> JSONObject? {
-        try wrap { try store.getLocal(id: id) }
+        try await offPool { try store.getLocal(id: id) }
     }
 
     /// Writes the store's local document.
     public func putLocalDocument(id: String, body: JSONObject) async throws {
-        try wrap { try store.putLocal(id: id, body: body) }
+        try await offPool { try store.putLocal(id: id, body: body) }
     }
 
     /// One attachment's bytes.
     public func attachment(documentID: String, rev: RevisionID, name: String) async throws -> Data {
-        try wrap {
+        try await offPool {
             guard let found = try store.attachment(id: documentID, rev: rev, name: name) else {
                 throw DocumentStoreError.notFound(id: "\(documentID)/\(name)")
             }
@@ -149,9 +153,11 @@ public struct LocalDatabase: ReplicationPeer {
         throw ReplicationError.store("sequence \(sequence) was not issued by this local store")
     }
 
-    private func wrap<T>(_ body: () throws -> T) throws -> T {
+    /// Runs blocking store work off the cooperative pool; a datastore error becomes
+    /// `ReplicationError.store`.
+    private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         do {
-            return try body()
+            return try await BlockingWork.run(body)
         } catch let error as DocumentStoreError {
             throw ReplicationError.store(error.description)
         }

@@ -1,0 +1,67 @@
+import DocumentStore
+import Foundation
+
+/// One entry of a received document's `_attachments`, as CouchDB's JSON gives it: the bytes
+/// inline, a stub naming bytes the receiver already holds, or a promise that the bytes follow
+/// in a multipart part.
+public enum CouchAttachment: Sendable, Equatable {
+    /// The bytes, given inline (base64 `data`) or, once matched, from a multipart part.
+    case data(contentType: String, data: Data, revpos: Int?)
+    /// `"stub": true`: only the metadata; the receiver must already hold the bytes.
+    case stub(contentType: String?, length: Int?, digest: String?, revpos: Int?)
+    /// `"follows": true`: the bytes come, unencoded, in a later multipart part.
+    case follows(contentType: String, length: Int?, digest: String?, revpos: Int?)
+
+    /// Parses the `_attachments` member `name`.
+    /// - Throws: 400 `bad_request` when the entry is not an object, its base64 is invalid, it
+    ///   has neither `data`, `stub` nor `follows`, or its following bytes are announced in a
+    ///   content encoding (compressed bytes would be stored as if they were the attachment).
+    public init(name: String, json: JSONValue) throws(CouchError) {
+        guard let object = json.objectValue else {
+            throw CouchError.badRequest("Attachment '\(name)' must be a JSON object")
+        }
+        let contentType = object["content_type"]?.stringValue
+        let length = object["length"]?.intValue.map(Int.init)
+        let digest = object["digest"]?.stringValue
+        let revpos = object["revpos"]?.intValue.map(Int.init)
+        if object["stub"]?.boolValue == true {
+            self = .stub(contentType: contentType, length: length, digest: digest, revpos: revpos)
+        } else if object["follows"]?.boolValue == true {
+            if let encoding = object["encoding"]?.stringValue, encoding.lowercased() != "identity" {
+                throw CouchError.badRequest(
+                    "Attachment '\(name)' follows \(encoding)-encoded; it must be sent without compression")
+            }
+            self = .follows(contentType: contentType ?? "application/octet-stream", length: length, digest: digest, revpos: revpos)
+        } else if let text = object["data"]?.stringValue {
+            // Base64 as CouchDB reads it: white space between the characters is ignored,
+            // anything else that is not base64 makes the entry invalid.
+            let compact = text.filter { !$0.isWhitespace }
+            guard let data = Data(base64Encoded: compact) else {
+                throw CouchError.badRequest("Invalid attachment data for \(name)")
+            }
+            self = .data(contentType: contentType ?? "application/octet-stream", data: data, revpos: revpos)
+        } else {
+            throw CouchError.badRequest("Attachment '\(name)' has no data, stub or follows")
+        }
+    }
+
+    /// Takes the bytes of the multipart part that carried a `follows` attachment, after
+    /// checking them against the entry's `length` and MD5 `digest`.
+    /// - Throws: 400 `bad_request` when this is not a `follows` entry, or the bytes differ
+    ///   from what the entry announced (a damaged or truncated transfer).
+    func receiving(_ bytes: Data, name: String) throws(CouchError) -> CouchAttachment {
+        guard case .follows(let contentType, let length, let digest, let revpos) = self else {
+            throw CouchError.badRequest("Multipart part '\(name)' matches no attachment marked follows")
+        }
+        if let length, length != bytes.count {
+            throw CouchError.badRequest("Attachment '\(name)' is \(bytes.count) bytes, not \(length)")
+        }
+        if let digest, digest.hasPrefix("md5-") {
+            let actual = RevisionHasher.attachmentDigest(bytes)
+            guard actual == digest else {
+                throw CouchError.badRequest("Attachment '\(name)' has digest \(actual), not \(digest)")
+            }
+        }
+        return .data(contentType: contentType, data: bytes, revpos: revpos)
+    }
+}

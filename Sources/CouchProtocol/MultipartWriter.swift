@@ -1,0 +1,64 @@
+import DocumentStore
+import Foundation
+
+/// Writes MIME multipart bodies the way CouchDB writes them: CRLF line ends, each part as
+/// `--boundary`, its headers, a blank line and its bytes, and a closing `--boundary--`.
+///
+/// The server writes `open_revs` and `_bulk_get` replies with it in memory; the client writes
+/// `multipart/related` uploads with it into a file, streaming attachment bytes a chunk at a
+/// time. Either way the framing and the attachment part headers are written here only.
+public struct MultipartWriter<Output: MultipartOutput> {
+    /// The boundary string (without the leading dashes).
+    public let boundary: String
+    /// The bytes written so far.
+    public private(set) var output: Output
+    private var partOpen = false
+
+    /// Starts a body in `output` with `boundary` (a fresh random one by default).
+    public init(output: Output, boundary: String = RandomIdentifier.compactHex()) {
+        self.output = output
+        self.boundary = boundary
+    }
+
+    /// The `Content-Type` header value for this body: `multipart/<subtype>; boundary="…"`.
+    public func contentType(_ subtype: String) -> String {
+        "multipart/\(subtype); boundary=\(HeaderParameters.quoted(boundary))"
+    }
+
+    /// Starts a part with `headers` (name, value); its bytes follow with ``write(_:)``.
+    public mutating func beginPart(headers: [(String, String)]) throws {
+        var head = partOpen ? "\r\n--\(boundary)\r\n" : "--\(boundary)\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "\r\n"
+        partOpen = true
+        try write(Array(head.utf8))
+    }
+
+    /// Appends bytes to the current part.
+    public mutating func write(_ bytes: some DataProtocol) throws {
+        try output.write(bytes)
+    }
+
+    /// Appends a whole part: its headers, then `body`.
+    public mutating func appendPart(headers: [(String, String)], body: some DataProtocol) throws {
+        try beginPart(headers: headers)
+        try write(body)
+    }
+
+    /// Writes the closing delimiter and returns the output.
+    public consuming func finish() throws -> Output {
+        try write(Array((partOpen ? "\r\n--\(boundary)--\r\n" : "--\(boundary)--\r\n").utf8))
+        return output
+    }
+
+    /// The headers of a part carrying the raw bytes of attachment `name`, as CouchDB names
+    /// them: `Content-Disposition: attachment; filename="…"` (quoted and escaped, so any name
+    /// reads back), `Content-Type` and `Content-Length`.
+    public static func attachmentHeaders(name: String, contentType: String, length: Int) -> [(String, String)] {
+        [
+            ("Content-Disposition", "attachment; filename=\(HeaderParameters.quoted(name))"),
+            ("Content-Type", contentType),
+            ("Content-Length", String(length)),
+        ]
+    }
+}
