@@ -148,11 +148,31 @@ extension CouchResponder {
     /// given (replication), otherwise each document is an ordinary edit with its own result.
     func bulkDocs(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.post])
+        let store = database.store
+        let results: [JSONValue]
+        switch try Self.bulkDocsBatch(request, store: store) {
+        case .newEdits(let documents):
+            results = try await BlockingWork.run { try Self.saveBatch(documents, store: store) }
+        case .replicated(let revisions):
+            results = try await BlockingWork.run { try Self.insertReplicated(revisions, store: store) }
+        }
+        database.didWrite()
+        return CouchReply.json(201, .array(results))
+    }
+
+    /// What a `_bulk_docs` body asks for, parsed and validated before anything is written.
+    enum BulkDocsBatch {
+        /// `new_edits` true (the default): documents to save as new edits, each with an ID.
+        case newEdits([CouchDocument])
+        /// `new_edits: false`: revisions made elsewhere, with their ancestry.
+        case replicated([ReplicatedRevision])
+    }
+
+    /// Parses and checks a `_bulk_docs` body: a malformed request writes nothing. Design
+    /// documents (`_design/<name>`) are stored and replicated like any other.
+    static func bulkDocsBatch(_ request: CouchRequest, store: DocumentStore) throws -> BulkDocsBatch {
         let body = try request.jsonObjectBody()
         guard let docs = body["docs"]?.arrayValue else { throw CouchError.badRequest("POST body must include `docs` parameter.") }
-        let newEdits = body["new_edits"]?.boolValue ?? true
-        // Parse and validate everything first: a malformed request writes nothing.
-        // Design documents (`_design/<name>`) are stored and replicated like any other.
         var incoming = [CouchDocument]()
         for element in docs {
             guard let object = element.objectValue else { throw CouchError.badRequest("Document must be a JSON object") }
@@ -160,15 +180,12 @@ extension CouchResponder {
             if let id = document.id { try CouchDocument.validate(id: id) }
             incoming.append(document)
         }
-        if newEdits {
-            let named = incoming.map { document -> CouchDocument in
+        if body["new_edits"]?.boolValue ?? true {
+            return .newEdits(incoming.map { document in
                 var document = document
                 if document.id == nil { document.id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
                 return document
-            }
-            let results = try await BlockingWork.run { try Self.saveBatch(named, store: database.store) }
-            database.didWrite()
-            return CouchReply.json(201, .array(results))
+            })
         }
         var revisions = [ReplicatedRevision]()
         for document in incoming {
@@ -176,19 +193,19 @@ extension CouchResponder {
             guard document.rev != nil || document.revisions != nil else {
                 throw CouchError.badRequest("new_edits=false needs _rev on every document")
             }
-            revisions.append(try Self.replicatedRevision(document, id: id, store: database.store))
+            revisions.append(try replicatedRevision(document, id: id, store: store))
         }
-        let prepared = revisions
-        let failures = try await BlockingWork.run { () throws -> [JSONValue] in
-            try database.store.insertRevisionsReportingRefusals(prepared).map { refusal in
-                let couch = CouchError(refusal.error)
-                return [
-                    "id": .string(refusal.id), "rev": .string(refusal.rev.description),
-                    "error": .string(couch.error), "reason": .string(couch.reason),
-                ]
-            }
+        return .replicated(revisions)
+    }
+
+    /// Stores replicated revisions; the reply lists only those refused, as CouchDB does.
+    static func insertReplicated(_ revisions: [ReplicatedRevision], store: DocumentStore) throws -> [JSONValue] {
+        try store.insertRevisionsReportingRefusals(revisions).map { refusal in
+            let couch = CouchError(refusal.error)
+            return [
+                "id": .string(refusal.id), "rev": .string(refusal.rev.description),
+                "error": .string(couch.error), "reason": .string(couch.reason),
+            ]
         }
-        database.didWrite()
-        return CouchReply.json(201, .array(failures))
     }
 }

@@ -153,9 +153,23 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
-    /// The current rows of several objects; missing ones are left out.
+    /// The current rows of several objects, read together (one datastore read per thousand);
+    /// missing ones are left out.
     public func snapshots(for objectIDs: [ObjectID]) throws -> [RowSnapshot] {
-        try objectIDs.compactMap { try snapshot(for: $0) }
+        try locked {
+            var rows: [RowSnapshot] = []
+            var start = 0
+            while start < objectIDs.count {
+                let slice = objectIDs[start..<min(objectIDs.count, start + 1000)]
+                let wanted = Dictionary(slice.map { ($0.referenceString, $0.entityName) }, uniquingKeysWith: { first, _ in first })
+                for revision in try ds({ try documentStore.documents(withIDs: Array(wanted.keys)) }) {
+                    guard let decoded = try decode(revision), decoded.row.objectID.entityName == wanted[revision.id] else { continue }
+                    rows.append(decoded.row)
+                }
+                start += 1000
+            }
+            return rows
+        }
     }
 
     /// The document IDs stored in a to-many relationship's array, in order.

@@ -55,7 +55,7 @@ struct CandidateSet {
             let ids: [String]
             switch condition {
             case .eq(.string(let id)): ids = [id]
-            case .in(let values): ids = values.compactMap(\.stringValue)
+            case .in(let list): ids = list.values.compactMap(\.stringValue)
             default: return nil
             }
             let json = String(decoding: CanonicalJSON.encode(.array(ids.map { .string($0) })), as: UTF8.self)
@@ -69,8 +69,8 @@ struct CandidateSet {
             return Set(found)
         case .eq(let value):
             return try keyLookup(path, folded: false, keys: [QueryIndex.keyData(value, folded: false)], context: context)
-        case .in(let values):
-            return try keyLookup(path, folded: false, keys: values.map { QueryIndex.keyData($0, folded: false) }, context: context)
+        case .in(let list):
+            return try keyLookup(path, folded: false, keys: list.values.map { QueryIndex.keyData($0, folded: false) }, context: context)
         case .foldEq(let text):
             return try keyLookup(path, folded: true, keys: [QueryIndex.keyData(.string(text), folded: true)], context: context)
         default:

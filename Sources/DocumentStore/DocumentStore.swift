@@ -144,6 +144,20 @@ public final class DocumentStore: Sendable {
         }
     }
 
+    /// The winning revisions of the live documents among `ids` (missing and deleted ones left
+    /// out), read in one transaction: what `_all_docs` with `keys` answers, for callers that
+    /// check thousands of IDs at once.
+    public func documents(withIDs ids: [String]) throws -> [DocumentRevision] {
+        guard !ids.isEmpty else { return [] }
+        let json = String(decoding: CanonicalJSON.encode(.array(ids.map { .string($0) })), as: UTF8.self)
+        return try reading { db in
+            try Row.fetchAll(db, sql: """
+                SELECT \(QueryPlan.columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
+                WHERE d.deleted = 0 AND d.doc_id IN (SELECT value FROM json_each(?))
+                """, arguments: [json]).map(Self.winnerRevision)
+        }
+    }
+
     /// Any stored revision that still has its body, deleted ones included.
     public func get(id: String, rev: RevisionID) throws -> DocumentRevision? {
         try reading { db in

@@ -6,8 +6,8 @@ indirect enum FieldCondition: Sendable {
     case gte(JSONValue)
     case lt(JSONValue)
     case lte(JSONValue)
-    case `in`([JSONValue])
-    case nin([JSONValue])
+    case `in`(ValueList)
+    case nin(ValueList)
     case exists(Bool)
     /// Equal to the string ignoring case and accents (``TextFolding``); a folded index
     /// answers it.
@@ -33,7 +33,7 @@ indirect enum FieldCondition: Sendable {
                 guard case .array(let values) = argument else {
                     throw DocumentStoreError.invalidJSON("\(key) on field '\(field)' needs an array")
                 }
-                conditions.append(key == "$in" ? .in(values) : .nin(values))
+                conditions.append(key == "$in" ? .in(ValueList(values)) : .nin(ValueList(values)))
             case "$exists":
                 guard case .bool(let flag) = argument else {
                     throw DocumentStoreError.invalidJSON("$exists on field '\(field)' needs true or false")
@@ -74,8 +74,8 @@ indirect enum FieldCondition: Sendable {
         case .gte(let argument): return CollationKey.compare(value, argument) >= 0
         case .lt(let argument): return CollationKey.compare(value, argument) < 0
         case .lte(let argument): return CollationKey.compare(value, argument) <= 0
-        case .in(let arguments): return arguments.contains { JSONEquality.equal(value, $0) }
-        case .nin(let arguments): return !arguments.contains { JSONEquality.equal(value, $0) }
+        case .in(let arguments): return arguments.contains(value)
+        case .nin(let arguments): return !arguments.contains(value)
         case .exists(let flag): return flag
         case .foldEq(let text):
             guard case .string(let string) = value else { return false }

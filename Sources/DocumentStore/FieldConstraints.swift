@@ -10,6 +10,9 @@ struct FieldConstraints {
     var existsOnly = false
 
     /// The constraints on each key column (a path keyed plainly, or folded for `$foldEq`).
+    /// The longest `$in` list an index plan binds.
+    static let maximumBoundList = 500
+
     static func collect(_ conditions: [(FieldPath, FieldCondition)]) -> [QueryIndex.Key: FieldConstraints] {
         var result: [QueryIndex.Key: FieldConstraints] = [:]
         for (path, condition) in conditions {
@@ -28,8 +31,12 @@ struct FieldConstraints {
             case .gte(let value): constraint.raiseLower(CollationKey.make(value), inclusive: true)
             case .lt(let value): constraint.lowerUpper(CollationKey.make(value), inclusive: false)
             case .lte(let value): constraint.lowerUpper(CollationKey.make(value), inclusive: true)
-            case .in(let values):
-                if constraint.inList == nil { constraint.inList = values.map(CollationKey.make) }
+            case .in(let list):
+                // Longer lists are checked row by row (or through a candidate set) rather than
+                // bound as SQL parameters, whose number SQLite limits.
+                if constraint.inList == nil, list.values.count <= maximumBoundList {
+                    constraint.inList = list.values.map(CollationKey.make)
+                }
             case .exists(true): constraint.existsOnly = true
             default: continue
             }

@@ -63,7 +63,7 @@ struct QueryPlan {
             let key: QueryIndex.Key
             switch condition {
             case .eq(.string): key = QueryIndex.Key(path: path, folded: false)
-            case .in(let values) where values.allSatisfy({ if case .string = $0 { return true } else { return false } }):
+            case .in(let list) where list.values.allSatisfy({ if case .string = $0 { return true } else { return false } }):
                 key = QueryIndex.Key(path: path, folded: false)
             case .foldEq: key = QueryIndex.Key(path: path, folded: true)
             default: return false

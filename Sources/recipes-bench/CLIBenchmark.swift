@@ -19,6 +19,9 @@ struct CLIBenchmark: AsyncParsableCommand {
     @Option(help: "Path of the `recipes` executable (default: next to this program).")
     var recipesExecutable: String?
 
+    @Option(help: ArgumentHelp("Keep the generated set and store in this folder instead of a temporary one.", valueName: "dir"))
+    var keep: String?
+
     @Flag(help: "Print one JSON object with every figure on the last line.")
     var json = false
 
@@ -35,9 +38,13 @@ struct CLIBenchmark: AsyncParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: executable) else {
             throw ValidationError("no `recipes` executable at \(executable); build it (swift build -c release) or pass --recipes-executable")
         }
-        let work = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-cli-bench-\(UUID().uuidString)")
+        let work = keep.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("recipes-cli-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: work) }
+        for suffix in ["", "-wal", "-shm", ".sync.lock"] {
+            try? FileManager.default.removeItem(at: work.appendingPathComponent("book.sqlite" + suffix))
+        }
+        defer { if keep == nil { try? FileManager.default.removeItem(at: work) } }
         let setURL = work.appendingPathComponent("big.json")
         try ScaleSampleSet.write(recipes: recipes, to: setURL)
         let store = work.appendingPathComponent("book.sqlite").path

@@ -24,7 +24,13 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// The last persisted row (nil: fault, or never saved).
     var baseline: RowSnapshot?
     /// Unsaved values by property.
-    var pending: [String: PendingValue] = [:]
+    var pending: [String: PendingValue] = [:] {
+        didSet { if !memberIndex.isEmpty { memberIndex = [:] } }
+    }
+    /// The members of large pending to-many arrays, kept by ``appendToMany(_:_:)`` so that
+    /// linking thousands of objects to one (a type with 20,000 recipes) stays linear. Any
+    /// other change to `pending` drops it.
+    private var memberIndex: [String: Set<ObjectID>] = [:]
     /// Persisted to-many destinations loaded so far.
     var toManyBaseline: [String: [ObjectID]] = [:]
     /// Values of transient attributes (never saved, not counted as changes).
@@ -124,18 +130,28 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     func appendToMany(_ name: String, _ id: ObjectID) throws -> Bool {
         try fireFault()
         var ids: [ObjectID]
+        var members = memberIndex[name]
         if case .toMany(let pendingIDs)? = pending[name] {
-            if pendingIDs.contains(id) { return false }
+            if isMember(id, of: pendingIDs, members: &members) { return false }
             pending[name] = nil
             ids = pendingIDs
         } else {
             ids = try persistedToMany(name)
-            if ids.contains(id) { return false }
+            members = nil
+            if isMember(id, of: ids, members: &members) { return false }
         }
         ids.append(id)
+        members?.insert(id)
         pending[name] = .toMany(ids)
+        if let members { memberIndex[name] = members }
         try context().markDirty(self)
         return true
+    }
+
+    /// Whether `id` is in `ids`: a linear search for short arrays, a set built once for long ones.
+    private func isMember(_ id: ObjectID, of ids: [ObjectID], members: inout Set<ObjectID>?) -> Bool {
+        if members == nil, ids.count >= 64 { members = Set(ids) }
+        return members?.contains(id) ?? ids.contains(id)
     }
 
     /// Records a new value without inverse maintenance.

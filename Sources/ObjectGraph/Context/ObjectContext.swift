@@ -99,6 +99,29 @@ public final class ObjectContext: @unchecked Sendable {
         }
     }
 
+    /// The objects among `ids` that exist, with their values loaded, read from the store
+    /// together rather than one by one (an import that checks thousands of IDs). Objects
+    /// the store lacks, and deleted ones, are left out; inserted ones are included.
+    public func existingObjects(with ids: [ObjectID]) throws -> [ObjectID: ManagedObject] {
+        try performAndWait {
+            var result: [ObjectID: ManagedObject] = [:]
+            var toLoad: [ObjectID] = []
+            for id in ids {
+                if let o = registered[id], o.baseline != nil || o.insertedFlag {
+                    if !o.deletedFlag { result[id] = o }
+                } else {
+                    toLoad.append(id)
+                }
+            }
+            for row in try coordinator.snapshots(for: toLoad) {
+                let o = try object(with: row.objectID)
+                if o.baseline == nil { o.baseline = row }
+                if !o.deletedFlag { result[row.objectID] = o }
+            }
+            return result
+        }
+    }
+
     /// The registered instance for an ID, without creating one.
     public func registeredObject(for id: ObjectID) -> ManagedObject? { performAndWait { registered[id] } }
 

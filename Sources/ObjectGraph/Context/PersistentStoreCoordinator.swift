@@ -52,6 +52,24 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
+    /// The rows of several objects, from the cache or in one store call for the rest; objects
+    /// the store lacks are left out.
+    public func snapshots(for ids: [ObjectID]) throws -> [RowSnapshot] {
+        try storeCall {
+            var rows: [RowSnapshot] = []
+            var missing: [ObjectID] = []
+            for id in ids where !id.isTemporary {
+                if let row = rowCache[id] { rows.append(row) } else { missing.append(id) }
+            }
+            guard !missing.isEmpty else { return rows }
+            for row in try store.snapshots(for: missing) {
+                rowCache[row.objectID] = row
+                rows.append(row)
+            }
+            return rows
+        }
+    }
+
     /// Loads the rows of several objects into the cache in one store call.
     public func prefetch(_ ids: [ObjectID]) throws {
         try storeCall {

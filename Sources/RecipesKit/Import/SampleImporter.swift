@@ -49,6 +49,18 @@ public struct SampleImporter {
         var plan = ImportPlan(sets: sets.map(\.name))
         for set in sets {
             let objects = SampleObjects(set)
+            // Which of the set's objects the store already has, read in bulk.
+            var ids = objects.types.map { ObjectID(entityName: RecipeType.entityName, referenceString: $0.id) }
+            ids += objects.recipes.map { ObjectID(entityName: Recipe.entityName, referenceString: $0.id) }
+            ids += objects.images.map { ObjectID(entityName: Image.entityName, referenceString: $0.id) }
+            ids += objects.ingredients.map { ObjectID(entityName: Ingredient.entityName, referenceString: $0.id) }
+            let existing = try context.existingObjects(with: ids)
+            func fetchOrInsert(_ entity: String, id: String) throws -> (ManagedObject, Bool) {
+                let objectID = ObjectID(entityName: entity, referenceString: id)
+                if let found = existing[objectID] { return (found, found.isInserted) }
+                if context.registeredObject(for: objectID) != nil { return try self.fetchOrInsert(entity, id: id) }
+                return (try context.insert(entity, referenceString: id), true)
+            }
             var excluded = excluding
             for recipe in objects.recipes where excluded.contains(recipe.id) {
                 excluded.formUnion(recipe.ingredientIDs)

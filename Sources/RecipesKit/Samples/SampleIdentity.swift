@@ -62,7 +62,8 @@ public enum SampleIdentity {
     public static func uuid(entity: Entity, set: String, naturalKey: [String]) -> UUID {
         var input = Data()
         for part in [namespace, set, entity.rawValue] + naturalKey {
-            let bytes = Data(part.precomposedStringWithCanonicalMapping.utf8)
+            // ASCII is already in NFC; only other text pays for normalization.
+            let bytes = part.utf8.allSatisfy({ $0 < 0x80 }) ? Data(part.utf8) : Data(part.precomposedStringWithCanonicalMapping.utf8)
             input.append(contentsOf: "\(bytes.count):".utf8)
             input.append(bytes)
         }
