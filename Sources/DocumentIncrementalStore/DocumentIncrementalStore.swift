@@ -187,6 +187,21 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         temporaryIDs.map { ObjectID(entityName: $0.entityName, referenceString: DocumentLayout.newDocumentID(entityName: $0.entityName)) }
     }
 
+    /// Runs `body` inside one datastore transaction (``DocumentStore/inTransaction(_:)``):
+    /// every save made meanwhile commits with it or not at all. After a failure the cached
+    /// to-many lists are dropped, since some came from saves that were undone.
+    public func performAtomically<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try documentStore.inTransaction(body)
+        } catch let e as DocumentStoreError {
+            locked { toManyCache = [:] }
+            throw IncrementalStoreError.storeFailure("datastore: \(e.description)")
+        } catch {
+            locked { toManyCache = [:] }
+            throw error
+        }
+    }
+
     /// Sets the callback ``processExternalChanges()`` reports to.
     public func setChangeObserver(_ observer: (@Sendable (StoreChangeSet) -> Void)?) {
         locked { self.observer = observer }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// A local datastore of revisioned JSON documents in one SQLite file, with CouchDB's model:
 /// revision trees, deterministic revision IDs, conflicts and a deterministic winner,
@@ -35,6 +36,8 @@ public final class DocumentStore: Sendable {
     public let path: String
     let options: Options
     let pool: DatabasePool
+    /// Whether a transaction opened by ``inTransaction(_:)`` is open on the writer connection.
+    private let transactionOpen = Mutex(false)
 
     /// Opens the store at `path`, creating the file and its schema if needed.
     public init(path: String, options: Options = .init()) throws {
@@ -43,6 +46,8 @@ public final class DocumentStore: Sendable {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(30)
+            // ``inTransaction(_:)`` keeps one transaction open across several writer accesses.
+            configuration.allowsUnsafeTransactions = true
             configuration.prepareDatabase { db in
                 // Every commit is on disk before it returns, so a replication checkpoint written
                 // after a batch can never outlive the batch, even across a power cut.
@@ -239,19 +244,67 @@ public final class DocumentStore: Sendable {
 
     // MARK: plumbing
 
-    /// Runs `body` in a write transaction, mapping SQLite failures to `.storage`.
+    /// Runs `body` in a write transaction, mapping SQLite failures to `.storage`. Inside
+    /// ``inTransaction(_:)`` it is a savepoint of the open transaction.
     func writing<T>(_ body: (inout StoreTransaction) throws -> T) throws -> T {
         try mapped {
-            try pool.write { db in
+            if transactionOpen.withLock({ $0 }) {
+                return try pool.writeWithoutTransaction { db in
+                    var result: T?
+                    try db.inSavepoint {
+                        var txn = try StoreTransaction(db: db, revisionLimit: options.revisionLimit)
+                        result = try body(&txn)
+                        return .commit
+                    }
+                    return result!
+                }
+            }
+            return try pool.write { db in
                 var txn = try StoreTransaction(db: db, revisionLimit: options.revisionLimit)
                 return try body(&txn)
             }
         }
     }
 
-    /// Runs `body` on a reader snapshot, mapping SQLite failures to `.storage`.
+    /// Runs `body` on a reader snapshot, mapping SQLite failures to `.storage`. Inside
+    /// ``inTransaction(_:)`` it reads on the writer connection, so it sees what the open
+    /// transaction wrote.
     func reading<T>(_ body: (Database) throws -> T) throws -> T {
-        try mapped { try pool.read(body) }
+        try mapped {
+            if transactionOpen.withLock({ $0 }) { return try pool.writeWithoutTransaction(body) }
+            return try pool.read(body)
+        }
+    }
+
+    /// Runs `body` with every write of this store joined into one SQLite transaction: they
+    /// all commit when `body` returns, or none does when it throws (or the process dies), so
+    /// work too large to hold in memory at once (an import of 180,000 objects saved a few
+    /// thousand at a time) is still all or nothing. Reads meanwhile see the uncommitted
+    /// writes. Other writers in this process join the transaction too; other processes wait
+    /// for it. Transactions do not nest.
+    public func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        try mapped {
+            try transactionOpen.withLock { open in
+                guard !open else { throw DocumentStoreError.storage("a transaction is already open on \(path); finish it first") }
+                open = true
+            }
+            defer { transactionOpen.withLock { $0 = false } }
+            try pool.writeWithoutTransaction { try $0.beginTransaction(.immediate) }
+            let result: T
+            do {
+                result = try body()
+            } catch {
+                try? pool.writeWithoutTransaction { db in if db.isInsideTransaction { try db.rollback() } }
+                throw error
+            }
+            do {
+                try pool.writeWithoutTransaction { try $0.commit() }
+            } catch {
+                try? pool.writeWithoutTransaction { db in if db.isInsideTransaction { try db.rollback() } }
+                throw error
+            }
+            return result
+        }
     }
 
     func mapped<T>(_ body: () throws -> T) throws -> T {

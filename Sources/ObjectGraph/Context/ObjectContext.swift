@@ -739,6 +739,18 @@ public final class ObjectContext: @unchecked Sendable {
         }
     }
 
+    /// Forgets every object: unsaved changes are discarded (as ``rollback()`` does) and
+    /// every registered object leaves the context, which starts again empty. Objects taken
+    /// from it before must not be used afterwards. A long import resets between batches so
+    /// memory stays flat.
+    public func reset() {
+        performAndWait {
+            for o in registered.values { o.contextStorage = nil }
+            registered = [:]
+            dirty = [:]
+        }
+    }
+
     /// Reloads an object from the store. With `mergeChanges` false its unsaved changes are
     /// discarded and it turns into a fault; with true it takes the latest persisted values
     /// and keeps its unsaved changes on top.

@@ -13,6 +13,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
 
     private let lock = NSRecursiveLock()
     private var rowCache: [ObjectID: RowSnapshot] = [:]
+    /// Objects a bulk read (``snapshots(for:)``) found missing, so inserting them with a
+    /// chosen ID need not ask the store again; forgotten at every save and store change.
+    private var knownAbsent = Set<ObjectID>()
     private final class WeakContext { weak var context: ObjectContext?; init(_ c: ObjectContext) { context = c } }
     private var contexts: [ObjectIdentifier: WeakContext] = [:]
 
@@ -46,6 +49,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         if id.isTemporary { return nil }
         return try storeCall {
             if let row = rowCache[id] { return row }
+            if knownAbsent.contains(id) { return nil }
             let row = try store.snapshot(for: id)
             rowCache[id] = row
             return row
@@ -62,10 +66,13 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                 if let row = rowCache[id] { rows.append(row) } else { missing.append(id) }
             }
             guard !missing.isEmpty else { return rows }
+            var absent = Set(missing)
             for row in try store.snapshots(for: missing) {
                 rowCache[row.objectID] = row
                 rows.append(row)
+                absent.remove(row.objectID)
             }
+            knownAbsent.formUnion(absent)
             return rows
         }
     }
@@ -91,9 +98,36 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return try storeCall { try store.obtainPermanentIDs(for: ids) }
     }
 
+    /// Runs `body`, in which contexts on this coordinator may save several times, so that
+    /// those saves land together or not at all (see ``IncrementalStore/performAtomically(_:)``).
+    /// When `body` throws, every cached row is dropped, since some may come from saves that
+    /// were undone.
+    public func performAtomically<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try store.performAtomically(body)
+        } catch let e as IncrementalStoreError {
+            discardCachedRows()
+            throw ObjectGraphError.store(e)
+        } catch {
+            discardCachedRows()
+            throw error
+        }
+    }
+
+    /// Drops every cached row (a long import does so between batches to keep its memory flat).
+    public func discardCachedRows() {
+        locked {
+            rowCache = [:]
+            knownAbsent = []
+        }
+    }
+
     /// Drops cached rows so the next read goes to the store.
     public func invalidateCache(for ids: some Sequence<ObjectID>) {
-        locked { for id in ids { rowCache[id] = nil } }
+        locked {
+            for id in ids { rowCache[id] = nil }
+            knownAbsent = []
+        }
     }
 
     /// Rows matching a fetch, in final order: the store does what it can, the rest (residual
@@ -159,6 +193,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     ///   when rows changed since they were read.
     public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
         try storeCall {
+            knownAbsent = []
             let result = try store.save(request)
             for changes in [request.inserted, request.updated] {
                 for change in changes {
@@ -212,6 +247,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     public func storeDidChange(_ changes: StoreChangeSet) {
         let live = locked { () -> [ObjectContext] in
             for id in changes.updated.union(changes.deleted).union(changes.inserted) { rowCache[id] = nil }
+            knownAbsent = []
             return contexts.values.compactMap(\.context)
         }
         for context in live { context.storeDidChange(changes) }

@@ -164,6 +164,18 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         baseline.keysChanged(inStoredAttributes: stored.attributes, toOne: stored.toOne)
     }
 
+    /// Runs `body` and, when it throws, puts every row back as it was before: the saves made
+    /// inside `body` are undone together. (Saves by other callers meanwhile are undone too.)
+    public func performAtomically<T>(_ body: () throws -> T) throws -> T {
+        let saved = locked { (rows, nextSequence, alternatives, nextAlternative) }
+        do {
+            return try body()
+        } catch {
+            locked { (rows, nextSequence, alternatives, nextAlternative) = saved }
+            throw error
+        }
+    }
+
     /// Checks every baseline version first, then writes everything (versions count up from 1).
     public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
         try locked {

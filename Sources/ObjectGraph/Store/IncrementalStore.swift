@@ -54,6 +54,11 @@ public protocol IncrementalStore: AnyObject, Sendable {
     /// reads when a context fires many faults.
     func snapshots(for objectIDs: [ObjectID]) throws -> [RowSnapshot]
 
+    /// Runs `body`, in which the coordinator may save several times, so that its saves
+    /// happen all together or not at all: a store with transactions keeps one open around
+    /// `body` and rolls it back when `body` throws. The default runs `body` with no such
+    /// guarantee. After a failure a store forgets whatever it cached from inside `body`.
+    func performAtomically<T>(_ body: () throws -> T) throws -> T
     /// The destinations of a to-many relationship of one object, in order for ordered
     /// relationships.
     /// - Throws: ``IncrementalStoreError/objectNotFound(_:)`` if the object is gone.
@@ -88,6 +93,9 @@ public protocol IncrementalStore: AnyObject, Sendable {
 }
 
 extension IncrementalStore {
+    /// Runs `body` with no all-or-nothing guarantee across its saves (each save still is).
+    public func performAtomically<T>(_ body: () throws -> T) throws -> T { try body() }
+
     /// Cannot count without fetching.
     public func count(_ request: StoreFetchRequest) throws -> Int? { nil }
 

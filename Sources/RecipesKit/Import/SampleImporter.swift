@@ -4,17 +4,25 @@ import ObjectGraph
 /// Writes sample sets into the object graph with their deterministic IDs (``SampleObjects``),
 /// so importing twice, or on two machines, yields the same documents and revisions.
 ///
-/// The whole import is staged in the context and saved once: either every object of every
-/// set is written or, on any error, nothing is. Objects already in the store are updated
-/// only where their values differ from the set's, so a repeated import writes nothing.
+/// An import is all or nothing: it runs inside one store transaction
+/// (``PersistentStoreCoordinator/performAtomically(_:)``), saving a batch of recipes (with
+/// their ingredients and pictures) at a time and forgetting each batch once saved, so a set
+/// of 20,000 recipes needs the memory of one batch, not of the whole set. On any error
+/// nothing is written. Objects already in the store are read in bulk and updated only where
+/// their values differ from the set's, so a repeated import writes nothing.
 public struct SampleImporter {
     /// The context the import is staged in.
     public let context: ObjectContext
+    /// Recipes saved together (with their ingredients and pictures).
+    public var batchSize: Int
+    /// Called after each saved batch with the objects done so far and the total.
+    public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
 
-    /// An importer working in `context` (use a context of its own: a failed or dry-run
-    /// import rolls it back).
-    public init(context: ObjectContext) {
+    /// An importer working in `context` (use a context of its own: an import resets it, and
+    /// a failed or dry-run import rolls it back).
+    public init(context: ObjectContext, batchSize: Int = 2_000) {
         self.context = context
+        self.batchSize = max(1, batchSize)
     }
 
     /// Imports `sets` and saves; returns what changed.
@@ -22,21 +30,47 @@ public struct SampleImporter {
     ///   picture go too); seeding passes the samples the user deleted.
     @discardableResult
     public func importSets(_ sets: [SampleSet], excluding: Set<String> = []) throws(RecipesError) -> ImportPlan {
+        var plan = ImportPlan(sets: sets.map(\.name))
         do {
-            let plan = try stage(sets, excluding: excluding)
-            try context.save()
+            try context.coordinator.performAtomically {
+                let all = sets.map(SampleObjects.init)
+                let total = all.reduce(0) { $0 + $1.types.count + $1.recipes.count + $1.images.count + $1.ingredients.count }
+                var done = 0
+                var listedTypes = Set<String>()
+                for objects in all {
+                    let batches = Batches(objects, excluding: excluding, size: batchSize)
+                    for batch in batches.ranges {
+                        done += try stage(batches, batch, into: &plan, listedTypes: &listedTypes)
+                        try context.save()
+                        context.reset()
+                        context.coordinator.discardCachedRows()
+                        progress?(done, total)
+                    }
+                }
+            }
             return plan
         } catch {
             context.rollback()
+            context.reset()
             throw RecipeBook.recipesError(error)
         }
     }
 
     /// What ``importSets(_:excluding:)`` would change, without writing anything.
     public func plan(_ sets: [SampleSet], excluding: Set<String> = []) throws(RecipesError) -> ImportPlan {
-        defer { context.rollback() }
+        defer {
+            context.rollback()
+            context.reset()
+        }
+        var plan = ImportPlan(sets: sets.map(\.name))
         do {
-            return try stage(sets, excluding: excluding)
+            for set in sets {
+                let objects = SampleObjects(set)
+                let batches = Batches(objects, excluding: excluding, size: max(1, objects.recipes.count))
+                var listedTypes = Set<String>()
+                for batch in batches.ranges { _ = try stage(batches, batch, into: &plan, listedTypes: &listedTypes) }
+            }
+            return plan
         } catch {
             throw RecipeBook.recipesError(error)
         }
@@ -44,83 +78,118 @@ public struct SampleImporter {
 
     // MARK: - Staging
 
-    /// Applies every set to the context (unsaved) and records the differences.
-    private func stage(_ sets: [SampleSet], excluding: Set<String>) throws -> ImportPlan {
-        var plan = ImportPlan(sets: sets.map(\.name))
-        for set in sets {
-            let objects = SampleObjects(set)
-            // Which of the set's objects the store already has, read in bulk.
-            var ids = objects.types.map { ObjectID(entityName: RecipeType.entityName, referenceString: $0.id) }
-            ids += objects.recipes.map { ObjectID(entityName: Recipe.entityName, referenceString: $0.id) }
-            ids += objects.images.map { ObjectID(entityName: Image.entityName, referenceString: $0.id) }
-            ids += objects.ingredients.map { ObjectID(entityName: Ingredient.entityName, referenceString: $0.id) }
-            let existing = try context.existingObjects(with: ids)
-            func fetchOrInsert(_ entity: String, id: String) throws -> (ManagedObject, Bool) {
-                let objectID = ObjectID(entityName: entity, referenceString: id)
-                if let found = existing[objectID] { return (found, found.isInserted) }
-                if context.registeredObject(for: objectID) != nil { return try self.fetchOrInsert(entity, id: id) }
-                return (try context.insert(entity, referenceString: id), true)
-            }
+    /// A set's objects cut into batches of recipes, each with its ingredients and picture;
+    /// the types go with the first batch.
+    struct Batches {
+        let objects: SampleObjects
+        let excluded: Set<String>
+        let ranges: [Range<Int>]
+        let ingredientsOf: [String: [Int]]
+        let imagesOf: [String: [Int]]
+
+        init(_ objects: SampleObjects, excluding: Set<String>, size: Int) {
+            self.objects = objects
             var excluded = excluding
-            for recipe in objects.recipes where excluded.contains(recipe.id) {
+            for recipe in objects.recipes where excluding.contains(recipe.id) {
                 excluded.formUnion(recipe.ingredientIDs)
                 if let imageID = recipe.imageID { excluded.insert(imageID) }
             }
-            for record in objects.types {
-                guard !excluded.contains(record.id) else { plan.skipped += 1; continue }
-                let (object, isNew) = try fetchOrInsert(RecipeType.entityName, id: record.id)
-                var keys = Set<String>()
-                try assign(.string(record.name), to: "name", of: object, keys: &keys)
-                note(object, isNew: isNew, name: record.name, keys: keys, into: &plan)
+            self.excluded = excluded
+            let count = objects.recipes.count
+            ranges = count == 0 ? [0..<0] : stride(from: 0, to: count, by: size).map { $0..<min(count, $0 + size) }
+            var ingredientsOf: [String: [Int]] = [:]
+            for (index, record) in objects.ingredients.enumerated() { ingredientsOf[record.recipeID, default: []].append(index) }
+            var imagesOf: [String: [Int]] = [:]
+            for (index, record) in objects.images.enumerated() { imagesOf[record.recipeID, default: []].append(index) }
+            self.ingredientsOf = ingredientsOf
+            self.imagesOf = imagesOf
+        }
+    }
+
+    /// Applies one batch to the context (unsaved) and records the differences in `plan`;
+    /// returns how many objects of the set it covered. `listedTypes` carries the types the
+    /// plan already lists from earlier batches (later batches touch them again through
+    /// their recipes).
+    private func stage(_ batches: Batches, _ range: Range<Int>, into plan: inout ImportPlan,
+                       listedTypes: inout Set<String>) throws -> Int {
+        let objects = batches.objects
+        let excluded = batches.excluded
+        let types = range.lowerBound == 0 ? objects.types : []
+        let recipes = objects.recipes[range]
+        let images = recipes.flatMap { batches.imagesOf[$0.id] ?? [] }.map { objects.images[$0] }
+        let ingredients = recipes.flatMap { batches.ingredientsOf[$0.id] ?? [] }.map { objects.ingredients[$0] }
+        // Which of the batch's objects the store already has, read in bulk.
+        var ids = types.map { ObjectID(entityName: RecipeType.entityName, referenceString: $0.id) }
+        ids += recipes.map { ObjectID(entityName: Recipe.entityName, referenceString: $0.id) }
+        ids += images.map { ObjectID(entityName: Image.entityName, referenceString: $0.id) }
+        ids += ingredients.map { ObjectID(entityName: Ingredient.entityName, referenceString: $0.id) }
+        let existing = try context.existingObjects(with: ids)
+        func fetchOrInsert(_ entity: String, id: String) throws -> (ManagedObject, Bool) {
+            let objectID = ObjectID(entityName: entity, referenceString: id)
+            if let found = existing[objectID] { return (found, found.isInserted) }
+            if context.registeredObject(for: objectID) != nil { return try self.fetchOrInsert(entity, id: id) }
+            return (try context.insert(entity, referenceString: id), true)
+        }
+        var listed = Set<String>()
+        func note(_ object: ManagedObject, isNew: Bool, name: String, keys: Set<String>) {
+            if isNew || !keys.isEmpty { listed.insert(object.objectID.referenceString) }
+            self.note(object, isNew: isNew, name: name, keys: keys, into: &plan)
+        }
+
+        for record in types {
+            guard !excluded.contains(record.id) else { plan.skipped += 1; continue }
+            let (object, isNew) = try fetchOrInsert(RecipeType.entityName, id: record.id)
+            var keys = Set<String>()
+            try assign(.string(record.name), to: "name", of: object, keys: &keys)
+            note(object, isNew: isNew, name: record.name, keys: keys)
+            if isNew || !keys.isEmpty { listedTypes.insert(record.id) }
+        }
+        var recipeObjects: [String: ManagedObject] = [:]
+        for record in recipes {
+            guard !excluded.contains(record.id) else { plan.skipped += 1; continue }
+            let (object, isNew) = try fetchOrInsert(Recipe.entityName, id: record.id)
+            recipeObjects[record.id] = object
+            var keys = Set<String>()
+            try assign(.string(record.name), to: "name", of: object, keys: &keys)
+            try assign(record.overview.map(AttributeValue.string) ?? .null, to: "overview", of: object, keys: &keys)
+            try assign(record.prepTime.map(AttributeValue.string) ?? .null, to: "prepTime", of: object, keys: &keys)
+            try assign(record.instructions.map(AttributeValue.string) ?? .null, to: "instructions", of: object, keys: &keys)
+            try assign(record.thumbnail.map { .data($0.data) } ?? .null, to: "thumbnailImage", of: object, keys: &keys)
+            if object.entity.attribute(named: "createdAt") != nil {
+                try assign(.date(record.creationDate), to: "createdAt", of: object, keys: &keys)
             }
-            var recipeObjects: [String: ManagedObject] = [:]
-            for record in objects.recipes {
-                guard !excluded.contains(record.id) else { plan.skipped += 1; continue }
-                let (object, isNew) = try fetchOrInsert(Recipe.entityName, id: record.id)
-                recipeObjects[record.id] = object
-                var keys = Set<String>()
-                try assign(.string(record.name), to: "name", of: object, keys: &keys)
-                try assign(record.overview.map(AttributeValue.string) ?? .null, to: "overview", of: object, keys: &keys)
-                try assign(record.prepTime.map(AttributeValue.string) ?? .null, to: "prepTime", of: object, keys: &keys)
-                try assign(record.instructions.map(AttributeValue.string) ?? .null, to: "instructions", of: object, keys: &keys)
-                try assign(record.thumbnail.map { .data($0.data) } ?? .null, to: "thumbnailImage", of: object, keys: &keys)
-                if object.entity.attribute(named: "createdAt") != nil {
-                    try assign(.date(record.creationDate), to: "createdAt", of: object, keys: &keys)
-                }
-                let type = try record.typeID.flatMap { excluded.contains($0) ? nil : try context.object(with: ObjectID(entityName: RecipeType.entityName, referenceString: $0)) }
-                try link(object, "type", to: type, keys: &keys)
-                note(object, isNew: isNew, name: record.name, keys: keys, into: &plan)
-            }
-            for record in objects.images {
-                guard !excluded.contains(record.id), let recipe = recipeObjects[record.recipeID] else { plan.skipped += 1; continue }
-                let (object, isNew) = try fetchOrInsert(Image.entityName, id: record.id)
-                var keys = Set<String>()
-                try assign(.data(record.image.data), to: "image", of: object, keys: &keys)
-                try link(object, "recipe", to: recipe, keys: &keys)
-                note(object, isNew: isNew, name: try recipe.string("name") ?? "", keys: keys, into: &plan)
-            }
-            for record in objects.ingredients {
-                guard !excluded.contains(record.id), let recipe = recipeObjects[record.recipeID] else { plan.skipped += 1; continue }
-                let (object, isNew) = try fetchOrInsert(Ingredient.entityName, id: record.id)
-                var keys = Set<String>()
-                try assign(.string(record.name), to: "name", of: object, keys: &keys)
-                try assign(record.amount.map(AttributeValue.string) ?? .null, to: "amount", of: object, keys: &keys)
-                try assign(.int(Int64(record.displayOrder)), to: "displayOrder", of: object, keys: &keys)
-                try link(object, "recipe", to: recipe, keys: &keys)
-                note(object, isNew: isNew, name: record.name, keys: keys, into: &plan)
-            }
+            let type = try record.typeID.flatMap { excluded.contains($0) ? nil : try context.object(with: ObjectID(entityName: RecipeType.entityName, referenceString: $0)) }
+            try link(object, "type", to: type, keys: &keys)
+            note(object, isNew: isNew, name: record.name, keys: keys)
+        }
+        for record in images {
+            guard !excluded.contains(record.id), let recipe = recipeObjects[record.recipeID] else { plan.skipped += 1; continue }
+            let (object, isNew) = try fetchOrInsert(Image.entityName, id: record.id)
+            var keys = Set<String>()
+            try assign(.data(record.image.data), to: "image", of: object, keys: &keys)
+            try link(object, "recipe", to: recipe, keys: &keys)
+            note(object, isNew: isNew, name: try recipe.string("name") ?? "", keys: keys)
+        }
+        for record in ingredients {
+            guard !excluded.contains(record.id), let recipe = recipeObjects[record.recipeID] else { plan.skipped += 1; continue }
+            let (object, isNew) = try fetchOrInsert(Ingredient.entityName, id: record.id)
+            var keys = Set<String>()
+            try assign(.string(record.name), to: "name", of: object, keys: &keys)
+            try assign(record.amount.map(AttributeValue.string) ?? .null, to: "amount", of: object, keys: &keys)
+            try assign(.int(Int64(record.displayOrder)), to: "displayOrder", of: object, keys: &keys)
+            try link(object, "recipe", to: recipe, keys: &keys)
+            note(object, isNew: isNew, name: record.name, keys: keys)
         }
         // Objects changed only through an inverse relationship (a type gaining a recipe
         // again) are written too: report them as updates.
-        let listed = Set(plan.changes.map(\.id))
         for object in context.updatedObjects.sorted(by: { $0.objectID < $1.objectID })
-        where !listed.contains(object.objectID.referenceString) {
+        where !listed.contains(object.objectID.referenceString) && !listedTypes.contains(object.objectID.referenceString) {
             let name = object.entity.attribute(named: "name") != nil ? (try object.string("name") ?? "") : ""
             plan.changes.append(ImportChange(action: .update, entity: object.entity.name, id: object.objectID.referenceString,
                                              name: name, keys: object.changedKeys.sorted()))
             plan.unchanged = max(0, plan.unchanged - 1)
         }
-        return plan
+        return types.count + recipes.count + images.count + ingredients.count
     }
 
     /// The stored object with this ID, or a new one inserted with it.

@@ -60,12 +60,13 @@ public enum SampleIdentity {
     /// variant bits set. Parts are hashed in Unicode NFC, so names Swift considers equal
     /// ("Entrée" typed precomposed or with a combining accent) get the same ID.
     public static func uuid(entity: Entity, set: String, naturalKey: [String]) -> UUID {
-        var input = Data()
+        var input: [UInt8] = []
+        input.reserveCapacity(128)
         for part in [namespace, set, entity.rawValue] + naturalKey {
             // ASCII is already in NFC; only other text pays for normalization.
-            let bytes = part.utf8.allSatisfy({ $0 < 0x80 }) ? Data(part.utf8) : Data(part.precomposedStringWithCanonicalMapping.utf8)
-            input.append(contentsOf: "\(bytes.count):".utf8)
-            input.append(bytes)
+            let text = part.utf8.allSatisfy({ $0 < 0x80 }) ? part : part.precomposedStringWithCanonicalMapping
+            input.append(contentsOf: "\(text.utf8.count):".utf8)
+            input.append(contentsOf: text.utf8)
         }
         var bytes = Array(SHA256.hash(data: input).prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
