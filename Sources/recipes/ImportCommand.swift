@@ -8,7 +8,9 @@ struct ImportCommand: AsyncParsableCommand {
         commandName: "import",
         abstract: "Import recipes from a JSON sample set, a folder of them, or a Core Data SQLite store.",
         discussion: """
-            Everything is checked before anything is written, and written in one save. Objects \
+            Everything is checked before anything is written, and written in one transaction \
+            (a large set is saved in batches inside it, so memory stays flat; progress goes to \
+            stderr when it takes more than a second). Objects \
             get IDs derived from the set, so importing again changes nothing. --json prints \
             {sets, changes: [{action, entity, id, name, keys}], created, updated, unchanged, skipped}.
             """)
@@ -33,7 +35,9 @@ struct ImportCommand: AsyncParsableCommand {
                 throw CommandFailure(message: error.summary)
             }
             let session = try await Session.open(global, purpose: .importing)
-            let importer = SampleImporter(context: session.store.container.newContext(name: "import"))
+            var importer = SampleImporter(context: session.store.container.newContext(name: "import"))
+            let progress = ImportProgress()
+            importer.progress = { done, total in progress.report(done: done, total: total) }
             let plan = dryRun ? try importer.plan(sets) : try importer.importSets(sets)
             if !dryRun, try !session.store.seeder.isInitialised {
                 try session.store.seeder.markInitialised(.importedByUser)

@@ -27,7 +27,7 @@ enum Terminal {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(value)
         // Foundation pretty-prints an empty array as "[\n\n]"; print the usual "[]".
-        if String(decoding: data, as: UTF8.self).filter({ !$0.isWhitespace }) == "[]" { data = Data("[]".utf8) }
+        if data.count <= 8, String(decoding: data, as: UTF8.self).filter({ !$0.isWhitespace }) == "[]" { data = Data("[]".utf8) }
         FileHandle.standardOutput.write(data)
         FileHandle.standardOutput.write(Data("\n".utf8))
     }
