@@ -33,6 +33,7 @@ extension DocumentStore {
                                                arguments: [name]) {
                 if (existing[1] as String) == fieldsText && (existing[2] as String) == partialText { return }
                 try db.execute(sql: "DROP TABLE IF EXISTS query_index_\(existing[0] as Int64)")
+                try StoreCounters.remove(db, StoreCounters.index(existing[0]))
                 try db.execute(sql: "DELETE FROM query_indexes WHERE index_num = ?", arguments: [existing[0] as Int64])
             }
             try db.execute(sql: "INSERT INTO query_indexes(name, fields, partial) VALUES (?, ?, ?)",
@@ -87,6 +88,7 @@ extension DocumentStore {
             let db = txn.db
             if let number = try Int64.fetchOne(db, sql: "SELECT index_num FROM query_indexes WHERE name = ?", arguments: [name]) {
                 try db.execute(sql: "DROP TABLE IF EXISTS query_index_\(number)")
+                try StoreCounters.remove(db, StoreCounters.index(number))
                 try db.execute(sql: "DELETE FROM query_indexes WHERE index_num = ?", arguments: [number])
             }
             if let number = try Int64.fetchOne(db, sql: "SELECT index_num FROM text_indexes WHERE name = ?", arguments: [name]) {
@@ -176,13 +178,18 @@ extension DocumentStore {
         let parsed = try Selector(parsing: selector)
         if case .all = parsed {
             return try reading { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM docs d WHERE d.deleted = 0 AND \(DesignDocuments.excludedSQL)") ?? 0
+                let design = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM docs WHERE deleted = 0 AND doc_id GLOB '_design/*'") ?? 0
+                return (try StoreCounters.value(db, StoreCounters.live) ?? 0) - design
             }
         }
         let counted = try reading { db -> Int? in
             guard !parsed.wantsCandidateSet else { return nil }
             let plan = QueryPlan.choose(selector: parsed, sort: [], indexes: try QueryIndex.all(db))
             guard plan.exact, let sql = plan.countSQL else { return nil }
+            // A whole (partial) index, e.g. every document of one entity: its row counter.
+            if plan.constrainedFields == 0, let index = plan.index, let rows = try StoreCounters.value(db, StoreCounters.index(index.number)) {
+                return rows
+            }
             return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(plan.arguments)) ?? 0
         }
         return try counted ?? find(Query(selector: selector)).count

@@ -112,7 +112,9 @@ extension DocumentStore {
     /// the `pending` figure of a changes feed, without reading the changes.
     public func changeCount(since: Int64) throws -> Int {
         try reading { db in
-            try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM docs WHERE seq > ?"), arguments: [since]) ?? 0
+            // From the start, every document: its counter, not a walk of the sequence index.
+            if since <= 0, let all = try StoreCounters.value(db, StoreCounters.documents) { return all }
+            return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM docs WHERE seq > ?"), arguments: [since]) ?? 0
         }
     }
 

@@ -209,9 +209,9 @@ public final class DocumentStore: Sendable {
         try writing { try $0.resolveConflicts(id: id, keeping: keeping) }
     }
 
-    /// Number of live documents (winner not deleted).
+    /// Number of live documents (winner not deleted), from the store's counter.
     public func documentCount() throws -> Int {
-        try reading { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM docs WHERE deleted = 0") ?? 0 }
+        try reading { db in try StoreCounters.value(db, StoreCounters.live) ?? 0 }
     }
 
     /// Live documents in ID order (byte order), as `_all_docs` lists them.
@@ -254,6 +254,7 @@ public final class DocumentStore: Sendable {
                     try db.inSavepoint {
                         var txn = try StoreTransaction(db: db, revisionLimit: options.revisionLimit)
                         result = try body(&txn)
+                        try txn.flushCounters()
                         return .commit
                     }
                     return result!
@@ -261,7 +262,9 @@ public final class DocumentStore: Sendable {
             }
             return try pool.write { db in
                 var txn = try StoreTransaction(db: db, revisionLimit: options.revisionLimit)
-                return try body(&txn)
+                let result = try body(&txn)
+                try txn.flushCounters()
+                return result
             }
         }
     }

@@ -35,44 +35,52 @@ struct QueryIndex: Sendable {
         }
     }
 
-    /// Creates the backing table, fills it from the live documents already stored, then adds
-    /// its SQL index: filling first and indexing once sorts the keys in one pass instead of
-    /// inserting each into the index B-tree.
+    /// Creates the backing table, fills it from the live documents already stored (design
+    /// documents never have rows), then adds its SQL index: filling first and indexing once
+    /// sorts the keys in one pass instead of inserting each into the index B-tree. Sets the
+    /// index's row counter.
     func build(_ db: Database) throws {
         let keyColumns = keys.indices.map { column($0) }
         try db.execute(sql: "CREATE TABLE \(table) (doc_num INTEGER PRIMARY KEY, "
             + keyColumns.map { "\($0) BLOB" }.joined(separator: ", ") + ")")
         let insert = try db.makeStatement(sql: insertSQL)
         let cursor = try Row.fetchCursor(db, sql: """
-            SELECT d.doc_num, r.body FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num WHERE d.deleted = 0
+            SELECT d.doc_num, r.body FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
+            WHERE d.deleted = 0 AND \(DesignDocuments.excludedSQL)
             ORDER BY d.doc_num
             """)
+        var rows = 0
         while let row = try cursor.next() {
             let body = try (row[1] as Data?).map(JSONValue.parseObject) ?? [:]
             guard partial.selects(body) else { continue }
             try insert.execute(arguments: arguments(docNum: row[0], body: body))
+            rows += 1
         }
         try db.execute(sql: "CREATE INDEX \(table)_keys ON \(table)(\(keyColumns.joined(separator: ", ")))")
+        try StoreCounters.set(db, StoreCounters.index(number), to: rows)
     }
 
-    /// Drops the backing table.
+    /// Drops the backing table and its counter.
     func dropTable(_ db: Database) throws {
         try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+        try StoreCounters.remove(db, StoreCounters.index(number))
     }
 
     /// Brings the row of a live document up to date: written when the filter selects it,
-    /// removed otherwise (a new document has nothing to remove).
-    func update(_ db: Database, docNum: Int64, body: JSONObject, isNew: Bool) throws {
+    /// removed otherwise (a new document has nothing to remove). Returns the change in the
+    /// number of rows (-1, 0 or 1).
+    func update(_ db: Database, docNum: Int64, body: JSONObject, isNew: Bool) throws -> Int {
+        var delta = isNew ? 0 : try remove(db, docNum: docNum)
         if partial.selects(body) {
             try db.cachedStatement(sql: insertSQL).execute(arguments: arguments(docNum: docNum, body: body))
-        } else if !isNew {
-            try remove(db, docNum: docNum)
+            delta += 1
         }
+        return delta
     }
 
-    /// Writes a row, replacing the one the document had.
+    /// Writes a row.
     private var insertSQL: String {
-        "INSERT OR REPLACE INTO \(table) VALUES (" + Array(repeating: "?", count: keys.count + 1).joined(separator: ",") + ")"
+        "INSERT INTO \(table) VALUES (" + Array(repeating: "?", count: keys.count + 1).joined(separator: ",") + ")"
     }
 
     /// The row of a document: its number, then the collation key of each field (NULL where missing).
@@ -90,8 +98,11 @@ struct QueryIndex: Sendable {
         return CollationKey.data(value)
     }
 
-    /// Removes the row of a document that is deleted (or no longer live).
-    func remove(_ db: Database, docNum: Int64) throws {
+    /// Removes the row of a document that is deleted (or no longer live); returns -1 when
+    /// there was one, else 0.
+    @discardableResult
+    func remove(_ db: Database, docNum: Int64) throws -> Int {
         try db.cachedStatement(sql: "DELETE FROM \(table) WHERE doc_num = ?").execute(arguments: [docNum])
+        return db.changesCount > 0 ? -1 : 0
     }
 }

@@ -15,6 +15,7 @@ import GRDB
 ///   of folded text with the trigram tokenizer, rowid = `doc_num`).
 /// - `docs.conflicted` (v2): 1 while a document has more than one live leaf, so conflicts are
 ///   counted without walking the trees.
+/// - `counters` (v3): document, live-document and index row counts (``StoreCounters``).
 enum StoreSchema {
     /// Bytes per stored attachment chunk.
     static let chunkSize = 256 * 1024
@@ -79,6 +80,7 @@ enum StoreSchema {
                 CREATE INDEX docs_conflicted ON docs(doc_num) WHERE conflicted = 1;
                 """)
         }
+        migrator.registerMigration("v3") { db in try StoreCounters.create(db) }
         return migrator
     }
 }

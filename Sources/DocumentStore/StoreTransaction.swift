@@ -17,6 +17,8 @@ struct StoreTransaction {
     let indexes: [QueryIndex]
     let textIndexes: [TextIndex]
     private var lastSeq: Int64
+    /// Changes to ``StoreCounters`` gathered during the transaction, added by ``flushCounters()``.
+    private var counterDeltas: [String: Int] = [:]
     private var nextDocNum: Int64?
 
     init(db: Database, revisionLimit: Int) throws {
@@ -233,21 +235,34 @@ struct StoreTransaction {
             try db.cachedStatement(sql: "UPDATE docs SET winner_rev_num = ?, deleted = ?, seq = ?, conflicted = ? WHERE doc_num = ?")
                 .execute(arguments: [winner.revNum, winner.deleted, lastSeq, conflicted, docNum])
         }
-        if !indexes.isEmpty || !textIndexes.isEmpty {
+        let wasLive = existing.map { !$0.deleted } ?? false
+        if existing == nil { counterDeltas[StoreCounters.documents, default: 0] += 1 }
+        if wasLive != !winner.deleted { counterDeltas[StoreCounters.live, default: 0] += winner.deleted ? -1 : 1 }
+        // Design documents are never indexed: queries leave them out anyway.
+        if (!indexes.isEmpty || !textIndexes.isEmpty) && !DesignDocuments.isDesign(id) {
             let isNew = existing == nil
             if winner.deleted {
-                for index in indexes { try index.remove(db, docNum: docNum) }
+                for index in indexes { counterDeltas[StoreCounters.index(index.number), default: 0] += try index.remove(db, docNum: docNum) }
                 for index in textIndexes { try index.remove(db, docNum: docNum) }
             } else {
                 let body = try winner.revNum == changed.revNum
                     ? changedBody
                     : (TreeRows.rev(db, revNum: winner.revNum)?.body.map(JSONValue.parseObject) ?? [:])
-                for index in indexes { try index.update(db, docNum: docNum, body: body, isNew: isNew) }
+                for index in indexes {
+                    counterDeltas[StoreCounters.index(index.number), default: 0]
+                        += try index.update(db, docNum: docNum, body: body, isNew: isNew)
+                }
                 for index in textIndexes { try index.update(db, docNum: docNum, body: body, isNew: isNew) }
             }
         }
         if changed.rev.generation > revisionLimit { try stem(docNum: docNum) }
         return lastSeq
+    }
+
+    /// Adds the counter changes gathered so far (once, at the end of the transaction).
+    mutating func flushCounters() throws {
+        try StoreCounters.add(db, counterDeltas)
+        counterDeltas = [:]
     }
 
     /// Prunes the ancestors deeper than the revision limit below every leaf (CouchDB's stemming);

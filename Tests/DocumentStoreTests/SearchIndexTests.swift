@@ -142,4 +142,41 @@ struct SearchIndexTests {
         #expect(try store.hasDocuments(withIDPrefix: "doc-"))
         #expect(try !store.hasDocuments(withIDPrefix: "missing-"))
     }
+
+    @Test func countersAgreeWithTheRowsAfterEveryKindOfWrite() throws {
+        let (store, directory) = try Self.store()
+        _ = directory
+        func check() throws {
+            #expect(try store.documentCount() == countRows(store.path, "SELECT COUNT(*) FROM docs WHERE deleted = 0"))
+            #expect(try store.count(selector: ["kind": "recipe"]) == countRows(store.path, "SELECT COUNT(*) FROM query_index_1"))
+            #expect(try store.count(selector: ["kind": "recipe"]) == store.find(Query(selector: ["kind": "recipe"])).count)
+            #expect(try store.changeCount(since: 0) == countRows(store.path, "SELECT COUNT(*) FROM docs"))
+        }
+        try check()
+        // An edit that moves a document out of the partial index, and one that moves it back.
+        let pie = try #require(try store.get(id: "r3"))
+        let moved = try store.update(id: "r3", parent: pie.rev, body: ["kind": "ingredient", "name": "Apple Pie"])
+        try check()
+        try store.update(id: "r3", parent: moved.rev, body: ["kind": "recipe", "name": "Apple Pie"])
+        try check()
+        let zucchini = try #require(try store.get(id: "r4"))
+        try store.delete(id: "r4", parent: zucchini.rev)
+        try check()
+        try store.create(id: "r4", body: ["kind": "recipe", "name": "Zucchini Fritters"])
+        try check()
+        // A design document is never counted by an index, and a failed batch changes nothing.
+        try store.create(id: "_design/views", body: ["kind": "recipe", "name": "not a recipe"])
+        #expect(try store.count(selector: ["kind": "recipe"]) == 4)
+        #expect(throws: DocumentStoreError.self) {
+            try store.write([.create(id: "r5", body: ["kind": "recipe"], attachments: []), .create(id: "r1", body: [:], attachments: [])])
+        }
+        try check()
+        // Replicated revisions: a new document and a conflicting branch of an existing one.
+        let one = rev("1-11111111111111111111111111111111")
+        let two = rev("1-22222222222222222222222222222222")
+        try store.insertRevisions([ReplicatedRevision(id: "r7", rev: one, body: ["kind": "recipe", "name": "Pulled"], history: [one]),
+                                   ReplicatedRevision(id: "r7", rev: two, body: ["kind": "ingredient"], history: [two])])
+        try check()
+        #expect(try store.conflictedDocumentCount() == 1)
+    }
 }

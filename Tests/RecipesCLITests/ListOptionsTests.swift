@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+/// `recipes list` paging and search, global options before the subcommand, and bad input.
+@Suite("recipes: list paging, search and option order", .serialized)
+struct ListOptionsTests {
+    @Test("global options work before the subcommand as well as after it")
+    func globalOptionsEitherSide() async throws {
+        let sandbox = try Sandbox()
+        let store = sandbox.path("book.sqlite")
+        let before = try await sandbox.run(["--store", store, "--no-samples", "add", "--name", "Weeknight Dal", "--ingredient", "200 g|red lentils"])
+        #expect(before.status == 0, "\(before)")
+        let after = try await sandbox.run(["list", "--json", "--store", store])
+        let listed = try #require(try after.json() as? [[String: Any]])
+        #expect(listed.map { $0["name"] as? String } == ["Weeknight Dal"])
+        let equals = try await sandbox.run(["--store=\(store)", "--verbose", "show", "weeknight dal"])
+        #expect(equals.status == 0 && equals.stdout.contains("red lentils"), "\(equals)")
+        // Nothing was written to the default store: the option applied to the command.
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("data/recipes/recipes.sqlite")))
+    }
+
+    @Test("--limit and --offset page through the list, and search finds an ingredient word")
+    func pagingAndSearch() async throws {
+        let sandbox = try Sandbox()
+        let store = sandbox.path("book.sqlite")
+        let all = try #require(try await sandbox.run(["list", "--json", "--store", store]).json() as? [[String: Any]])
+        #expect(all.count == 14)
+        var paged: [String] = []
+        for offset in stride(from: 0, to: 15, by: 4) {
+            let page = try #require(try await sandbox.run(["list", "--json", "--limit", "4", "--offset", "\(offset)", "--store", store]).json() as? [[String: Any]])
+            paged += page.compactMap { $0["id"] as? String }
+        }
+        #expect(paged == all.compactMap { $0["id"] as? String })
+        let empty = try await sandbox.run(["list", "--offset", "100", "--store", store])
+        #expect(empty.status == 0 && empty.stderr.contains("no recipe at offset 100"), "\(empty)")
+        let basil = try await sandbox.run(["list", "--search", "BASÍL", "--json", "--store", store])
+        let found = try #require(try basil.json() as? [[String: Any]])
+        #expect(found.compactMap { $0["name"] as? String }.contains("Tomato Bruschetta"), "\(basil)")
+        for text in ["\"", "*", "a OR b", "((", "NEAR(x y)"] {
+            let odd = try await sandbox.run(["list", "--search", text, "--json", "--store", store])
+            #expect(odd.status == 0, "\(text): \(odd)")
+        }
+    }
+
+    @Test("a negative or non-numeric page is a usage error (exit 64) and writes nothing")
+    func badPages() async throws {
+        let sandbox = try Sandbox()
+        let store = sandbox.path("book.sqlite")
+        for arguments in [["--limit", "-1"], ["--limit=-1"], ["--offset", "x"], ["--offset=-2"], ["--limit", "ten"]] {
+            let result = try await sandbox.run(["list", "--store", store] + arguments)
+            #expect(result.status == 64, "\(arguments): \(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: store))
+    }
+}

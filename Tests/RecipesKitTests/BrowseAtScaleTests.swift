@@ -1,0 +1,163 @@
+import DocumentIncrementalStore
+import DocumentStore
+import Foundation
+import ObjectGraph
+import Testing
+@testable import RecipesKit
+
+/// The recipe book on a real store file: every browse is a fetch the store answers from an
+/// index, search uses the text indexes and stays in step with every write, paging is stable.
+@Suite("Recipe book on a store file: indexes, search, paging")
+struct BrowseAtScaleTests {
+    /// A store file with a few recipes whose words differ in case and accents.
+    private static func store(_ directory: TemporaryDirectory) throws -> RecipesStore {
+        let store = try RecipesStore(url: directory.file("book.sqlite"))
+        let book = store.container.book
+        try book.add(RecipeDraft(name: "Crème Brûlée", type: "Dessert", overview: "Custard under burnt sugar",
+                                 ingredients: [IngredientInput(amount: "500 ml", name: "Crème fraîche"),
+                                               IngredientInput(amount: "6", name: "egg yolks")]))
+        try book.add(RecipeDraft(name: "Zanzibar Pilau", type: "Entrée", overview: "Spiced rice",
+                                 ingredients: [IngredientInput(amount: "1 tsp", name: "Cardamom pods")]))
+        try book.add(RecipeDraft(name: "Lemon Tart", type: "dessert", overview: "Sharp and sweet, with a crème base",
+                                 ingredients: [IngredientInput(amount: "3", name: "lemons")]))
+        return store
+    }
+
+    private static func names(_ book: RecipeBook, _ query: RecipeQuery) throws -> [String] {
+        try book.list(query).map(\.name)
+    }
+
+    @Test("search finds a recipe by an ingredient word, ignoring case and accents, best matches first")
+    func searchByIngredient() throws {
+        let directory = try TemporaryDirectory()
+        let book = try Self.store(directory).container.book
+        #expect(try Self.names(book, RecipeQuery(search: "CARDAMOM")) == ["Zanzibar Pilau"])
+        #expect(try Self.names(book, RecipeQuery(search: "fraiche")) == ["Crème Brûlée"])
+        // A name match ranks before an overview match.
+        #expect(try Self.names(book, RecipeQuery(search: "creme")) == ["Crème Brûlée", "Lemon Tart"])
+        // A type name matches too.
+        #expect(try Self.names(book, RecipeQuery(search: "entree")) == ["Zanzibar Pilau"])
+        // Search text is literal: quotes, operators and stars are characters, not syntax.
+        for text in ["\"", "*", "creme OR lemon", "NEAR(a b)", "'; --"] {
+            #expect(try Self.names(book, RecipeQuery(search: text)).isEmpty, "\(text)")
+        }
+    }
+
+    @Test("the text index follows an edit and a deletion in the same save")
+    func searchFollowsWrites() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.store(directory)
+        let book = store.container.book
+        let tart = try book.recipe(named: "lemon tart")
+        try book.edit(tart, RecipeEdit(name: "Lime Tart", ingredients: [IngredientInput(amount: "4", name: "Key limes")]))
+        #expect(try Self.names(book, RecipeQuery(search: "lemon tart")).isEmpty)
+        #expect(try Self.names(book, RecipeQuery(search: "key lime")) == ["Lime Tart"])
+        try book.delete(try book.recipe(named: "Zanzibar Pilau"))
+        #expect(try Self.names(book, RecipeQuery(search: "cardamom")).isEmpty)
+        #expect(try Self.names(book, RecipeQuery(search: "zanzibar")).isEmpty)
+        // The deleted recipe and its ingredients left the text indexes, not only the results.
+        let texts = try store.documentStore.find(Query(selector: ["CDTISEntityName": "Ingredient", "name": ["$text": "cardamom"]]))
+        #expect(texts.isEmpty)
+    }
+
+    @Test("a recipe that arrives by a pull is found by search")
+    func searchFindsPulledRecipes() async throws {
+        let directory = try TemporaryDirectory()
+        let source = try Self.store(directory)
+        let target = try RecipesStore(url: directory.file("other.sqlite"))
+        _ = try await source.sync(with: directory.file("remote.sqlite")).run()
+        _ = try await target.sync(with: directory.file("remote.sqlite")).run(direction: .pullOnly)
+        #expect(try Self.names(target.container.book, RecipeQuery(search: "cardamom")) == ["Zanzibar Pilau"])
+        #expect(try target.container.book.recipe(named: "CREME BRULEE").documentID
+                == (try source.container.book.recipe(named: "Crème Brûlée").documentID))
+    }
+
+    @Test("pages are stable and complete in every order")
+    func paging() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RecipesStore(url: directory.file("book.sqlite"))
+        let book = store.container.book
+        for index in 0..<23 {
+            try book.add(RecipeDraft(name: "Recipe \(String(format: "%02d", 22 - index))", type: index % 3 == 0 ? nil : "Type \(index % 4)",
+                                     prepTime: "\(index % 5 * 10) minutes",
+                                     ingredients: [IngredientInput(amount: nil, name: index % 2 == 0 ? "salt" : "pepper")]))
+        }
+        for query in [RecipeQuery(), RecipeQuery(sort: .type), RecipeQuery(sort: .prepTime), RecipeQuery(search: "salt"),
+                      RecipeQuery(type: "type 1"), RecipeQuery(search: "recipe", sort: .name)] {
+            let whole = try book.list(query).map(\.id)
+            var paged: [String] = []
+            var page = query
+            page.limit = 5
+            while true {
+                page.offset = paged.count
+                let ids = try book.list(page).map(\.id)
+                paged += ids
+                if ids.count < 5 { break }
+            }
+            #expect(paged == whole, "\(query)")
+            #expect(Set(paged).count == paged.count)
+            #expect(try book.count(matching: query) == whole.count)
+        }
+        #expect(try book.list(RecipeQuery()).count == 23)
+        #expect(try Self.names(book, RecipeQuery(limit: 2)) == ["Recipe 00", "Recipe 01"])
+        #expect(try book.list(RecipeQuery(limit: 0)).isEmpty)
+        #expect(throws: RecipesError.self) { try book.list(RecipeQuery(limit: -1)) }
+        #expect(throws: RecipesError.self) { try book.list(RecipeQuery(offset: -3)) }
+    }
+
+    @Test("name look-ups ignoring case and accents, type filters and ingredient search are answered from indexes")
+    func plansUseIndexes() throws {
+        let directory = try TemporaryDirectory()
+        let store = try Self.store(directory)
+        let adapter = try #require(store.container.store as? DocumentIncrementalStore)
+        func plan(_ format: String, _ argument: String, sort: [FetchSortDescriptor] = []) throws -> String {
+            let explained = try adapter.explain(StoreFetchRequest(entityNames: ["Recipe"], predicate: try ObjectPredicate(format: format, argument),
+                                                                  sortDescriptors: sort))
+            #expect(explained.residual == nil, "\(format) leaves \(String(describing: explained.residual)) to memory")
+            return explained.plan
+        }
+        #expect(try plan("name ==[cd] %@", "creme brulee") == "index cdtis_Recipe.name.folded")
+        #expect(try plan("name == %@", "Lemon Tart") == "index cdtis_Recipe.name")
+        #expect(try plan("type.name ==[cd] %@", "DESSERT", sort: [RecipeBook.byName]) == "index cdtis_Recipe#byTypeAndNameIndex")
+        #expect(try plan("ANY ingredients.name CONTAINS[cd] %@", "fraiche") == "candidates")
+        #expect(try plan("name CONTAINS[cd] %@", "brul") == "candidates")
+        // The answers agree with the in-memory evaluation on the same data.
+        let book = store.container.book
+        #expect(try book.recipe(named: "CRÈME BRULEE").documentID == (try book.recipe(named: "Crème Brûlée").documentID))
+        #expect(try Self.names(book, RecipeQuery(type: "DESSERT")) == ["Crème Brûlée", "Lemon Tart"])
+    }
+
+    @Test("a failure in a later batch leaves nothing of the import in the store")
+    func importIsAllOrNothingAcrossBatches() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RecipesStore(url: directory.file("book.sqlite"))
+        let recipes = (0..<6).map { SampleRecipe(name: "Batch Recipe \($0)", ingredients: [SampleIngredient(amount: nil, name: "water")]) }
+        let set = SampleSet(name: "batches", recipes: recipes)
+        // A document of another kind already holds the ID the last recipe's ingredient gets,
+        // so the fourth batch's save fails.
+        let ingredientID = SampleIdentity.ingredientID(set: "batches", recipe: "Batch Recipe 5", displayOrder: 0, name: "water")
+        try store.documentStore.create(id: ingredientID, body: ["CDTISEntityName": "Image"])
+        var importer = SampleImporter(context: store.container.newContext(name: "import"), batchSize: 2)
+        let progress = ProgressLog()
+        importer.progress = { done, total in progress.append(done, total) }
+        #expect(throws: RecipesError.self) { try importer.importSets([set]) }
+        #expect(progress.entries.count == 2)
+        #expect(try store.documentStore.get(id: SampleIdentity.recipeID(set: "batches", recipe: "Batch Recipe 0")) == nil)
+        #expect(try store.container.book.list().isEmpty)
+        // Without the obstacle the same import goes through, and again changes nothing.
+        try store.documentStore.delete(id: ingredientID, parent: try #require(try store.documentStore.get(id: ingredientID)).rev)
+        let plan = try SampleImporter(context: store.container.newContext(name: "import"), batchSize: 2).importSets([set])
+        #expect(plan.created == 12 && plan.updated == 0)
+        let again = try SampleImporter(context: store.container.newContext(name: "import"), batchSize: 2).importSets([set])
+        #expect(again.created == 0 && again.updated == 0 && again.unchanged == 12)
+        #expect(try store.container.book.list().count == 6)
+    }
+}
+
+/// Progress reports collected from an importer.
+private final class ProgressLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [(Int, Int)] = []
+    func append(_ done: Int, _ total: Int) { lock.withLock { stored.append((done, total)) } }
+    var entries: [(Int, Int)] { lock.withLock { stored } }
+}
