@@ -37,6 +37,7 @@ let package = Package(
             name: "recipes-bench",
             dependencies: [
                 "DocumentStore",
+                "RecipesKit",
                 "ObjectGraph",
                 "DocumentIncrementalStore",
                 "Replication",

@@ -17,36 +17,52 @@ struct CandidateSet {
 
     /// The candidate document numbers of `selector`, or `nil` when they cannot be narrowed.
     func docNums(_ selector: Selector) throws -> Set<Int64>? {
-        try resolve(selector, context: selector.requiredConditions)
+        try resolve(selector, context: selector.requiredConditions, weak: true)
     }
 
-    /// `context` holds conditions every match satisfies (they decide which partial indexes apply).
-    private func resolve(_ selector: Selector, context: [(FieldPath, FieldCondition)]) throws -> Set<Int64>? {
+    /// `context` holds conditions every match satisfies (they decide which partial indexes
+    /// apply). Strong conditions (`_id`, `$text`, `$or` of such) are looked up first; weak
+    /// ones (an equality or `$in` on an index's leading column, which may match most of the
+    /// store, like the entity of every recipe) only when nothing strong narrows the set.
+    private func resolve(_ selector: Selector, context: [(FieldPath, FieldCondition)], weak: Bool) throws -> Set<Int64>? {
         switch selector {
         case .field(let path, let condition):
-            var result: Set<Int64>?
-            for conjunct in condition.conjuncts {
-                guard let found = try lookup(path, conjunct, context: context) else { continue }
-                result = result.map { $0.intersection(found) } ?? found
+            for allowWeak in weak ? [false, true] : [false] {
+                var result: Set<Int64>?
+                for conjunct in condition.conjuncts where allowWeak || isStrong(path, conjunct) {
+                    guard let found = try lookup(path, conjunct, context: context) else { continue }
+                    result = result.map { $0.intersection(found) } ?? found
+                }
+                if let result { return result }
             }
-            return result
+            return nil
         case .and(let parts):
-            var result: Set<Int64>?
-            for part in parts {
-                guard let found = try resolve(part, context: context) else { continue }
-                result = result.map { $0.intersection(found) } ?? found
+            for allowWeak in weak ? [false, true] : [false] {
+                var result: Set<Int64>?
+                for part in parts {
+                    guard let found = try resolve(part, context: context, weak: allowWeak) else { continue }
+                    result = result.map { $0.intersection(found) } ?? found
+                }
+                if let result { return result }
             }
-            return result
+            return nil
         case .or(let parts):
             var union = Set<Int64>()
             for part in parts {
-                guard let found = try resolve(part, context: context + part.requiredConditions) else { return nil }
+                guard let found = try resolve(part, context: context + part.requiredConditions, weak: true) else { return nil }
                 union.formUnion(found)
             }
             return union
         case .all, .nor, .not:
             return nil
         }
+    }
+
+    /// Whether a condition narrows by itself: an `_id` list or a text search.
+    private func isStrong(_ path: FieldPath, _ condition: FieldCondition) -> Bool {
+        if path.isDocumentID { return true }
+        if case .text = condition { return true }
+        return false
     }
 
     private func lookup(_ path: FieldPath, _ condition: FieldCondition,

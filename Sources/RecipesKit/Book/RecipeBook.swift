@@ -211,18 +211,23 @@ public struct RecipeBook {
     }
 
     /// Every recipe type name with its number of recipes, by name; types of the same name
-    /// count as one.
+    /// count as one. Each count comes from the recipes' type index, not from reading the
+    /// types' recipe lists.
     public func types() throws(RecipesError) -> [RecipeTypeSummary] {
         try graph {
-            var counts: [String: Int] = [:]
-            var display: [String: String] = [:]
-            for type in try context.fetch(FetchRequest(entityName: RecipeType.entityName)).map(RecipeType.init(unchecked:)) {
-                let name = try type.name ?? ""
+            var groups: [String: (display: String, ids: [ObjectID])] = [:]
+            for type in try context.fetch(FetchRequest(entityName: RecipeType.entityName)) {
+                let name = try type.string("name") ?? ""
                 let key = Self.folded(name)
-                display[key] = display[key].map { min($0, name) } ?? name
-                counts[key, default: 0] += try type.object.objectIDs(forKey: "recipes").count
+                let display = groups[key].map { min($0.display, name) } ?? name
+                groups[key] = (display, (groups[key]?.ids ?? []) + [type.objectID])
             }
-            return counts.keys.sorted().map { RecipeTypeSummary(name: display[$0] ?? $0, recipeCount: counts[$0] ?? 0) }
+            return try groups.keys.sorted().map { key in
+                let group = groups[key]!
+                let count = try context.count(for: FetchRequest(entityName: Recipe.entityName,
+                                                                predicate: try ObjectPredicate(format: "type IN %@", group.ids)))
+                return RecipeTypeSummary(name: group.display, recipeCount: count)
+            }
         }
     }
 
@@ -368,8 +373,10 @@ public struct RecipeBook {
         return type
     }
 
+    /// Runs `body` on the context's queue (so the many property reads inside it do not each
+    /// hop onto the queue) and types its errors.
     private func graph<T>(_ body: () throws -> T) throws(RecipesError) -> T {
-        do { return try body() } catch { throw Self.recipesError(error) }
+        do { return try context.performAndWait(body) } catch { throw Self.recipesError(error) }
     }
 
     static func recipesError(_ error: any Error) -> RecipesError {
