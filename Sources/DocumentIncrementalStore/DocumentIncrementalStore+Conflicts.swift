@@ -71,6 +71,7 @@ extension DocumentIncrementalStore {
     /// objects to the coordinator so contexts refresh. Returns the objects resolved.
     @discardableResult
     public func resolveConflicts(policy: ReplicaMergePolicy = .storeTrumps) throws -> [ObjectID] {
+        try adoptReplicatedMetadata()
         let conflicts = try replicaConflicts()
         var resolved: [ObjectID] = []
         for conflict in conflicts {
