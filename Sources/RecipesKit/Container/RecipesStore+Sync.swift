@@ -42,7 +42,7 @@ final class SyncHooks: SyncStoreHooks, @unchecked Sendable {
     }
 
     func resolveConflicts(prefer: ConflictPreference) throws -> Int {
-        guard let incremental = store.container.store as? DocumentIncrementalStore else { return 0 }
+        let incremental = store.incrementalStore
         switch prefer {
         case .remote:
             return try incremental.resolveConflicts(policy: .storeTrumps).count
@@ -60,8 +60,6 @@ final class SyncHooks: SyncStoreHooks, @unchecked Sendable {
     }
 
     func refresh() throws {
-        if let incremental = store.container.store as? DocumentIncrementalStore {
-            try incremental.processExternalChanges()
-        }
+        try store.incrementalStore.processExternalChanges()
     }
 }
