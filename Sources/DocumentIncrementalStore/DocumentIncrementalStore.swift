@@ -419,15 +419,13 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     public func processExternalChanges() throws -> StoreChangeSet {
         let (changes, notify) = try locked { () -> (StoreChangeSet, (@Sendable (StoreChangeSet) -> Void)?) in
             var set = StoreChangeSet()
-            while true {
-                let batch = try ds { try documentStore.changes(since: processedSequence, limit: 500) }
-                if batch.changes.isEmpty { break }
-                for change in batch.changes {
+            processedSequence = try ds {
+                try documentStore.forEachChange(since: processedSequence, batch: 500) { change in
                     if change.id == DocumentLayout.metadataDocumentID {
                         try adoptReplicatedMetadata()
-                        continue
+                        return
                     }
-                    if let own = ownRevisions[change.id], change.revisions.first == own, change.revisions.count == 1 { continue }
+                    if let own = ownRevisions[change.id], change.revisions.first == own, change.revisions.count == 1 { return }
                     toManyCache[change.id] = nil
                     let objectID: ObjectID?
                     if let revision = try ds({ try documentStore.get(id: change.id) }), let entity = codec?.entity(of: revision.body) {
@@ -437,10 +435,9 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                     } else {
                         objectID = nil
                     }
-                    guard let objectID else { continue }
+                    guard let objectID else { return }
                     if change.deleted { set.deleted.insert(objectID) } else { set.updated.insert(objectID) }
                 }
-                processedSequence = batch.lastSequence
             }
             return (set, self.observer)
         }
