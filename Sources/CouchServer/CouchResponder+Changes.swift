@@ -129,12 +129,8 @@ extension CouchResponder {
         if limited, options.docIDs == nil {
             pending = try store.changeCount(since: position)
         } else if limited {
-            var after = position
-            while true {
-                let batch = try store.changes(since: after, limit: 5000)
-                if batch.changes.isEmpty { break }
-                pending += options.docIDs.map { ids in batch.changes.filter { ids.contains($0.id) }.count } ?? batch.changes.count
-                after = batch.lastSequence
+            try store.forEachChange(since: position, batch: 5000) { change in
+                if options.docIDs?.contains(change.id) ?? true { pending += 1 }
             }
         }
         return ChangesPage(rows: rows, lastSequence: position, pending: pending)

@@ -23,13 +23,8 @@ final class Database: Sendable {
     /// Documents whose winning revision is a tombstone (`doc_del_count`).
     func deletedDocumentCount() throws -> Int {
         var (since, ids) = tombstones.withLock { $0 }
-        while true {
-            let batch = try store.changes(since: since, limit: 5000)
-            if batch.changes.isEmpty { break }
-            for change in batch.changes {
-                if change.deleted { ids.insert(change.id) } else { ids.remove(change.id) }
-            }
-            since = batch.lastSequence
+        since = try store.forEachChange(since: since, batch: 5000) { change in
+            if change.deleted { ids.insert(change.id) } else { ids.remove(change.id) }
         }
         let result = (sequence: since, ids: ids)
         tombstones.withLock { current in

@@ -12,14 +12,11 @@ extension DocumentIncrementalStore {
     public func replicaConflicts() throws -> [ReplicaConflict] {
         try locked {
             var result: [ReplicaConflict] = []
-            var since: Int64 = 0
-            while true {
-                let batch = try ds { try documentStore.changes(since: since, limit: 1000) }
-                if batch.changes.isEmpty { break }
-                for change in batch.changes where change.revisions.count > 1 && !change.deleted {
-                    if let conflict = try conflict(id: change.id) { result.append(conflict) }
+            try ds {
+                try documentStore.forEachChange { change in
+                    guard change.revisions.count > 1 && !change.deleted, let conflict = try conflict(id: change.id) else { return }
+                    result.append(conflict)
                 }
-                since = batch.lastSequence
             }
             return result.sorted { $0.objectID < $1.objectID }
         }
@@ -71,6 +68,7 @@ extension DocumentIncrementalStore {
     /// objects to the coordinator so contexts refresh. Returns the objects resolved.
     @discardableResult
     public func resolveConflicts(policy: ReplicaMergePolicy = .storeTrumps) throws -> [ObjectID] {
+        try adoptReplicatedMetadata()
         let conflicts = try replicaConflicts()
         var resolved: [ObjectID] = []
         for conflict in conflicts {

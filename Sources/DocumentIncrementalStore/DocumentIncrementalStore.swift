@@ -31,6 +31,8 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     var ownRevisions: [String: RevisionID] = [:]
     /// Changes-feed position up to which external changes were processed.
     private var processedSequence: Int64 = 0
+    /// Whether the store holds a `CDTISMetaData` document; until it does, each save adds ours.
+    var hasMetadataDocument = false
 
     /// Opens (or creates) the datastore file at `path`.
     public convenience init(path: String, options: DocumentStore.Options = .init()) throws {
@@ -69,26 +71,25 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
 
     // MARK: Metadata
 
-    /// Opens the store for `model`: writes the `CDTISMetaData` document (deterministically,
-    /// so replicas agree), migrates a store written with an older model, keeps per-store state
-    /// in a local document, and declares the indexes the model asks for.
-    /// - Throws: ``DocumentIncrementalStoreError/incompatibleModel(entity:property:reason:)``.
+    /// Opens the store for `model`: adopts the `CDTISMetaData` document when it describes
+    /// this model (ours, or another app's in the original layout: it is left alone, so
+    /// replicas never get a conflicting revision of it), migrates a store written with an
+    /// older model of ours, keeps per-store state in a local document, and declares the
+    /// indexes the model asks for. A store without the document gets ours with its first
+    /// save, so a pull that brings another app's document first leaves nothing to conflict.
+    /// - Throws: ``DocumentIncrementalStoreError/foreignModel(_:)`` or
+    ///   ``DocumentIncrementalStoreError/incompatibleModel(entity:property:reason:)``.
     public func loadMetadata(for model: ObjectModel) throws -> StoreMetadata {
         try locked {
-            let body = ModelMetadataDocument.body(for: model)
             do {
+                hasMetadataDocument = false
                 if let existing = try documentStore.get(id: DocumentLayout.metadataDocumentID) {
-                    if existing.body != body {
-                        guard let stored = existing.body["objectModel"]?.objectValue else {
-                            throw DocumentIncrementalStoreError.invalidMetadata("no objectModel member")
-                        }
-                        let migration = try ModelMigration.plan(from: stored, to: model)
+                    if let migration = try ModelMetadataDocument.migration(opening: existing.body, with: model) {
                         try migration.apply(to: documentStore)
-                        try documentStore.update(id: DocumentLayout.metadataDocumentID, parent: existing.rev, body: body)
+                        try documentStore.update(id: DocumentLayout.metadataDocumentID, parent: existing.rev,
+                                                 body: ModelMetadataDocument.body(for: model))
                     }
-                } else {
-                    do { try documentStore.create(id: DocumentLayout.metadataDocumentID, body: body) }
-                    catch DocumentStoreError.conflict { /* another opener wrote the same content */ }
+                    hasMetadataDocument = true
                 }
                 var local = try documentStore.getLocal(id: DocumentLayout.localStateDocumentID) ?? [:]
                 let stored = local
@@ -382,9 +383,20 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                 guard let revision = current[deletion.objectID.referenceString] else { continue }
                 operations.append(.delete(id: deletion.objectID.referenceString, parent: revision.rev))
             }
+            if !operations.isEmpty && !hasMetadataDocument {
+                hasMetadataDocument = try ds { try documentStore.get(id: DocumentLayout.metadataDocumentID) } != nil
+                if !hasMetadataDocument {
+                    operations.append(.create(id: DocumentLayout.metadataDocumentID, body: ModelMetadataDocument.body(for: model), attachments: []))
+                }
+            }
             let revisions: [DocumentRevision]
             do {
                 revisions = try documentStore.write(operations)
+                hasMetadataDocument = true
+            } catch DocumentStoreError.conflict(let id) where id == DocumentLayout.metadataDocumentID {
+                // Written meanwhile by another opener of the file: save without ours.
+                hasMetadataDocument = true
+                return try save(request)
             } catch DocumentStoreError.conflict(let id) {
                 if let inserted = request.inserted.first(where: { $0.objectID.referenceString == id }) {
                     throw IncrementalStoreError.duplicateObject(inserted.objectID)
@@ -422,12 +434,13 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     public func processExternalChanges() throws -> StoreChangeSet {
         let (changes, notify) = try locked { () -> (StoreChangeSet, (@Sendable (StoreChangeSet) -> Void)?) in
             var set = StoreChangeSet()
-            while true {
-                let batch = try ds { try documentStore.changes(since: processedSequence, limit: 500) }
-                if batch.changes.isEmpty { break }
-                for change in batch.changes {
-                    guard change.id != DocumentLayout.metadataDocumentID else { continue }
-                    if let own = ownRevisions[change.id], change.revisions.first == own, change.revisions.count == 1 { continue }
+            processedSequence = try ds {
+                try documentStore.forEachChange(since: processedSequence, batch: 500) { change in
+                    if change.id == DocumentLayout.metadataDocumentID {
+                        try adoptReplicatedMetadata()
+                        return
+                    }
+                    if let own = ownRevisions[change.id], change.revisions.first == own, change.revisions.count == 1 { return }
                     toManyCache[change.id] = nil
                     let objectID: ObjectID?
                     if let revision = try ds({ try documentStore.get(id: change.id) }), let entity = codec?.entity(of: revision.body) {
@@ -437,10 +450,9 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                     } else {
                         objectID = nil
                     }
-                    guard let objectID else { continue }
+                    guard let objectID else { return }
                     if change.deleted { set.deleted.insert(objectID) } else { set.updated.insert(objectID) }
                 }
-                processedSequence = batch.lastSequence
             }
             return (set, self.observer)
         }

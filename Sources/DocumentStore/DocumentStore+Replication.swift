@@ -108,6 +108,22 @@ extension DocumentStore {
         }
     }
 
+    /// Calls `body` with every change after `since`, oldest first, reading `batch` changes
+    /// at a time, and returns the last sequence read (`since` when there was none), where a
+    /// later walk resumes. The one paging loop over this store's feed: replication, conflict
+    /// listing, refreshes and sync bookkeeping all walk it through here.
+    /// - Throws: ``DocumentStoreError`` from the reads, or what `body` throws.
+    @discardableResult
+    public func forEachChange(since: Int64 = 0, batch: Int = 1000, _ body: (Change) throws -> Void) throws -> Int64 {
+        var position = since
+        while true {
+            let page = try changes(since: position, limit: batch)
+            if page.changes.isEmpty { return position }
+            for change in page.changes { try body(change) }
+            position = page.lastSequence
+        }
+    }
+
     /// How many documents changed after `since` (each counted once, at its latest change):
     /// the `pending` figure of a changes feed, without reading the changes.
     public func changeCount(since: Int64) throws -> Int {

@@ -69,7 +69,7 @@ struct SyncCommand: AsyncParsableCommand {
             progress.finish()
             if json { try Terminal.printJSON(report) } else { Terminal.print(report.summaryLine) }
             if !report.succeeded {
-                throw CommandFailure(message: report.error ?? "sync \(report.result)", status: report.result == "cancelled" ? 130 : 1)
+                throw CommandFailure(message: report.error ?? "sync \(report.result.rawValue)", status: report.result == .cancelled ? 130 : 1)
             }
         }
     }

@@ -37,7 +37,12 @@ struct MigrationTests {
         #expect(newest.map(\.objectID) == [id])
         // Two machines migrating the same store content write the same metadata revision.
         let other = TemporaryDirectory()
-        do { _ = try DocumentStack(model: v1, directory: other) }
+        do {
+            // The metadata document is written with a store's first save.
+            let ctx = try DocumentStack(model: v1, directory: other).context()
+            try ctx.insert("Recipe").setValue(.string("Other recipe"), forKey: "name")
+            try ctx.save()
+        }
         let migrated = try DocumentStack(model: v2, directory: other)
         #expect(try migrated.store.documentStore.get(id: "CDTISMetaData")?.rev == meta.rev)
     }
@@ -89,7 +94,12 @@ struct MigrationTests {
 
     @Test func incompatibleModelsAreRefusedNamingEntityAndProperty() throws {
         let dir = TemporaryDirectory()
-        do { _ = try DocumentStack(model: Self.dishes, directory: dir) }
+        do {
+            // The metadata document is written with a store's first save.
+            let ctx = try DocumentStack(model: Self.dishes, directory: dir).context()
+            try ctx.insert("Dish").setValue(.string("Soup"), forKey: "title")
+            try ctx.save()
+        }
         let retyped = TestSupport.model("""
             <entity name="Dish">
                 <attribute name="title" attributeType="Integer 32"/>

@@ -59,7 +59,7 @@ struct RecipesSyncTests {
 
         let unreachable = try a.sync(with: URL(string: "http://127.0.0.1:9/recipes")!)
         let report = try await unreachable.run()
-        #expect(report.result == "failed" && report.error?.hasPrefix("pull failed") == true)
-        #expect(report.steps.map(\.state) == ["failed", "cancelled", "cancelled", "cancelled"])
+        #expect(report.result == .failed && report.error?.hasPrefix("pull failed") == true)
+        #expect(report.steps.map(\.state) == [.failed, .cancelled, .cancelled, .cancelled])
     }
 }

@@ -11,6 +11,15 @@ struct SyncOperationQueueTests {
         var all: [String] { lock.withLock { entries } }
     }
 
+    /// Holds an operation until the test opens it.
+    private final class Gate: @unchecked Sendable {
+        private let lock = NSLock()
+        private var waiting: CheckedContinuation<Void, Never>?
+        func hold(_ continuation: CheckedContinuation<Void, Never>) { lock.withLock { waiting = continuation } }
+        var isHolding: Bool { lock.withLock { waiting != nil } }
+        func open() { lock.withLock { waiting }?.resume() }
+    }
+
     struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
 
     @Test("operations run in dependency order, one at a time")
@@ -67,25 +76,38 @@ struct SyncOperationQueueTests {
         #expect(started.all == ["pull"])
     }
 
-    @Test("an operation that ignores cancellation is abandoned after the grace period")
+    @Test("an operation that ignores cancellation is waited for until it really stops")
     func stubbornOperation() async throws {
-        let started = Log()
-        let stubborn = SyncOperation("pull") { _ in
-            started.add("pull")
+        let log = Log()
+        let release = Gate()
+        let stubborn = SyncOperation("push") { _ in
+            log.add("push started")
+            // Ignores cancellation: keeps "writing" until the test lets it go.
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().asyncAfter(deadline: .now() + 300) { continuation.resume() }
+                release.hold(continuation)
             }
+            log.add(Task.isCancelled ? "push stopped, cancelled" : "push stopped")
         }
-        let queue = SyncOperationQueue(gracePeriod: .milliseconds(200))
+        let refresh = SyncOperation("refresh", dependsOn: [stubborn]) { _ in log.add("refresh") }
+        let queue = SyncOperationQueue()
         queue.add(stubborn)
-        let task = Task { try await queue.run() }
-        while started.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-        let clock = ContinuousClock()
-        let begin = clock.now
+        queue.add(refresh)
+        let task = Task {
+            let ran = try await queue.run()
+            log.add("queue returned")
+            return ran
+        }
+        while !release.isHolding { try await Task.sleep(for: .milliseconds(10)) }
         task.cancel()
+        // Still running: the queue has not returned, whatever the delay before the release.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(log.all == ["push started"])
+        release.open()
         _ = try await task.value
-        #expect(clock.now - begin < .seconds(60))
-        #expect(stubborn.state == .cancelled("the sync was cancelled"))
+        #expect(log.all == ["push started", "push stopped, cancelled", "queue returned"])
+        // It finished its work, so it succeeded; nothing after it ran.
+        #expect(stubborn.state == .succeeded)
+        #expect(refresh.state == .cancelled("the sync was cancelled"))
     }
 
     @Test("dependencies that cannot be ordered are refused before anything runs")

@@ -29,20 +29,15 @@ final class SyncHooks: SyncStoreHooks, @unchecked Sendable {
     func willPull() throws {
         let pushedThrough = try RecipesSync.statusRecord(of: store.documentStore).pushedThrough
         var revisions: [String: String] = [:]
-        var since = pushedThrough
-        while true {
-            let batch = try store.documentStore.changes(since: since, limit: 1000)
-            if batch.changes.isEmpty { break }
-            for change in batch.changes where !change.deleted {
-                if let winner = try store.documentStore.get(id: change.id) { revisions[change.id] = winner.rev.description }
-            }
-            since = batch.lastSequence
+        try store.documentStore.forEachChange(since: pushedThrough) { change in
+            guard !change.deleted, let winner = try store.documentStore.get(id: change.id) else { return }
+            revisions[change.id] = winner.rev.description
         }
         lock.withLock { localRevisions = revisions }
     }
 
     func resolveConflicts(prefer: ConflictPreference) throws -> Int {
-        guard let incremental = store.container.store as? DocumentIncrementalStore else { return 0 }
+        let incremental = store.incrementalStore
         switch prefer {
         case .remote:
             return try incremental.resolveConflicts(policy: .storeTrumps).count
@@ -60,8 +55,6 @@ final class SyncHooks: SyncStoreHooks, @unchecked Sendable {
     }
 
     func refresh() throws {
-        if let incremental = store.container.store as? DocumentIncrementalStore {
-            try incremental.processExternalChanges()
-        }
+        try store.incrementalStore.processExternalChanges()
     }
 }

@@ -14,6 +14,9 @@ public final class RecipesStore: Sendable {
     public let url: URL
     /// The revisioned document datastore in the file.
     public let documentStore: DocumentStore
+    /// The incremental store over the datastore that the object graph is opened on, kept
+    /// typed so sync can resolve conflicts and refresh without asking the container.
+    public let incrementalStore: DocumentIncrementalStore
     /// The object graph over it.
     public let container: RecipesContainer
 
@@ -30,7 +33,8 @@ public final class RecipesStore: Sendable {
         } catch {
             throw .store("cannot open the store \(url.path): \(error); check the path or choose another --store")
         }
-        container = try RecipesContainer(store: DocumentIncrementalStore(documentStore: documentStore))
+        incrementalStore = DocumentIncrementalStore(documentStore: documentStore)
+        container = try RecipesContainer(store: incrementalStore)
     }
 
     /// Whether a store file exists at `url` (without creating one).

@@ -10,7 +10,8 @@ import Replication
 /// A step that fails cancels the steps after it and the report says why; nothing is lost,
 /// because replication checkpoints only durable batches and the next sync resumes there.
 /// Only one sync per store runs at a time across processes: ``run(direction:prefer:lock:observer:progress:)``
-/// takes the store's ``SyncLock`` first.
+/// takes the store's ``SyncLock`` first and releases it only once the queue has returned,
+/// which is once the running step has really stopped, even after a cancellation.
 public struct RecipesSync: Sendable {
     /// How to behave when another sync of the same store is running.
     public enum LockBehaviour: Sendable {
@@ -135,17 +136,17 @@ public struct RecipesSync: Sendable {
         let operations = try await queue.run()
         let steps = operations.map { operation -> SyncReport.Step in
             switch operation.state {
-            case .succeeded: SyncReport.Step(name: operation.name, state: "succeeded", error: nil)
-            case .failed(let message): SyncReport.Step(name: operation.name, state: "failed", error: message)
-            case .cancelled(let reason): SyncReport.Step(name: operation.name, state: "cancelled", error: reason)
-            case .pending, .running: SyncReport.Step(name: operation.name, state: "pending", error: nil)
+            case .succeeded: SyncReport.Step(name: operation.name, state: .succeeded, error: nil)
+            case .failed(let message): SyncReport.Step(name: operation.name, state: .failed, error: message)
+            case .cancelled(let reason): SyncReport.Step(name: operation.name, state: .cancelled, error: reason)
+            case .pending, .running: SyncReport.Step(name: operation.name, state: .pending, error: nil)
             }
         }
-        let failed = steps.first { $0.state == "failed" }
-        let cancelled = steps.contains { $0.state == "cancelled" } && failed == nil
+        let failed = steps.first { $0.state == .failed }
+        let cancelled = steps.contains { $0.state == .cancelled } && failed == nil
         let values = counters.values
         let report = SyncReport(
-            result: failed != nil ? "failed" : (cancelled ? "cancelled" : "succeeded"), direction: direction,
+            result: failed != nil ? .failed : (cancelled ? .cancelled : .succeeded), direction: direction,
             remote: remoteDescription, startedAt: SampleSeeder.timestamp(started), finishedAt: SampleSeeder.timestamp(Date()),
             pulled: values.pulled, pushed: values.pushed, conflictsResolved: values.resolved, refused: values.refused,
             error: failed.map { "\($0.name) failed: \($0.error ?? "unknown error")" }

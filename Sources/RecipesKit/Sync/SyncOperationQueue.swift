@@ -1,107 +1,50 @@
-import Foundation
+import Synchronization
 
 /// Runs sync operations one at a time in dependency order, as the original app's chained
 /// operation queue did: an operation starts only when all its dependencies succeeded;
 /// when one fails, everything depending on it is cancelled (with the reason) and the
 /// operations that do not depend on it still run.
 ///
-/// Cancelling the task that runs ``run()`` (or calling ``cancel()``) stops the running
-/// operation at its next cancellation point and cancels the rest; each operation is
-/// responsible for leaving its data consistent (replication checkpoints only durable
-/// batches, so nothing is lost).
-public final class SyncOperationQueue: @unchecked Sendable {
+/// Cancelling the task that runs ``run()`` (or calling ``cancel()``) cancels the running
+/// operation and the ones not started. ``run()`` returns only once the running operation
+/// has really stopped, however long it takes to notice: whoever holds a lock around the
+/// queue (the store's ``SyncLock``) holds it until nothing writes any more.
+public final class SyncOperationQueue: Sendable {
     /// Called when an operation starts and when it ends.
     public typealias Observer = @Sendable (SyncOperation) -> Void
 
-    private let lock = NSLock()
-    private var operations: [SyncOperation] = []
-    private var cancelled = false
-    private var runningTask: Task<Void, any Error>?
-    private var runningOutcome: Outcome?
-    private let observer: Observer?
-    private let gracePeriod: Duration
+    private struct State {
+        var operations: [SyncOperation] = []
+        var cancelled = false
+        var running: Task<Void, any Error>?
+    }
 
-    /// An empty queue; `observer` hears of every start and end. A cancelled operation gets
-    /// `gracePeriod` to stop by itself before the queue stops waiting for it.
-    public init(gracePeriod: Duration = .seconds(2), observer: Observer? = nil) {
-        self.gracePeriod = gracePeriod
+    private let state = Mutex(State())
+    private let observer: Observer?
+
+    /// An empty queue; `observer` hears of every start and end.
+    public init(observer: Observer? = nil) {
         self.observer = observer
     }
 
     /// Adds an operation (its dependencies must be added too, before or after).
     public func add(_ operation: SyncOperation) {
-        lock.lock()
-        operations.append(operation)
-        lock.unlock()
+        state.withLock { $0.operations.append(operation) }
     }
 
     /// The operations, in the order they were added.
     public var allOperations: [SyncOperation] {
-        lock.lock()
-        defer { lock.unlock() }
-        return operations
+        state.withLock { $0.operations }
     }
 
-    /// Stops the running operation and cancels the ones not started.
+    /// Cancels the running operation and the ones not started; ``run()`` still waits for the
+    /// running one to stop.
     public func cancel() {
-        let (task, outcome) = lock.withLock { () -> (Task<Void, any Error>?, Outcome?) in
-            cancelled = true
-            return (runningTask, runningOutcome)
+        let running = state.withLock { state in
+            state.cancelled = true
+            return state.running
         }
-        if let task, let outcome { Self.stop(task, outcome, grace: gracePeriod) }
-    }
-
-    /// Records the running task; returns whether the queue was cancelled meanwhile.
-    private func setRunning(_ task: Task<Void, any Error>?, _ outcome: Outcome?) -> Bool {
-        lock.withLock {
-            runningTask = task
-            runningOutcome = outcome
-            return cancelled
-        }
-    }
-
-    /// Cancels a running operation; if it has not stopped after `grace`, the queue stops
-    /// waiting for it (it keeps running, cancelled, until it notices or the process ends).
-    private static func stop(_ task: Task<Void, any Error>, _ outcome: Outcome, grace: Duration) {
-        task.cancel()
-        Task {
-            try? await Task.sleep(for: grace)
-            outcome.resolve(.failure(CancellationError()))
-        }
-    }
-
-    /// The result of the running operation, delivered once, by the operation or by a cancel.
-    private final class Outcome: @unchecked Sendable {
-        private let lock = NSLock()
-        private var result: Result<Void, any Error>?
-        private var waiter: CheckedContinuation<Result<Void, any Error>, Never>?
-
-        func resolve(_ value: Result<Void, any Error>) {
-            let resume: CheckedContinuation<Result<Void, any Error>, Never>? = lock.withLock {
-                guard result == nil else { return nil }
-                result = value
-                defer { waiter = nil }
-                return waiter
-            }
-            resume?.resume(returning: value)
-        }
-
-        func value() async -> Result<Void, any Error> {
-            await withCheckedContinuation { continuation in
-                let ready: Result<Void, any Error>? = lock.withLock {
-                    if let result { return result }
-                    waiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        }
-    }
-
-    private var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
+        running?.cancel()
     }
 
     /// Runs every operation in dependency order and returns them with their final states.
@@ -111,13 +54,12 @@ public final class SyncOperationQueue: @unchecked Sendable {
     public func run() async throws -> [SyncOperation] {
         let order = try Self.orderedByDependencies(allOperations)
         for operation in order {
-            let blocked = operation.dependencies.first { $0.state != .succeeded }
-            if isCancelled || Task.isCancelled {
+            if state.withLock({ $0.cancelled }) || Task.isCancelled {
                 operation.setState(.cancelled("the sync was cancelled"))
                 observer?(operation)
                 continue
             }
-            if let blocked {
+            if let blocked = operation.dependencies.first(where: { $0.state != .succeeded }) {
                 operation.setState(.cancelled("\(blocked.name) did not succeed"))
                 observer?(operation)
                 continue
@@ -125,32 +67,28 @@ public final class SyncOperationQueue: @unchecked Sendable {
             operation.setState(.running)
             observer?(operation)
             let task = Task { try await operation.perform() }
-            let outcome = Outcome()
-            Task {
-                do {
-                    try await task.value
-                    outcome.resolve(.success(()))
-                } catch {
-                    outcome.resolve(.failure(error))
-                }
+            let cancelledMeanwhile = state.withLock { state in
+                state.running = task
+                return state.cancelled
             }
-            if setRunning(task, outcome) { Self.stop(task, outcome, grace: gracePeriod) }
-            let result = await withTaskCancellationHandler {
-                await outcome.value()
-            } onCancel: { [gracePeriod] in
-                Self.stop(task, outcome, grace: gracePeriod)
+            if cancelledMeanwhile { task.cancel() }
+            // `task.result` returns only when the operation has finished: a cancellation
+            // asks it to stop and this keeps waiting until it has.
+            let result = await withTaskCancellationHandler { await task.result } onCancel: { task.cancel() }
+            let cancelled = state.withLock { state in
+                state.running = nil
+                return state.cancelled
             }
             switch result {
             case .success:
                 operation.setState(.succeeded)
             case .failure(let error):
-                if error is CancellationError || Task.isCancelled || isCancelled {
+                if error is CancellationError || Task.isCancelled || cancelled {
                     operation.setState(.cancelled("the sync was cancelled"), error: error)
                 } else {
                     operation.setState(.failed(String(describing: error)), error: error)
                 }
             }
-            _ = setRunning(nil, nil)
             observer?(operation)
         }
         return order

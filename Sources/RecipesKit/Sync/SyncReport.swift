@@ -3,17 +3,40 @@
 /// "remote", "startedAt", "finishedAt", "pulled", "pushed", "conflictsResolved",
 /// "refused", "error", "steps": [{"name", "state", "error"}]}`.
 public struct SyncReport: Sendable, Equatable, Codable {
+    /// How the whole sync ended; JSON writes the case name.
+    public enum Outcome: String, Sendable, Codable {
+        /// Every step that ran succeeded.
+        case succeeded
+        /// A step failed (``SyncReport/error`` says which and why).
+        case failed
+        /// The sync was cancelled (an interrupt) and stopped; the next sync resumes.
+        case cancelled
+    }
+
     /// How a step ended.
     public struct Step: Sendable, Equatable, Codable {
+        /// How one step ended; JSON writes the case name.
+        public enum State: String, Sendable, Codable {
+            /// The step finished without error.
+            case succeeded
+            /// The step threw (``SyncReport/Step/error`` names the cause).
+            case failed
+            /// The step was stopped, or never started, because the sync was cancelled or a
+            /// step it depends on did not succeed.
+            case cancelled
+            /// The step never ran.
+            case pending
+        }
+
         /// `pull`, `resolve`, `push` or `refresh`.
         public var name: String
-        /// `succeeded`, `failed`, `cancelled` or `pending`.
-        public var state: String
+        /// How it ended.
+        public var state: State
         /// Why it failed or was cancelled.
         public var error: String?
 
         /// Makes a step record.
-        public init(name: String, state: String, error: String?) {
+        public init(name: String, state: State, error: String?) {
             self.name = name
             self.state = state
             self.error = error
@@ -30,8 +53,8 @@ public struct SyncReport: Sendable, Equatable, Codable {
         }
     }
 
-    /// `succeeded`, `failed` or `cancelled`.
-    public var result: String
+    /// How the sync ended.
+    public var result: Outcome
     /// Which halves ran.
     public var direction: SyncDirection
     /// The remote, password masked.
@@ -54,10 +77,10 @@ public struct SyncReport: Sendable, Equatable, Codable {
     public var steps: [Step]
 
     /// Whether the sync succeeded.
-    public var succeeded: Bool { result == "succeeded" }
+    public var succeeded: Bool { result == .succeeded }
 
     /// Makes a report.
-    public init(result: String, direction: SyncDirection, remote: String, startedAt: String, finishedAt: String,
+    public init(result: Outcome, direction: SyncDirection, remote: String, startedAt: String, finishedAt: String,
                 pulled: Int, pushed: Int, conflictsResolved: Int, refused: Int, error: String?, steps: [Step]) {
         self.result = result
         self.direction = direction
@@ -94,7 +117,7 @@ public struct SyncReport: Sendable, Equatable, Codable {
 
     /// One line for people: `sync succeeded: pulled 3, pushed 1, conflicts resolved 0`.
     public var summaryLine: String {
-        var line = "sync \(result): pulled \(pulled), pushed \(pushed), conflicts resolved \(conflictsResolved)"
+        var line = "sync \(result.rawValue): pulled \(pulled), pushed \(pushed), conflicts resolved \(conflictsResolved)"
         if refused > 0 { line += ", refused \(refused)" }
         if let error { line += " — \(error)" }
         return line

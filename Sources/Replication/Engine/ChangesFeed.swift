@@ -9,18 +9,12 @@ import DocumentStore
 public enum ChangesFeed {
     /// Calls `body` with every change in `store` after `since`, oldest first, reading
     /// `pageSize` changes at a time, and returns the last sequence read (`since` when there
-    /// was none), where a later walk resumes.
+    /// was none), where a later walk resumes (``DocumentStore/forEachChange(since:batch:_:)``).
     /// - Throws: `DocumentStoreError` from the store, or what `body` throws.
     @discardableResult
     public static func forEachChange(in store: DocumentStore, since: Int64 = 0, pageSize: Int = 1000,
                                      _ body: (Change) throws -> Void) throws -> Int64 {
-        var position = since
-        while true {
-            let batch = try store.changes(since: position, limit: pageSize)
-            if batch.changes.isEmpty { return position }
-            for change in batch.changes { try body(change) }
-            position = batch.lastSequence
-        }
+        try store.forEachChange(since: since, batch: pageSize, body)
     }
 
     /// The page of `peer`'s feed after `since` (`nil`: from the start), at most `pageSize`

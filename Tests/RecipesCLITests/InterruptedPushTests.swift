@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// Two real `recipes sync` processes on one store: the first is interrupted during a large
+/// push to `recipes serve`, and no second sync may start while the first still runs.
+@Suite("An interrupted push keeps the sync lock until it has stopped", .serialized)
+struct InterruptedPushTests {
+    /// A PNG-signed picture of `megabytes` MiB that does not compress.
+    static func largePicture(megabytes: Int, seed: UInt64) -> Data {
+        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var state = seed | 1
+        var bytes = [UInt8](repeating: 0, count: megabytes << 20)
+        for index in bytes.indices {
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            bytes[index] = UInt8(truncatingIfNeeded: state)
+        }
+        data.append(contentsOf: bytes)
+        return data
+    }
+
+    @Test("SIGINT during a large push: a second sync gets 75, a waiting one starts after the first stopped")
+    func secondSyncCannotStart() async throws {
+        let sandbox = try Sandbox()
+        let server = try await ServedDatabase(in: sandbox)
+        let store = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", server.url()]
+        for index in 0..<6 {
+            let picture = try sandbox.write("picture-\(index).png", Self.largePicture(megabytes: 8, seed: UInt64(index + 1)))
+            let added = try await sandbox.run(["add", "--name", "Large \(index)", "--image", picture] + store)
+            #expect(added.status == 0, "\(added)")
+        }
+
+        let first = try sandbox.start(["sync"] + store)
+        _ = await first.waitUntil(timeout: 120) { first.stderr.contains("push…") || !first.process.isRunning }
+        try #require(first.process.isRunning, "the first sync ended before its push could be interrupted: \(first.stderr)")
+        // Freeze the first sync mid-push with the interrupt pending: it stands for a step
+        // that takes its time to notice the cancellation, and it is still running its push.
+        let pid = first.process.processIdentifier
+        kill(pid, SIGSTOP)
+        kill(pid, SIGINT)
+
+        let second = try await sandbox.run(["sync"] + store)
+        #expect(second.status == 75 && second.stderr.contains("sync already running (pid \(pid))"), "\(second)")
+
+        let waiting = try sandbox.start(["sync", "--wait", "--verbose"] + store)
+        let announced = await waiting.waitUntil(timeout: 60) {
+            waiting.stderr.contains("waiting for the sync already running") || !waiting.process.isRunning
+        }
+        #expect(announced && waiting.process.isRunning, "\(waiting.stderr)")
+
+        kill(pid, SIGCONT)
+        let interrupted = try await first.finish()
+        #expect(interrupted.status == 130 && interrupted.stderr.contains("cancelled"), "\(interrupted)")
+        let finished = try await waiting.finish()
+        #expect(finished.status == 0, "\(finished)")
+        let status = try #require(try await sandbox.run(["status", "--json"] + store).json() as? [String: Any])
+        #expect(status["pendingChanges"] as? Int == 0)
+        #expect((status["lastSync"] as? [String: Any])?["result"] as? String == "succeeded")
+    }
+}
