@@ -42,20 +42,6 @@ struct StatusCommand: AsyncParsableCommand {
         private enum CodingKeys: String, CodingKey {
             case store, storeSource, remote, remoteSource, counts, documents, pendingChanges, conflicts, seeding, lastSync
         }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(store, forKey: .store)
-            try c.encode(storeSource, forKey: .storeSource)
-            try c.encode(remote, forKey: .remote)
-            try c.encode(remoteSource, forKey: .remoteSource)
-            try c.encode(counts, forKey: .counts)
-            try c.encode(documents, forKey: .documents)
-            try c.encode(pendingChanges, forKey: .pendingChanges)
-            try c.encode(conflicts, forKey: .conflicts)
-            try c.encode(seeding, forKey: .seeding)
-            try c.encode(lastSync, forKey: .lastSync)
-        }
     }
 
     func run() async throws {

@@ -21,15 +21,12 @@ enum Terminal {
     /// Whether stderr is a terminal (progress bars are drawn only then).
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 
-    /// Prints `value` as JSON on stdout: pretty, keys sorted, so the shape is stable.
+    /// Prints `value` as JSON on stdout: pretty, keys sorted, absent values as `null`
+    /// (``JSONOutputEncoder``), so the shape is stable.
     static func printJSON<T: Encodable>(_ value: T) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        var data = try encoder.encode(value)
-        // Foundation pretty-prints an empty array as "[\n\n]"; print the usual "[]".
-        if data.count <= 8, String(decoding: data, as: UTF8.self).filter({ !$0.isWhitespace }) == "[]" { data = Data("[]".utf8) }
-        FileHandle.standardOutput.write(data)
-        FileHandle.standardOutput.write(Data("\n".utf8))
+        var bytes = JSONOutputEncoder.pretty(try JSONOutputEncoder.encode(value))
+        bytes.append(UInt8(ascii: "\n"))
+        FileHandle.standardOutput.write(Data(bytes))
     }
 
     /// Lays rows out in columns separated by two spaces, the last column unpadded.

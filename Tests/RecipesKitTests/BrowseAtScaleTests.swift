@@ -109,7 +109,7 @@ struct BrowseAtScaleTests {
     func plansUseIndexes() throws {
         let directory = try TemporaryDirectory()
         let store = try Self.store(directory)
-        let adapter = try #require(store.container.store as? DocumentIncrementalStore)
+        let adapter = store.incrementalStore
         func plan(_ format: String, _ argument: String, sort: [FetchSortDescriptor] = []) throws -> String {
             let explained = try adapter.explain(StoreFetchRequest(entityNames: ["Recipe"], predicate: try ObjectPredicate(format: format, argument),
                                                                   sortDescriptors: sort))

@@ -23,15 +23,6 @@ public struct RecipeDetails: Sendable, Equatable, Codable {
         }
 
         private enum CodingKeys: String, CodingKey { case id, amount, name, displayOrder }
-
-        /// Encodes every key, absent values as `null`.
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(amount, forKey: .amount)
-            try c.encode(name, forKey: .name)
-            try c.encode(displayOrder, forKey: .displayOrder)
-        }
     }
 
     /// The document ID.
@@ -68,18 +59,4 @@ public struct RecipeDetails: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey { case id, name, type, overview, prepTime, instructions, ingredients, image, thumbnail }
-
-    /// Encodes every key, absent values as `null`.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(type, forKey: .type)
-        try c.encode(overview, forKey: .overview)
-        try c.encode(prepTime, forKey: .prepTime)
-        try c.encode(instructions, forKey: .instructions)
-        try c.encode(ingredients, forKey: .ingredients)
-        try c.encode(image, forKey: .image)
-        try c.encode(thumbnail, forKey: .thumbnail)
-    }
 }

@@ -29,16 +29,4 @@ public struct RecipeSummary: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey { case id, name, type, prepTime, overview, ingredientCount, hasImage }
-
-    /// Encodes every key, absent values as `null`, so the shape never changes.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id)
-        try c.encode(name, forKey: .name)
-        try c.encode(type, forKey: .type)
-        try c.encode(prepTime, forKey: .prepTime)
-        try c.encode(overview, forKey: .overview)
-        try c.encode(ingredientCount, forKey: .ingredientCount)
-        try c.encode(hasImage, forKey: .hasImage)
-    }
 }

@@ -43,14 +43,6 @@ public struct SyncReport: Sendable, Equatable, Codable {
         }
 
         private enum CodingKeys: String, CodingKey { case name, state, error }
-
-        /// Encodes every key, `error` as `null` when absent.
-        public func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(name, forKey: .name)
-            try c.encode(state, forKey: .state)
-            try c.encode(error, forKey: .error)
-        }
     }
 
     /// How the sync ended.
@@ -97,22 +89,6 @@ public struct SyncReport: Sendable, Equatable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case result, direction, remote, startedAt, finishedAt, pulled, pushed, conflictsResolved, refused, error, steps
-    }
-
-    /// Encodes every key, `error` as `null` when absent.
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(result, forKey: .result)
-        try c.encode(direction, forKey: .direction)
-        try c.encode(remote, forKey: .remote)
-        try c.encode(startedAt, forKey: .startedAt)
-        try c.encode(finishedAt, forKey: .finishedAt)
-        try c.encode(pulled, forKey: .pulled)
-        try c.encode(pushed, forKey: .pushed)
-        try c.encode(conflictsResolved, forKey: .conflictsResolved)
-        try c.encode(refused, forKey: .refused)
-        try c.encode(error, forKey: .error)
-        try c.encode(steps, forKey: .steps)
     }
 
     /// One line for people: `sync succeeded: pulled 3, pushed 1, conflicts resolved 0`.
