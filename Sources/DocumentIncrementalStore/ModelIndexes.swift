@@ -13,7 +13,11 @@ import ObjectGraph
 /// - userInfo `textIndexed = YES` on a string attribute: a full-text (trigram) index, which
 ///   answers `CONTAINS`, `BEGINSWITH` and `ENDSWITH` (any options) from the index.
 ///
-/// Names: `cdtis_<Entity>.<attribute>` (`.folded`, `.text`) and `cdtis_<Entity>#<fetchIndex>`.
+/// An entity the model gives no index gets `cdtis_<Entity>` (its documents alone), so every
+/// entity is counted from an index's row counter.
+///
+/// Names: `cdtis_<Entity>.<attribute>` (`.folded`, `.text`), `cdtis_<Entity>#<fetchIndex>`
+/// and `cdtis_<Entity>`.
 /// A store also keeps one index on `CDTISEntityName` for every document. Indexes this
 /// adapter declared once and the model no longer asks for are dropped when the store opens.
 struct ModelIndexes {
@@ -65,6 +69,11 @@ struct ModelIndexes {
                     IndexField(element.property, folded: entity.attribute(named: element.property).map(Self.isFolded) ?? false)
                 }
                 query.append(QuerySpec(name: Self.namePrefix + entity.name + "#" + index.name, fields: fields, partialFilter: filter))
+            }
+            // Every entity has at least one index of its own, whose row counter is its count.
+            if !query.contains(where: { $0.partialFilter == filter }) {
+                query.append(QuerySpec(name: Self.namePrefix + entity.name, fields: [IndexField(DocumentLayout.entityNameKey)],
+                                       partialFilter: filter))
             }
         }
         // Two declarations with the same fields and filter (an indexed folded attribute and a

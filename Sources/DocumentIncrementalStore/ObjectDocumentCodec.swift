@@ -89,7 +89,12 @@ struct ObjectDocumentCodec: Sendable {
             let destination = relationship.destinationEntityName
             if relationship.isToMany {
                 let ids = body[relationship.name]?.arrayValue?.compactMap(\.stringValue) ?? []
-                toMany[relationship.name] = ids.map { DocumentLayout.objectID(forReference: $0, destination: destination, model: model) }
+                // Without sub-entities every reference is of the destination entity itself.
+                if model.entity(named: destination)?.subentityNames.isEmpty ?? true {
+                    toMany[relationship.name] = ids.map { ObjectID(entityName: destination, referenceString: $0) }
+                } else {
+                    toMany[relationship.name] = ids.map { DocumentLayout.objectID(forReference: $0, destination: destination, model: model) }
+                }
             } else if let id = body[relationship.name]?.stringValue {
                 toOne[relationship.name] = DocumentLayout.objectID(forReference: id, destination: destination, model: model)
             }

@@ -187,7 +187,7 @@ extension DocumentStore {
             let plan = QueryPlan.choose(selector: parsed, sort: [], indexes: try QueryIndex.all(db))
             guard plan.exact, let sql = plan.countSQL else { return nil }
             // A whole (partial) index, e.g. every document of one entity: its row counter.
-            if plan.constrainedFields == 0, let index = plan.index, let rows = try StoreCounters.value(db, StoreCounters.index(index.number)) {
+            if plan.countsWholeIndex, let index = plan.index, let rows = try StoreCounters.value(db, StoreCounters.index(index.number)) {
                 return rows
             }
             return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(plan.arguments)) ?? 0

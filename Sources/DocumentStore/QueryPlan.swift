@@ -70,7 +70,20 @@ struct QueryPlan {
             }
             guard keys.insert(key).inserted else { return false }
         }
-        return keys == Set(index.keys.prefix(constrained))
+        return keys == Set(index.keys.prefix(constrained)).subtracting(partialKeys(index))
+    }
+
+    /// The key columns a partial filter's equalities already fix (an entity index keyed by
+    /// the entity name it is limited to).
+    private static func partialKeys(_ index: QueryIndex) -> Set<QueryIndex.Key> {
+        Set(index.partial.equalities.map { QueryIndex.Key(path: $0.0, folded: false) })
+    }
+
+    /// Whether an exact plan selects every row of its index, so the index's row counter is
+    /// the count: each constrained column is one the partial filter fixes.
+    var countsWholeIndex: Bool {
+        guard exact, let index, let constrained = constrainedFields else { return false }
+        return Set(index.keys.prefix(constrained)).isSubset(of: Self.partialKeys(index))
     }
 
     private static func isConjunction(_ selector: Selector) -> Bool {
@@ -85,8 +98,10 @@ struct QueryPlan {
                              sort: [SortKey]) -> (score: Int, plan: QueryPlan)? {
         var clauses: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
-        // Each equality of the partial filter narrows like an equality on a key column.
-        var score = index.partial.equalities.count * 4
+        // Each equality of the partial filter narrows like an equality on a key column, and a
+        // little more: it costs nothing to read, and a whole partial index is counted by its
+        // row counter.
+        var score = index.partial.equalities.count * 5
         var constrained = 0
         var exactClauses = true
         for (position, key) in index.keys.enumerated() {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RecipesKit
+import Synchronization
 
 /// What a command needs once its options are read: the resolved configuration and the
 /// opened store, seeded on first use.
@@ -38,11 +39,18 @@ struct Session {
             throw CommandFailure(message: error.description)
         }
         let session = Session(configuration: configuration, store: store, logger: logger)
+        openStores.withLock { $0.append(store) }
         if purpose == .normal {
             try await session.seedIfNeeded()
         }
         return session
     }
+
+    /// Every store a command opened, kept until the process exits: a command's objects are
+    /// released by the exit rather than one by one, since tearing down the object graph of
+    /// 20,000 listed recipes costs more than printing them. Every write has committed (and is
+    /// on disk) before the command returns; SQLite needs no close to keep it.
+    private static let openStores = Mutex<[RecipesStore]>([])
 
     /// The recipe book of the store.
     var book: RecipeBook { store.container.book }

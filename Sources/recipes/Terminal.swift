@@ -1,4 +1,5 @@
 import Foundation
+import RecipesKit
 
 /// Writing to the terminal: results on stdout, diagnostics and progress on stderr.
 enum Terminal {

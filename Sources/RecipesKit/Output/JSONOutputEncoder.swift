@@ -6,49 +6,65 @@ import Foundation
 /// always present, and a field added to a type shows up in the output with no hand-written
 /// `encode(to:)`. ``pretty(_:)`` then prints it with sorted keys and two-space indentation.
 ///
+/// A type printed in bulk (20,000 list lines) may build its form directly by conforming
+/// to ``JSONOutputRepresentable``; a test holds it equal to the generic form.
+///
 /// Dates are written as Foundation's `JSONEncoder` writes them by default (seconds since
 /// 2001), `Data` as base64 and URLs as their text.
-enum JSONOutputEncoder {
+public enum JSONOutputEncoder {
     /// The JSON form of `value`.
-    static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+        if let fast = value as? any JSONOutputRepresentable { return fast.jsonOutput }
+        return try generic(value)
+    }
+
+    /// The JSON form of `value` through its `Encodable` conformance alone (what a type's
+    /// ``JSONOutputRepresentable/jsonOutput`` must equal).
+    public static func generic<T: Encodable>(_ value: T) throws -> JSONValue {
         try Box.encode(value, codingPath: [])
     }
 
     /// `value` as pretty-printed UTF-8 with sorted keys; an empty array is `[]`.
-    static func pretty(_ value: JSONValue) -> [UInt8] {
+    public static func pretty(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(4096)
+        out.reserveCapacity(1 << 16)
         write(value, indent: 0, to: &out)
         return out
+    }
+
+    private static let writer = JSONWriter.canonical
+
+    private static func newline(_ indent: Int, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\n"))
+        for _ in 0..<indent { out.append(UInt8(ascii: " ")) }
     }
 
     private static func write(_ value: JSONValue, indent: Int, to out: inout [UInt8]) {
         switch value {
         case .array(let items):
-            guard !items.isEmpty else { out += Array("[]".utf8); return }
-            out += Array("[\n".utf8)
+            guard !items.isEmpty else { out.append(contentsOf: [UInt8(ascii: "["), UInt8(ascii: "]")]); return }
+            out.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                out += Array(repeating: UInt8(ascii: " "), count: indent + 2)
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 2, to: &out)
                 write(item, indent: indent + 2, to: &out)
-                out += Array((index == items.count - 1 ? "\n" : ",\n").utf8)
             }
-            out += Array(repeating: UInt8(ascii: " "), count: indent)
+            newline(indent, to: &out)
             out.append(UInt8(ascii: "]"))
         case .object(let members):
-            guard !members.isEmpty else { out += Array("{}".utf8); return }
-            out += Array("{\n".utf8)
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (index, key) in keys.enumerated() {
-                out += Array(repeating: UInt8(ascii: " "), count: indent + 2)
-                out += CanonicalJSON.encode(.string(key))
-                out += Array(" : ".utf8)
+            guard !members.isEmpty else { out.append(contentsOf: [UInt8(ascii: "{"), UInt8(ascii: "}")]); return }
+            out.append(UInt8(ascii: "{"))
+            for (index, key) in JSONWriter.sortedKeys(members).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                newline(indent + 2, to: &out)
+                JSONWriter.appendString(key, to: &out)
+                out.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")])
                 write(members[key]!, indent: indent + 2, to: &out)
-                out += Array((index == keys.count - 1 ? "\n" : ",\n").utf8)
             }
-            out += Array(repeating: UInt8(ascii: " "), count: indent)
+            newline(indent, to: &out)
             out.append(UInt8(ascii: "}"))
         default:
-            out += CanonicalJSON.encode(value)
+            writer.append(value, to: &out)
         }
     }
 
