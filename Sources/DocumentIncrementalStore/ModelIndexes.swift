@@ -13,11 +13,11 @@ import ObjectGraph
 /// - userInfo `textIndexed = YES` on a string attribute: a full-text (trigram) index, which
 ///   answers `CONTAINS`, `BEGINSWITH` and `ENDSWITH` (any options) from the index.
 ///
-/// An entity the model gives no index gets `cdtis_<Entity>` (its documents alone), so every
-/// entity is counted from an index's row counter.
+/// The index on `CDTISEntityName` counts its rows per entity, and a `<fetchIndex>` led by a
+/// to-one relationship counts its rows per destination, so entity counts and per-type recipe
+/// counts read counters instead of walking indexes.
 ///
-/// Names: `cdtis_<Entity>.<attribute>` (`.folded`, `.text`), `cdtis_<Entity>#<fetchIndex>`
-/// and `cdtis_<Entity>`.
+/// Names: `cdtis_<Entity>.<attribute>` (`.folded`, `.text`) and `cdtis_<Entity>#<fetchIndex>`.
 /// A store also keeps one index on `CDTISEntityName` for every document. Indexes this
 /// adapter declared once and the model no longer asks for are dropped when the store opens.
 struct ModelIndexes {
@@ -26,6 +26,8 @@ struct ModelIndexes {
         var name: String
         var fields: [IndexField]
         var partialFilter: JSONObject
+        /// Whether the index counts its rows per value of its first field.
+        var countsByLeadingKey = false
     }
 
     /// A text index to declare.
@@ -47,7 +49,7 @@ struct ModelIndexes {
 
     init(model: ObjectModel) {
         var query = [QuerySpec(name: Self.namePrefix + DocumentLayout.entityNameKey,
-                               fields: [IndexField(DocumentLayout.entityNameKey)], partialFilter: [:])]
+                               fields: [IndexField(DocumentLayout.entityNameKey)], partialFilter: [:], countsByLeadingKey: true)]
         var text: [TextSpec] = []
         for entity in model.entities where !entity.isAbstract {
             let filter: JSONObject = [DocumentLayout.entityNameKey: .string(entity.name)]
@@ -68,12 +70,10 @@ struct ModelIndexes {
                 let fields = index.elements.map { element in
                     IndexField(element.property, folded: entity.attribute(named: element.property).map(Self.isFolded) ?? false)
                 }
-                query.append(QuerySpec(name: Self.namePrefix + entity.name + "#" + index.name, fields: fields, partialFilter: filter))
-            }
-            // Every entity has at least one index of its own, whose row counter is its count.
-            if !query.contains(where: { $0.partialFilter == filter }) {
-                query.append(QuerySpec(name: Self.namePrefix + entity.name, fields: [IndexField(DocumentLayout.entityNameKey)],
-                                       partialFilter: filter))
+                // Led by a to-one relationship, it counts the objects per destination.
+                let byDestination = index.elements.first.map { entity.relationship(named: $0.property)?.isToOne ?? false } ?? false
+                query.append(QuerySpec(name: Self.namePrefix + entity.name + "#" + index.name, fields: fields, partialFilter: filter,
+                                       countsByLeadingKey: byDestination))
             }
         }
         // Two declarations with the same fields and filter (an indexed folded attribute and a
@@ -105,7 +105,8 @@ struct ModelIndexes {
     /// asks for. Writes nothing when the store already holds exactly these.
     func apply(to store: DocumentStore) throws {
         for spec in query {
-            try store.ensureIndex(spec.fields, name: spec.name, partialFilter: spec.partialFilter)
+            try store.ensureIndex(spec.fields, name: spec.name, partialFilter: spec.partialFilter,
+                                  countsByLeadingKey: spec.countsByLeadingKey)
         }
         for spec in text {
             try store.ensureTextIndex(field: spec.field, name: spec.name, partialFilter: spec.partialFilter)

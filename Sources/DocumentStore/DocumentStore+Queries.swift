@@ -15,31 +15,39 @@ extension DocumentStore {
     /// equalities), so an index per kind of document costs nothing on writes of other kinds.
     /// Queries use it when their selector requires the same equalities. Declaring the same
     /// index again reads the declaration and writes nothing; the same name with other fields
-    /// or another filter replaces it.
-    public func ensureIndex(_ fields: [IndexField], name: String, partialFilter: JSONObject = [:]) throws {
+    /// or another filter replaces it. With `countsByLeadingKey`, the index also keeps a count
+    /// of its rows per value of its first field, so counting the documents with one value
+    /// (one entity's, one type's recipes) reads one counter; use it where the first field
+    /// has few distinct values.
+    public func ensureIndex(_ fields: [IndexField], name: String, partialFilter: JSONObject = [:],
+                            countsByLeadingKey: Bool = false) throws {
         guard !name.isEmpty else { throw DocumentStoreError.invalidJSON("an index needs a non-empty name") }
         guard !fields.isEmpty else { throw DocumentStoreError.invalidJSON("index '\(name)' needs at least one field") }
         let paths = try fields.map { QueryIndex.Key(path: try FieldPath($0.field), folded: $0.folded) }
         let fieldsText = String(decoding: CanonicalJSON.encode(.array(fields.map(\.json))), as: UTF8.self)
         let partialText = PartialFilter.storedText(partialFilter)
+        func same(_ row: Row, from column: Int) -> Bool {
+            (row[column] as String) == fieldsText && (row[column + 1] as String) == partialText
+                && (row[column + 2] as Bool) == countsByLeadingKey
+        }
         let declared = try reading { db in
-            try Row.fetchOne(db, sql: "SELECT fields, partial FROM query_indexes WHERE name = ?", arguments: [name])
-                .map { ($0[0] as String) == fieldsText && ($0[1] as String) == partialText } ?? false
+            try Row.fetchOne(db, sql: "SELECT fields, partial, counted FROM query_indexes WHERE name = ?", arguments: [name])
+                .map { same($0, from: 0) } ?? false
         }
         if declared { return }
         try writing { txn in
             let db = txn.db
-            if let existing = try Row.fetchOne(db, sql: "SELECT index_num, fields, partial FROM query_indexes WHERE name = ?",
+            if let existing = try Row.fetchOne(db, sql: "SELECT index_num, fields, partial, counted FROM query_indexes WHERE name = ?",
                                                arguments: [name]) {
-                if (existing[1] as String) == fieldsText && (existing[2] as String) == partialText { return }
+                if same(existing, from: 1) { return }
                 try db.execute(sql: "DROP TABLE IF EXISTS query_index_\(existing[0] as Int64)")
-                try StoreCounters.remove(db, StoreCounters.index(existing[0]))
+                try StoreCounters.remove(db, StoreCounters.index(existing[0]), keyed: true)
                 try db.execute(sql: "DELETE FROM query_indexes WHERE index_num = ?", arguments: [existing[0] as Int64])
             }
-            try db.execute(sql: "INSERT INTO query_indexes(name, fields, partial) VALUES (?, ?, ?)",
-                           arguments: [name, fieldsText, partialText])
+            try db.execute(sql: "INSERT INTO query_indexes(name, fields, partial, counted) VALUES (?, ?, ?, ?)",
+                           arguments: [name, fieldsText, partialText, countsByLeadingKey])
             let index = QueryIndex(number: db.lastInsertedRowID, name: name, keys: paths,
-                                   partial: try PartialFilter(storedText: partialText))
+                                   partial: try PartialFilter(storedText: partialText), countsByLeadingKey: countsByLeadingKey)
             try index.build(db)
         }
     }
@@ -88,7 +96,7 @@ extension DocumentStore {
             let db = txn.db
             if let number = try Int64.fetchOne(db, sql: "SELECT index_num FROM query_indexes WHERE name = ?", arguments: [name]) {
                 try db.execute(sql: "DROP TABLE IF EXISTS query_index_\(number)")
-                try StoreCounters.remove(db, StoreCounters.index(number))
+                try StoreCounters.remove(db, StoreCounters.index(number), keyed: true)
                 try db.execute(sql: "DELETE FROM query_indexes WHERE index_num = ?", arguments: [number])
             }
             if let number = try Int64.fetchOne(db, sql: "SELECT index_num FROM text_indexes WHERE name = ?", arguments: [name]) {
@@ -189,6 +197,12 @@ extension DocumentStore {
             // A whole (partial) index, e.g. every document of one entity: its row counter.
             if plan.countsWholeIndex, let index = plan.index, let rows = try StoreCounters.value(db, StoreCounters.index(index.number)) {
                 return rows
+            }
+            // Values of the first column of an index that counts by leading key: their counters.
+            if let index = plan.index, index.countsByLeadingKey, plan.constrainedFields == 1, let keys = plan.leadingKeys {
+                return try Set(keys).reduce(0) { total, key in
+                    total + (try StoreCounters.value(db, StoreCounters.index(index.number, leadingKey: key)) ?? 0)
+                }
             }
             return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(plan.arguments)) ?? 0
         }

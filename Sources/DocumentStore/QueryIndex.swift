@@ -22,16 +22,19 @@ struct QueryIndex: Sendable {
     let keys: [Key]
     /// The documents that have rows.
     let partial: PartialFilter
+    /// Whether the index also counts its rows per value of its first column.
+    var countsByLeadingKey = false
 
     var table: String { "query_index_\(number)" }
     func column(_ position: Int) -> String { "k\(position)" }
 
     /// Every declared index.
     static func all(_ db: Database) throws -> [QueryIndex] {
-        try Row.fetchAll(db, sql: "SELECT index_num, name, fields, partial FROM query_indexes ORDER BY index_num").map { row in
+        try Row.fetchAll(db, sql: "SELECT index_num, name, fields, partial, counted FROM query_indexes ORDER BY index_num").map { row in
             let fields = (try? JSONValue.parse(Data((row[2] as String).utf8)))?.arrayValue ?? []
             let keys = try fields.compactMap(IndexField.init(json:)).map { Key(path: try FieldPath($0.field), folded: $0.folded) }
-            return QueryIndex(number: row[0], name: row[1], keys: keys, partial: try PartialFilter(storedText: row[3]))
+            return QueryIndex(number: row[0], name: row[1], keys: keys, partial: try PartialFilter(storedText: row[3]),
+                              countsByLeadingKey: row[4])
         }
     }
 
@@ -49,33 +52,40 @@ struct QueryIndex: Sendable {
             WHERE d.deleted = 0 AND \(DesignDocuments.excludedSQL)
             ORDER BY d.doc_num
             """)
-        var rows = 0
+        var counts: [String: Int] = [StoreCounters.index(number): 0]
         while let row = try cursor.next() {
             let body = try (row[1] as Data?).map(JSONValue.parseObject) ?? [:]
             guard partial.selects(body) else { continue }
             try insert.execute(arguments: arguments(docNum: row[0], body: body))
-            rows += 1
+            count(body, by: 1, into: &counts)
         }
         try db.execute(sql: "CREATE INDEX \(table)_keys ON \(table)(\(keyColumns.joined(separator: ", ")))")
-        try StoreCounters.set(db, StoreCounters.index(number), to: rows)
+        for (name, value) in counts { try StoreCounters.set(db, name, to: value) }
     }
 
-    /// Drops the backing table and its counter.
+    /// Drops the backing table and its counters.
     func dropTable(_ db: Database) throws {
         try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
-        try StoreCounters.remove(db, StoreCounters.index(number))
+        try StoreCounters.remove(db, StoreCounters.index(number), keyed: true)
     }
 
     /// Brings the row of a live document up to date: written when the filter selects it,
-    /// removed otherwise (a new document has nothing to remove). Returns the change in the
-    /// number of rows (-1, 0 or 1).
-    func update(_ db: Database, docNum: Int64, body: JSONObject, isNew: Bool) throws -> Int {
-        var delta = isNew ? 0 : try remove(db, docNum: docNum)
+    /// removed otherwise (a new document has nothing to remove). The changes to the index's
+    /// counters go into `deltas`.
+    func update(_ db: Database, docNum: Int64, body: JSONObject, isNew: Bool, deltas: inout [String: Int]) throws {
+        if !isNew { try remove(db, docNum: docNum, deltas: &deltas) }
         if partial.selects(body) {
             try db.cachedStatement(sql: insertSQL).execute(arguments: arguments(docNum: docNum, body: body))
-            delta += 1
+            count(body, by: 1, into: &deltas)
         }
-        return delta
+    }
+
+    /// Adds `step` to the row counter and, when counting by leading key, to the key's counter.
+    private func count(_ body: JSONObject, by step: Int, into deltas: inout [String: Int]) {
+        deltas[StoreCounters.index(number), default: 0] += step
+        if countsByLeadingKey, let first = keys.first, let value = first.path.value(in: body) {
+            deltas[StoreCounters.index(number, leadingKey: Self.keyData(value, folded: first.folded)), default: 0] += step
+        }
     }
 
     /// Writes a row.
@@ -98,11 +108,17 @@ struct QueryIndex: Sendable {
         return CollationKey.data(value)
     }
 
-    /// Removes the row of a document that is deleted (or no longer live); returns -1 when
-    /// there was one, else 0.
-    @discardableResult
-    func remove(_ db: Database, docNum: Int64) throws -> Int {
+    /// Removes the row of a document that is deleted (or no longer live), taking it off the
+    /// counters in `deltas`.
+    func remove(_ db: Database, docNum: Int64, deltas: inout [String: Int]) throws {
+        if countsByLeadingKey {
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "DELETE FROM \(table) WHERE doc_num = ? RETURNING \(column(0))"),
+                                             arguments: [docNum]) else { return }
+            deltas[StoreCounters.index(number), default: 0] -= 1
+            if let key = row[0] as Data? { deltas[StoreCounters.index(number, leadingKey: key), default: 0] -= 1 }
+            return
+        }
         try db.cachedStatement(sql: "DELETE FROM \(table) WHERE doc_num = ?").execute(arguments: [docNum])
-        return db.changesCount > 0 ? -1 : 0
+        if db.changesCount > 0 { deltas[StoreCounters.index(number), default: 0] -= 1 }
     }
 }

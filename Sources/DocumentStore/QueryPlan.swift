@@ -23,6 +23,9 @@ struct QueryPlan {
     var countSQL: String?
     /// How many leading index fields the SQL constrains (set with `countSQL`).
     var constrainedFields: Int?
+    /// The keys the first column must equal (one for an equality, several for `$in`), when
+    /// it is constrained that way.
+    var leadingKeys: [Data]?
 
     static let columns = "d.doc_id, d.seq, r.rev_num, r.rev, r.parent, r.deleted, r.leaf, r.body, r.atts"
 
@@ -98,6 +101,7 @@ struct QueryPlan {
                              sort: [SortKey]) -> (score: Int, plan: QueryPlan)? {
         var clauses: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
+        var leadingKeys: [Data]?
         // Each equality of the partial filter narrows like an equality on a key column, and a
         // little more: it costs nothing to read, and a whole partial index is counted by its
         // row counter.
@@ -107,6 +111,7 @@ struct QueryPlan {
         for (position, key) in index.keys.enumerated() {
             guard let constraint = constraints[key], constraint.usable else { break }
             let column = "x.\(index.column(position))"
+            if position == 0 { leadingKeys = constraint.equal.map { [Data($0)] } ?? constraint.inList?.map { Data($0) } }
             if let equal = constraint.equal {
                 clauses.append("\(column) = ?")
                 arguments.append(Data(equal))
@@ -155,6 +160,7 @@ struct QueryPlan {
             plan.countSQL = "SELECT COUNT(*) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num"
                 + (clauses + [DesignDocuments.excludedSQL]).joinedAsWhereClause
             plan.constrainedFields = constrained
+            plan.leadingKeys = leadingKeys
         }
         return (score, plan)
     }

@@ -3,8 +3,10 @@ import GRDB
 
 /// Counts kept in the `counters` table so that `status` and entity counts cost the same at
 /// 200 documents and at 2,000,000: `docs` (rows of `docs`, deleted ones included), `live`
-/// (documents whose winner is not deleted) and `index:<n>` (rows of query index `n`, which
-/// never holds design documents). A write transaction gathers its changes in memory and
+/// (documents whose winner is not deleted), `index:<n>` (rows of query index `n`, which
+/// never holds design documents) and, for an index that counts by leading key,
+/// `index:<n>:<hex key>` (its rows with that value in the first column: the documents of one
+/// entity, the recipes of one type). A write transaction gathers its changes in memory and
 /// adds them once, at its end.
 enum StoreCounters {
     /// The counter of every row in `docs`.
@@ -14,6 +16,11 @@ enum StoreCounters {
 
     /// The counter of a query index's rows.
     static func index(_ number: Int64) -> String { "index:\(number)" }
+
+    /// The counter of an index's rows whose first column holds `key` (a collation key).
+    static func index(_ number: Int64, leadingKey key: Data) -> String {
+        "index:\(number):" + key.map { String(format: "%02x", $0) }.joined()
+    }
 
     /// The current value of a counter, or `nil` when it does not exist.
     static func value(_ db: Database, _ name: String) throws -> Int? {
@@ -25,16 +32,21 @@ enum StoreCounters {
         try db.cachedStatement(sql: "INSERT OR REPLACE INTO counters(name, value) VALUES (?, ?)").execute(arguments: [name, value])
     }
 
-    /// Removes a counter.
-    static func remove(_ db: Database, _ name: String) throws {
+    /// Removes a counter, and with `keyed` the per-key counters of the same index.
+    static func remove(_ db: Database, _ name: String, keyed: Bool = false) throws {
         try db.cachedStatement(sql: "DELETE FROM counters WHERE name = ?").execute(arguments: [name])
+        if keyed {
+            try db.execute(sql: "DELETE FROM counters WHERE name >= ? AND name < ?", arguments: [name + ":", name + ";"])
+        }
     }
 
     /// Adds the changes a transaction gathered.
     static func add(_ db: Database, _ deltas: [String: Int]) throws {
-        let statement = try db.cachedStatement(sql: "UPDATE counters SET value = value + ? WHERE name = ?")
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO counters(name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = value + excluded.value
+            """)
         for (name, delta) in deltas where delta != 0 {
-            try statement.execute(arguments: [delta, name])
+            try statement.execute(arguments: [name, delta])
         }
     }
 

@@ -15,7 +15,8 @@ import GRDB
 ///   of folded text with the trigram tokenizer, rowid = `doc_num`).
 /// - `docs.conflicted` (v2): 1 while a document has more than one live leaf, so conflicts are
 ///   counted without walking the trees.
-/// - `counters` (v3): document, live-document and index row counts (``StoreCounters``).
+/// - `counters` (v3): document, live-document and index row counts (``StoreCounters``);
+///   `query_indexes.counted` (v4): the index also counts its rows per leading key.
 enum StoreSchema {
     /// Bytes per stored attachment chunk.
     static let chunkSize = 256 * 1024
@@ -81,6 +82,9 @@ enum StoreSchema {
                 """)
         }
         migrator.registerMigration("v3") { db in try StoreCounters.create(db) }
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: "ALTER TABLE query_indexes ADD COLUMN counted INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 }

@@ -242,16 +242,13 @@ struct StoreTransaction {
         if (!indexes.isEmpty || !textIndexes.isEmpty) && !DesignDocuments.isDesign(id) {
             let isNew = existing == nil
             if winner.deleted {
-                for index in indexes { counterDeltas[StoreCounters.index(index.number), default: 0] += try index.remove(db, docNum: docNum) }
+                for index in indexes { try index.remove(db, docNum: docNum, deltas: &counterDeltas) }
                 for index in textIndexes { try index.remove(db, docNum: docNum) }
             } else {
                 let body = try winner.revNum == changed.revNum
                     ? changedBody
                     : (TreeRows.rev(db, revNum: winner.revNum)?.body.map(JSONValue.parseObject) ?? [:])
-                for index in indexes {
-                    counterDeltas[StoreCounters.index(index.number), default: 0]
-                        += try index.update(db, docNum: docNum, body: body, isNew: isNew)
-                }
+                for index in indexes { try index.update(db, docNum: docNum, body: body, isNew: isNew, deltas: &counterDeltas) }
                 for index in textIndexes { try index.update(db, docNum: docNum, body: body, isNew: isNew) }
             }
         }

@@ -58,7 +58,7 @@ struct StatusCommand: AsyncParsableCommand {
                     remoteSource: configuration.remoteSource?.rawValue,
                     counts: Status.Counts(recipes: counts["Recipe"] ?? 0, ingredients: counts["Ingredient"] ?? 0,
                                           types: counts["RecipeType"] ?? 0, images: counts["Image"] ?? 0),
-                    documents: try documents.documentCount(),
+                    documents: try session.store.documentCount(),
                     pendingChanges: try RecipesSync.pendingChangeCount(of: documents),
                     conflicts: try StoreInspection.conflictedDocumentCount(documents),
                     seeding: try session.store.seeder.record(),

@@ -179,4 +179,29 @@ struct SearchIndexTests {
         try check()
         #expect(try store.conflictedDocumentCount() == 1)
     }
+
+    @Test func anIndexCountingByLeadingKeyCountsEachValueFromACounter() throws {
+        let (store, directory) = try Self.store()
+        _ = directory
+        try store.ensureIndex([IndexField("kind")], name: "by-kind", countsByLeadingKey: true)
+        func check() throws {
+            for kind in ["recipe", "ingredient", "nothing"] {
+                #expect(try store.count(selector: ["kind": .string(kind)]) == store.find(Query(selector: ["kind": .string(kind)])).count)
+            }
+            #expect(try store.count(selector: ["kind": ["$in": ["recipe", "ingredient", "recipe"]]])
+                    == store.find(Query(selector: ["kind": ["$in": ["recipe", "ingredient"]]])).count)
+        }
+        try check()
+        let pie = try #require(try store.get(id: "r3"))
+        try store.update(id: "r3", parent: pie.rev, body: ["kind": "ingredient", "name": "Apple"])
+        try check()
+        let cloves = try #require(try store.get(id: "i1"))
+        try store.delete(id: "i1", parent: cloves.rev)
+        try check()
+        #expect(try store.count(selector: ["kind": "ingredient"]) == 2)
+        // Dropping the index drops its counters with it.
+        try store.dropIndex(name: "by-kind")
+        #expect(try countRows(store.path, "SELECT COUNT(*) FROM counters WHERE name GLOB 'index:*:*'") == 0)
+        try check()
+    }
 }

@@ -44,4 +44,13 @@ public final class RecipesStore: Sendable {
 
     /// A seeder for this store.
     public var seeder: SampleSeeder { SampleSeeder(container: container, documentStore: documentStore) }
+
+    /// Live documents in the file (recipes, their parts, and the store's model document),
+    /// from the datastore's counter.
+    /// - Throws: ``RecipesError/store(_:)`` when the file cannot be read.
+    public func documentCount() throws(RecipesError) -> Int {
+        do { return try documentStore.documentCount() } catch {
+            throw .store("cannot count the documents of \(url.path): \(error); check the file")
+        }
+    }
 }
