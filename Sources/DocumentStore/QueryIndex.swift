@@ -23,7 +23,18 @@ struct QueryIndex: Sendable {
     /// The documents that have rows.
     let partial: PartialFilter
     /// Whether the index also counts its rows per value of its first column.
-    var countsByLeadingKey = false
+    let countsByLeadingKey: Bool
+    /// The name of its row counter (made once: writes touch it for every document).
+    let rowCounter: String
+
+    init(number: Int64, name: String, keys: [Key], partial: PartialFilter, countsByLeadingKey: Bool = false) {
+        self.number = number
+        self.name = name
+        self.keys = keys
+        self.partial = partial
+        self.countsByLeadingKey = countsByLeadingKey
+        self.rowCounter = StoreCounters.index(number)
+    }
 
     var table: String { "query_index_\(number)" }
     func column(_ position: Int) -> String { "k\(position)" }
@@ -52,7 +63,7 @@ struct QueryIndex: Sendable {
             WHERE d.deleted = 0 AND \(DesignDocuments.excludedSQL)
             ORDER BY d.doc_num
             """)
-        var counts: [String: Int] = [StoreCounters.index(number): 0]
+        var counts: [String: Int] = [rowCounter: 0]
         while let row = try cursor.next() {
             let body = try (row[1] as Data?).map(JSONValue.parseObject) ?? [:]
             guard partial.selects(body) else { continue }
@@ -66,7 +77,7 @@ struct QueryIndex: Sendable {
     /// Drops the backing table and its counters.
     func dropTable(_ db: Database) throws {
         try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
-        try StoreCounters.remove(db, StoreCounters.index(number), keyed: true)
+        try StoreCounters.remove(db, rowCounter, keyed: true)
     }
 
     /// Brings the row of a live document up to date: written when the filter selects it,
@@ -82,7 +93,7 @@ struct QueryIndex: Sendable {
 
     /// Adds `step` to the row counter and, when counting by leading key, to the key's counter.
     private func count(_ body: JSONObject, by step: Int, into deltas: inout [String: Int]) {
-        deltas[StoreCounters.index(number), default: 0] += step
+        deltas[rowCounter, default: 0] += step
         if countsByLeadingKey, let first = keys.first, let value = first.path.value(in: body) {
             deltas[StoreCounters.index(number, leadingKey: Self.keyData(value, folded: first.folded)), default: 0] += step
         }
@@ -114,11 +125,11 @@ struct QueryIndex: Sendable {
         if countsByLeadingKey {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "DELETE FROM \(table) WHERE doc_num = ? RETURNING \(column(0))"),
                                              arguments: [docNum]) else { return }
-            deltas[StoreCounters.index(number), default: 0] -= 1
+            deltas[rowCounter, default: 0] -= 1
             if let key = row[0] as Data? { deltas[StoreCounters.index(number, leadingKey: key), default: 0] -= 1 }
             return
         }
         try db.cachedStatement(sql: "DELETE FROM \(table) WHERE doc_num = ?").execute(arguments: [docNum])
-        if db.changesCount > 0 { deltas[StoreCounters.index(number), default: 0] -= 1 }
+        if db.changesCount > 0 { deltas[rowCounter, default: 0] -= 1 }
     }
 }
