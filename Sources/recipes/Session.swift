@@ -55,8 +55,14 @@ struct Session {
     /// The recipe book of the store.
     var book: RecipeBook { store.container.book }
 
-    /// First-run seeding; see ``FirstRunSeeding``.
+    /// First-run seeding (``FirstRunSeeding`` in RecipesKit), its notes on stderr.
     private func seedIfNeeded() async throws {
-        try await FirstRunSeeding(session: self).run()
+        do {
+            try await FirstRunSeeding(store: store, configuration: configuration, logger: logger) { Terminal.note($0) }.run()
+        } catch let error as RecipesError {
+            throw CommandFailure(message: error.description)
+        } catch let error as SampleSetError {
+            throw CommandFailure(message: "the bundled sample sets are broken: \(error.summary); reinstall the program")
+        }
     }
 }
