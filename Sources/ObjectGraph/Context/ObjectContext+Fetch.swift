@@ -1,0 +1,106 @@
+import Foundation
+
+/// Fetching objects, IDs and counts, with unsaved changes reflected.
+extension ObjectContext {
+    // MARK: Fetch
+
+    /// Objects matching a request (``FetchRequest/resultType`` is ignored; see ``execute(_:)``).
+    public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
+        try performAndWait { try fetchObjects(request) }
+    }
+
+    /// IDs of the objects matching a request.
+    public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
+        try performAndWait { try fetchObjects(request).map(\.objectID) }
+    }
+
+    /// Number of objects matching a request (limit and offset apply).
+    public func count(for request: FetchRequest) throws -> Int {
+        try performAndWait { try storeCount(request) ?? fetchObjects(request).count }
+    }
+
+    /// The count straight from the store when no pending change can affect it, else `nil`.
+    func storeCount(_ request: FetchRequest) throws -> Int? {
+        guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
+        if request.includesPendingChanges {
+            let affected = dirty.values.contains {
+                request.includesSubentities ? model.entity($0.entity, isKindOf: entity) : $0.entity.name == entity.name
+            }
+            if affected { return nil }
+        }
+        guard var n = try coordinator.countRows(entity: entity, includesSubentities: request.includesSubentities,
+                                                predicate: request.predicate) else { return nil }
+        n = max(0, n - request.fetchOffset)
+        if let limit = request.fetchLimit, limit > 0 { n = min(n, limit) }
+        return n
+    }
+
+    /// The result of a fetch in the shape its ``FetchRequest/resultType`` asks for.
+    public enum FetchResult {
+        /// Managed objects.
+        case objects([ManagedObject])
+        /// Object IDs.
+        case objectIDs([ObjectID])
+        /// A count.
+        case count(Int)
+    }
+
+    /// Runs a request and returns objects, IDs or a count per its result type.
+    public func execute(_ request: FetchRequest) throws -> FetchResult {
+        try performAndWait {
+            if request.resultType == .count { return .count(try count(for: request)) }
+            let objects = try fetchObjects(request)
+            switch request.resultType {
+            case .objects: return .objects(objects)
+            case .objectIDs: return .objectIDs(objects.map(\.objectID))
+            case .count: return .count(objects.count)
+            }
+        }
+    }
+
+    func fetchObjects(_ request: FetchRequest) throws -> [ManagedObject] {
+        guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
+        func matchesEntity(_ o: ManagedObject) -> Bool {
+            request.includesSubentities ? model.entity(o.entity, isKindOf: entity) : o.entity.name == entity.name
+        }
+        let affected = request.includesPendingChanges ? dirty.values.filter(matchesEntity) : []
+        let limit = (request.fetchLimit ?? 0) > 0 ? request.fetchLimit : nil
+        let storePaging = affected.isEmpty
+        let rows: [RowSnapshot]
+        do {
+            rows = try coordinator.fetchRows(entity: entity, includesSubentities: request.includesSubentities,
+                                             predicate: request.predicate, sortDescriptors: request.sortDescriptors,
+                                             fetchLimit: storePaging ? limit : nil, fetchOffset: storePaging ? request.fetchOffset : 0)
+        } catch ObjectGraphError.store(let e) { throw ObjectGraphError.store(e) }
+        var results: [ManagedObject] = []
+        for (index, row) in rows.enumerated() {
+            let o = try object(with: row.objectID)
+            let materialize = request.fetchBatchSize <= 0 || index < request.fetchBatchSize
+            if o.pending.isEmpty && !o.deletedFlag && (materialize || o.baseline != nil) {
+                if o.baseline?.version != row.version { o.toManyBaseline = [:] }
+                o.baseline = row
+            }
+            results.append(o)
+        }
+        guard !storePaging else { return results }
+        // Reflect pending changes: drop deleted objects, re-check changed ones, add inserted ones.
+        let predicate = request.predicate ?? .truePredicate
+        var seen = Set(results.map { ObjectIdentifier($0) })
+        var filtered: [ManagedObject] = []
+        for o in results {
+            if o.deletedFlag { continue }
+            if !o.pending.isEmpty, try !PredicateEvaluator.evaluate(predicate, on: o) { continue }
+            filtered.append(o)
+        }
+        for o in affected.sorted(by: { $0.insertionSequence < $1.insertionSequence }) where !o.deletedFlag && !seen.contains(ObjectIdentifier(o)) {
+            if try PredicateEvaluator.evaluate(predicate, on: o) {
+                filtered.append(o)
+                seen.insert(ObjectIdentifier(o))
+            }
+        }
+        filtered = try FetchSortDescriptor.sort(filtered, by: request.sortDescriptors) { $0 }
+        var page = Array(filtered.dropFirst(request.fetchOffset))
+        if let limit { page = Array(page.prefix(limit)) }
+        return page
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// Rollback, refresh, and merging other contexts' saves and store changes.
+extension ObjectContext {
+    // MARK: Rollback, refresh, merge
+
+    /// Discards every unsaved change: inserted objects leave the context, deleted ones come
+    /// back, changed ones return to their persisted values.
+    public func rollback() {
+        performAndWait {
+            for o in dirty.values {
+                if o.insertedFlag {
+                    registered[o.objectID] = nil
+                    o.contextStorage = nil
+                } else {
+                    o.pending = [:]
+                    o.deletedFlag = false
+                    o.toManyBaseline = [:]
+                }
+            }
+            dirty = [:]
+        }
+    }
+
+    /// Forgets every object: unsaved changes are discarded (as ``rollback()`` does) and
+    /// every registered object leaves the context, which starts again empty. Objects taken
+    /// from it before must not be used afterwards. A long import resets between batches so
+    /// memory stays flat.
+    public func reset() {
+        performAndWait {
+            for o in registered.values { o.contextStorage = nil }
+            registered = [:]
+            dirty = [:]
+        }
+    }
+
+    /// Reloads an object from the store. With `mergeChanges` false its unsaved changes are
+    /// discarded and it turns into a fault; with true it takes the latest persisted values
+    /// and keeps its unsaved changes on top.
+    public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
+        try performAndWait {
+            try checkOwned(object)
+            guard !object.insertedFlag else { return }
+            if mergeChanges {
+                guard let row = try coordinator.snapshot(for: object.objectID) else { throw ObjectGraphError.objectNotFound(object.objectID) }
+                object.baseline = row
+                try mergeToMany(object)
+                object.toManyBaseline = object.toManyBaseline.filter { object.pending[$0.key] != nil }
+            } else {
+                object.pending = [:]
+                object.deletedFlag = false
+                object.baseline = nil
+                object.toManyBaseline = [:]
+                dirty[ObjectIdentifier(object)] = nil
+            }
+        }
+    }
+
+    /// Turns every unchanged object back into a fault, so values reload on next access.
+    public func refreshAllObjects() {
+        performAndWait {
+            for o in registered.values where dirty[ObjectIdentifier(o)] == nil {
+                o.baseline = nil
+                o.toManyBaseline = [:]
+            }
+        }
+    }
+
+    /// Brings this context up to date with another context's save: objects it deleted leave,
+    /// objects it updated reload (unchanged ones become faults; changed ones keep their
+    /// changes over the new values), and cached to-many relationships reload.
+    public func mergeChanges(from notification: SaveNotification) {
+        performAndWait { absorb(updated: notification.updated, deleted: notification.deleted) }
+    }
+
+    func absorb(updated: Set<ObjectID>, deleted: Set<ObjectID>) {
+        for id in deleted {
+            if let o = registered[id] { forget(o) }
+        }
+        for o in registered.values {
+            let changed = dirty[ObjectIdentifier(o)] != nil
+            if updated.contains(o.objectID) {
+                if changed {
+                    if let row = try? coordinator.snapshot(for: o.objectID) {
+                        o.baseline = row
+                        try? mergeToMany(o)
+                    }
+                } else {
+                    o.baseline = nil
+                }
+            }
+            if !changed { o.toManyBaseline = [:] }
+        }
+    }
+
+    /// Called by the coordinator when the store changed underneath; applied asynchronously
+    /// on the context's queue, then passed to the store-change observers.
+    func storeDidChange(_ changes: StoreChangeSet) {
+        queue.async {
+            self.absorb(updated: changes.updated, deleted: changes.deleted)
+            for observer in self.changeObservers.values { observer(changes) }
+        }
+    }
+}
