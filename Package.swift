@@ -148,3 +148,13 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The compiler guards the layering: a module's imports are internal unless a public
+// declaration needs them (`public import`), and a file sees only the members of modules it
+// imports itself, so a layer cannot leak another's types by accident.
+for target in package.targets where target.type != .plugin {
+    target.swiftSettings = (target.swiftSettings ?? []) + [
+        .enableUpcomingFeature("InternalImportsByDefault"),
+        .enableUpcomingFeature("MemberImportVisibility"),
+    ]
+}

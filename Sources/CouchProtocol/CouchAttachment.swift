@@ -1,5 +1,5 @@
-import DocumentStore
-import Foundation
+public import DocumentStore
+public import Foundation
 
 /// One entry of a received document's `_attachments`, as CouchDB's JSON gives it: the bytes
 /// inline, a stub naming bytes the receiver already holds, or a promise that the bytes follow

@@ -1,5 +1,5 @@
-import DocumentStore
-import Foundation
+public import DocumentStore
+public import Foundation
 
 /// An error in CouchDB's shape: an HTTP status code and a `{"error", "reason"}` body.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A MIME multipart body (`multipart/related`, `multipart/mixed`) split into its parts, as
 /// CouchDB sends `open_revs` replies and as its replicator uploads a document with attachments.

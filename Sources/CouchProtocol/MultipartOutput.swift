@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where a ``MultipartWriter`` puts the bytes it writes: memory (`Data`), or a file the caller
 /// streams a large body into, so the body never has to be held whole.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One part of a MIME multipart body: its headers and its bytes.
 public struct MultipartPart: Sendable, Equatable {

@@ -1,5 +1,5 @@
-import DocumentStore
-import Foundation
+public import DocumentStore
+public import Foundation
 
 /// Writes MIME multipart bodies the way CouchDB writes them: CRLF line ends, each part as
 /// `--boundary`, its headers, a blank line and its bytes, and a closing `--boundary--`.

@@ -1,5 +1,5 @@
-import DocumentStore
-import Foundation
+public import DocumentStore
+public import Foundation
 
 /// An attachment of a document about to be written in CouchDB's JSON: how its entry in
 /// `_attachments` carries (or does not carry) the bytes.

@@ -1,3 +1,4 @@
+import HTTPTypes
 import CouchProtocol
 import DocumentStore
 import Foundation

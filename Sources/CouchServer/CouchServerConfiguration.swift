@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a `CouchServer` runs: where its databases live, where it listens, who may write, and
 /// how large a request may be.

@@ -1,6 +1,6 @@
-import DocumentStore
-import Foundation
-import ObjectGraph
+public import DocumentStore
+public import Foundation
+public import ObjectGraph
 
 extension DocumentIncrementalStore {
     /// Objects whose documents have more than one live revision.

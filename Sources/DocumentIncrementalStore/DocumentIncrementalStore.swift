@@ -1,6 +1,6 @@
-import DocumentStore
-import Foundation
-import ObjectGraph
+public import DocumentStore
+public import Foundation
+public import ObjectGraph
 
 /// An ``IncrementalStore`` that keeps every managed object as one JSON document in a
 /// ``DocumentStore``, in the layout of the original Cloudant incremental store (DESIGN §5):

@@ -1,5 +1,5 @@
-import DocumentStore
-import ObjectGraph
+public import DocumentStore
+public import ObjectGraph
 
 /// A document with several live revisions (typically after a replication pull), in
 /// object-graph terms: the winning row every replica agrees on and the other live rows.

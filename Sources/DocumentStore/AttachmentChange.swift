@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An attachment change supplied with a local write; attachments not named are inherited from
 /// the parent revision unchanged.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The canonical JSON text used for revision hashes and stored bodies: object keys sorted by
 /// their UTF-8 bytes, no whitespace, strings escaped minimally, numbers in Swift's shortest

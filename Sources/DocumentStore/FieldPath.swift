@@ -1,3 +1,4 @@
+import Foundation
 /// A dotted path into a JSON body (`"a.b.c"`; `\.` stands for a literal dot in a name).
 struct FieldPath: Hashable, Sendable {
     /// The member names, outermost first.

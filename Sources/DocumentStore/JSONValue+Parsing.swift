@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 extension JSONValue {
     /// Parses JSON text into a value (integers kept exact), refusing anything that is not JSON

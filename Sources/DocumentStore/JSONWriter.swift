@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Writes `JSONValue`s as compact UTF-8 JSON text (no whitespace), appending to a byte buffer so
 /// large bodies can be assembled piece by piece without intermediate strings.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An attachment of a replicated revision: either its bytes, or a stub naming bytes the store
 /// must already hold (because an ancestor brought them).

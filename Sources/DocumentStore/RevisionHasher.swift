@@ -1,5 +1,5 @@
 import Crypto
-import Foundation
+public import Foundation
 
 /// Computes revision IDs the way this datastore makes them, so any layer (and any machine) can
 /// predict the ID a write will get: the MD5 of the canonical JSON array

@@ -1,4 +1,4 @@
-import ArgumentParser
+public import ArgumentParser
 import RecipesKit
 
 /// `recipes list`: the recipes, filtered and sorted, as a table or JSON.

@@ -1,3 +1,4 @@
+import CouchServer
 import DocumentStore
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import ObjectGraph
 import DocumentStore
 import Foundation
 import Testing

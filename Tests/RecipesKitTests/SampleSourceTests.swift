@@ -1,3 +1,4 @@
+import GRDB
 import Foundation
 import Testing
 @testable import RecipesKit

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One sort key of a fetch: an attribute or a key path through to-one relationships
 /// (`type.name`), ascending or descending, optionally case-insensitive for strings.

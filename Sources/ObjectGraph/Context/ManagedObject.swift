@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// One object of the graph, living in exactly one ``ObjectContext``.
 ///

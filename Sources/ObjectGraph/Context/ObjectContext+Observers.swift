@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Save and store-change observers.
 extension ObjectContext {

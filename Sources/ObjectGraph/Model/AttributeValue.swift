@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A single attribute value as it travels between contexts, the coordinator and a store.
 ///

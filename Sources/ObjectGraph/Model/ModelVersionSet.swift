@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// All versions of a versioned model (`.xcdatamodeld` folder) and which one is current.
 public struct ModelVersionSet: Sendable {

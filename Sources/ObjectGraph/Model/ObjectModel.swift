@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A loaded object model: the entities an application works with.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A value that can be substituted into a predicate format string (`%@`, `%K`, `%d`, `%f`)
 /// or used as the right side of a built predicate.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// An ``IncrementalStore`` that keeps rows in memory.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What `show` tells about a picture: its size and format, not its bytes.
 public struct ImageInfo: Sendable, Equatable, Codable {

@@ -1,3 +1,4 @@
+import Foundation
 /// One ingredient line as a user types it: `AMOUNT|NAME` ("2 cups|flour"); the amount may
 /// be empty ("|salt").
 public struct IngredientInput: Sendable, Equatable, Codable {

@@ -1,6 +1,6 @@
-import DocumentStore
-import Foundation
-import ObjectGraph
+public import DocumentStore
+public import Foundation
+public import ObjectGraph
 
 /// The recipe book as the `recipes` program uses it: find, list, show, add, edit and delete
 /// recipes in one context.

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Everything `recipes add` creates a recipe from, checked before anything is written.
 public struct RecipeDraft: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The changes `recipes edit` makes to one recipe; `nil` fields stay as they are. Checked
 /// before anything is written.

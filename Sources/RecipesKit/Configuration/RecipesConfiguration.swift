@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Where the `recipes` program keeps its store, which remote it syncs with, and whether it
 /// seeds sample recipes — resolved once from the command line, the environment and the

@@ -1,3 +1,4 @@
+import Foundation
 /// Hides the password in a URL before it is shown anywhere (logs, errors, status output).
 ///
 /// Works on the text rather than through `URL` so that even a string that does not parse as

@@ -1,5 +1,5 @@
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// The recipes object graph opened over one store: the bundled model, a coordinator and a
 /// main context, ready for ``RecipeBook`` and the importer.

@@ -1,8 +1,8 @@
-import DocumentStore
-import Foundation
-import Logging
-import ObjectGraph
-import DocumentIncrementalStore
+public import DocumentStore
+public import Foundation
+public import Logging
+public import ObjectGraph
+public import DocumentIncrementalStore
 
 extension RecipesStore {
     /// A sync of this store with the peer at `remoteURL`.

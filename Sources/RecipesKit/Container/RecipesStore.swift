@@ -1,7 +1,7 @@
-import DocumentStore
-import Foundation
-import ObjectGraph
-import DocumentIncrementalStore
+public import DocumentStore
+public import Foundation
+public import ObjectGraph
+public import DocumentIncrementalStore
 
 /// One recipes store file opened for use: the datastore, the incremental store over it,
 /// and the object graph (``RecipesContainer``) on top.

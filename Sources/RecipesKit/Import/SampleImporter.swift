@@ -1,5 +1,5 @@
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// Writes sample sets into the object graph with their deterministic IDs (``SampleObjects``),
 /// so importing twice, or on two machines, yields the same documents and revisions.

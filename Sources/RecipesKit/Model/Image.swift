@@ -1,5 +1,5 @@
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// A recipe's full-size picture: a typed view of an `Image` object (its bytes are stored as
 /// an attachment of the document).

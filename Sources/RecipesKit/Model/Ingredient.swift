@@ -1,5 +1,5 @@
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// One ingredient line of a recipe: a typed view of an `Ingredient` object.
 public struct Ingredient: Hashable {

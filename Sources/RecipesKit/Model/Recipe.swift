@@ -1,5 +1,5 @@
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// A recipe: a typed view of one `Recipe` object of the object graph.
 ///

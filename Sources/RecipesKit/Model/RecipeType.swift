@@ -1,5 +1,5 @@
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// A kind of dish ("Dessert"): a typed view of a `RecipeType` object.
 public struct RecipeType: Hashable {

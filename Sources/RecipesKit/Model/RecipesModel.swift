@@ -1,5 +1,5 @@
-import Foundation
-import ObjectGraph
+public import Foundation
+public import ObjectGraph
 
 /// The recipes object model (`Recipe`, `Ingredient`, `RecipeType`, `Image`), read from the
 /// `Recipes.xcdatamodeld` shipped as a resource of this module, so a program built with

@@ -1,4 +1,4 @@
-import DocumentStore
+public import DocumentStore
 
 /// A value whose `--json` form is built directly rather than through `Encodable`, for types
 /// printed by the thousand. The form must equal ``JSONOutputEncoder/generic(_:)`` of the same

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The sample sets shipped with RecipesKit (`SampleData/` in the repository), found through
 /// the module's resource bundle so the `recipes` binary finds them from any working

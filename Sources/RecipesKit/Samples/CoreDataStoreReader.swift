@@ -1,6 +1,6 @@
-import Foundation
+public import Foundation
 import GRDB
-import Logging
+public import Logging
 
 /// Reads a SQLite store written by Core Data for the original Recipes app into a
 /// ``SampleSet``, so recipes kept in the iOS app (or the sample store it shipped) can be

@@ -1,3 +1,4 @@
+import Foundation
 /// A location inside a JSON document in the usual `$.recipes[3].name` notation, used to
 /// point a sample set's author at the exact value that is wrong.
 public struct JSONPath: Sendable, Equatable, Hashable, CustomStringConvertible {

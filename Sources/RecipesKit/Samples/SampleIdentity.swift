@@ -1,6 +1,6 @@
 import Crypto
-import DocumentIncrementalStore
-import Foundation
+public import DocumentIncrementalStore
+public import Foundation
 
 /// Deterministic document IDs and timestamps for imported sample objects.
 ///

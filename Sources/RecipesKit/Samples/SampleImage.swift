@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The bytes of one sample picture together with their MIME type.
 ///

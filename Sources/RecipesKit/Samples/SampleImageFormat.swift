@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// The image encodings a sample recipe may carry.
 ///

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A sample set flattened into the objects an import creates — one record per `Recipe`,
 /// `Ingredient`, `RecipeType` and `Image` — each with its deterministic document ID

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A sample set file that cannot be imported, with every problem found in it.
 ///

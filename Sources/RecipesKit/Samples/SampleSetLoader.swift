@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads sample sets from JSON files and checks every value before handing back a
 /// ``SampleSet``, so an import either has a fully valid set or a ``SampleSetError`` listing

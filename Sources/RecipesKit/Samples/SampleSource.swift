@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Reads sample sets from whatever a user points an import at: a JSON set file, a folder of
 /// them, or a Core Data SQLite store of the original app.

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// Seeds a never-initialised store the first time a program opens it: the first-run policy
 /// every program built on RecipesKit shares, so the `recipes` CLI only prints what it says.

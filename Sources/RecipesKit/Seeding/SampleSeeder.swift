@@ -1,5 +1,5 @@
-import DocumentStore
-import Foundation
+public import DocumentStore
+public import Foundation
 
 /// First-run seeding of a store with the bundled sample recipes.
 ///

@@ -1,5 +1,5 @@
-import DocumentIncrementalStore
-import DocumentStore
+public import DocumentIncrementalStore
+public import DocumentStore
 
 /// Questions seeding and status ask of a document store directly, below the object graph,
 /// because the graph cannot see deleted objects.

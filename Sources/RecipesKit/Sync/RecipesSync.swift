@@ -1,7 +1,7 @@
-import DocumentStore
-import Foundation
-import Logging
-import Replication
+public import DocumentStore
+public import Foundation
+public import Logging
+public import Replication
 
 /// One sync of a recipes store with its remote: pull → resolve conflicts → push → refresh,
 /// run as chained operations on a ``SyncOperationQueue``, with a ``SyncReport`` at the end

@@ -1,7 +1,7 @@
-import DocumentStore
-import Foundation
-import Logging
-import Replication
+public import DocumentStore
+public import Foundation
+public import Logging
+public import Replication
 
 /// The other side of a sync, made from the configured remote: a CouchDB-compatible server
 /// (http/https URL) or another store file on this machine (any other location).

@@ -5,8 +5,8 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Foundation
-import Logging
+public import Foundation
+public import Logging
 
 /// An exclusive, inter-process lock that lets only one sync of a store run at a time,
 /// whichever process starts it.

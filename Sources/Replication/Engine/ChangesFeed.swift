@@ -1,4 +1,4 @@
-import DocumentStore
+public import DocumentStore
 
 /// Pages through a changes feed to its end, the loop every reader of a feed needs: ask for a
 /// page after the last sequence seen, hand it on, and stop at the page that ends the feed.

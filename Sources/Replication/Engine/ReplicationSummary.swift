@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// What a finished replication did.
 public struct ReplicationSummary: Sendable {

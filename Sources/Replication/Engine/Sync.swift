@@ -1,5 +1,5 @@
-import DocumentStore
-import Logging
+public import DocumentStore
+public import Logging
 
 /// The usual way to replicate a local store with one remote database: `pull`, `push`, or
 /// `sync` (pull then push). The remote may be a server (`CouchDatabase`) or another local

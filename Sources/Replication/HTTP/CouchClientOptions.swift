@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// How a `CouchDatabase` talks to its server: authentication, timeouts, retries, connections.
 public struct CouchClientOptions: Sendable {

@@ -1,6 +1,6 @@
-import CouchProtocol
-import DocumentStore
-import Foundation
+public import CouchProtocol
+public import DocumentStore
+public import Foundation
 
 extension CouchReplies {
     /// `GET /db/{id}?open_revs=[…]` with `Accept: multipart/mixed`: one part per revision,

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// A remote database URL split into the server root, the database name and the credentials,
 /// so the credentials can be sent as authentication and never shown.

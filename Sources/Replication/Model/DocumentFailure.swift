@@ -1,4 +1,4 @@
-import DocumentStore
+public import DocumentStore
 
 /// A document revision the target refused while the replication as a whole went on (for
 /// example a validation function answering `forbidden`).

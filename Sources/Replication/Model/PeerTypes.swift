@@ -1,4 +1,4 @@
-import DocumentStore
+public import DocumentStore
 
 /// What a peer says about its database: where its changes feed ends and how many documents
 /// it holds.

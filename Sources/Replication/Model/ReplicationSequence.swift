@@ -1,4 +1,4 @@
-import DocumentStore
+public import DocumentStore
 
 /// A position in a database's changes feed, exactly as that database wrote it.
 ///

@@ -1,5 +1,5 @@
-import DocumentStore
-import Foundation
+public import DocumentStore
+public import Foundation
 
 /// One revision of a document on its way from a source peer to a target peer: body, ancestry
 /// and attachments, in a form both the HTTP and the local peers can read and write.

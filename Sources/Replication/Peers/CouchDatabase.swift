@@ -1,11 +1,11 @@
-import CouchProtocol
-import DocumentStore
-import Foundation
+public import CouchProtocol
+public import DocumentStore
+public import Foundation
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+public import FoundationNetworking
 #endif
-import Logging
-import Synchronization
+public import Logging
+public import Synchronization
 
 /// A CouchDB (or Cloudant, or `recipes serve`) database over HTTP, as a replication peer.
 ///

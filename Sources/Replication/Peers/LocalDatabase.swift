@@ -1,6 +1,6 @@
-import AsyncBridge
-import DocumentStore
-import Foundation
+public import AsyncBridge
+public import DocumentStore
+public import Foundation
 
 /// A local `DocumentStore` as a replication peer: the local side of every pull and push, and
 /// both sides of a local-to-local replication (the embedded default, no server needed).

@@ -1,5 +1,5 @@
-import DocumentStore
-import Foundation
+public import DocumentStore
+public import Foundation
 
 /// A database that can take part in a replication, on either side: a CouchDB-compatible
 /// server over HTTP (`CouchDatabase`) or a local `DocumentStore` (`LocalDatabase`).
