@@ -15,10 +15,10 @@ struct ListCommand: AsyncParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: ArgumentHelp("Only recipes of this type (ignoring case).", valueName: "name"))
+    @Option(name: .long, help: ArgumentHelp("Only recipes of this type (ignoring case and accents).", valueName: "name"))
     var type: String?
 
-    @Option(name: .long, help: ArgumentHelp("Only recipes whose name, overview, type or an ingredient contains this text.", valueName: "text"))
+    @Option(name: .long, help: ArgumentHelp("Only recipes whose name, overview, type or an ingredient contains this text (ignoring case and accents).", valueName: "text"))
     var search: String?
 
     @Option(name: .long, help: "Order: name (default), type or prep-time; a search lists the best matches first unless this is given.")
