@@ -36,6 +36,8 @@ struct ImportCommand: AsyncParsableCommand {
             }
             let session = try await Session.open(global, purpose: .importing)
             var importer = SampleImporter(context: session.store.container.newContext(name: "import"))
+            // A line per object only when it is printed.
+            importer.listsChanges = json || dryRun || global.verbose
             let progress = ImportProgress()
             importer.progress = { done, total in progress.report(done: done, total: total) }
             let plan = dryRun ? try importer.plan(sets) : try importer.importSets(sets)

@@ -154,6 +154,25 @@ struct BrowseAtScaleTests {
     }
 }
 
+extension BrowseAtScaleTests {
+    @Test("an importer that only counts its changes reports the same totals without a line per object")
+    func countedChanges() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RecipesStore(url: directory.file("book.sqlite"))
+        let set = SampleSet(name: "counted", recipes: (0..<5).map {
+            SampleRecipe(name: "Counted \($0)", type: "Soup", ingredients: [SampleIngredient(amount: "1", name: "salt")])
+        })
+        var importer = SampleImporter(context: store.container.newContext(name: "import"), batchSize: 2)
+        importer.listsChanges = false
+        let plan = try importer.importSets([set])
+        #expect(plan.changes.isEmpty)
+        #expect(plan.created == 11 && plan.updated == 0 && !plan.isEmpty)
+        #expect(plan.counts(of: .create).map { "\($0.count) \($0.entity)" } == ["1 RecipeType", "5 Recipe", "5 Ingredient"])
+        let listed = try SampleImporter(context: store.container.newContext(name: "again")).importSets([set])
+        #expect(listed.created == 0 && listed.unchanged == 11 && listed.isEmpty)
+    }
+}
+
 /// Progress reports collected from an importer.
 private final class ProgressLog: @unchecked Sendable {
     private let lock = NSLock()

@@ -10,6 +10,9 @@ public struct ImportPlan: Sendable, Equatable, Codable {
     public var unchanged: Int
     /// Objects left out on purpose (samples the user deleted, when seeding).
     public var skipped: Int
+    /// Changes counted but not listed in ``changes`` (an importer told not to record them,
+    /// so a large import does not hold a line per object), by action and entity.
+    public var unlistedChanges: [ImportChange.Action: [String: Int]] = [:]
 
     /// Makes a plan.
     public init(sets: [String] = [], changes: [ImportChange] = [], unchanged: Int = 0, skipped: Int = 0) {
@@ -20,11 +23,11 @@ public struct ImportPlan: Sendable, Equatable, Codable {
     }
 
     /// Number of objects created.
-    public var created: Int { changes.count { $0.action == .create } }
+    public var created: Int { changes.count { $0.action == .create } + (unlistedChanges[.create]?.values.reduce(0, +) ?? 0) }
     /// Number of objects updated.
-    public var updated: Int { changes.count { $0.action == .update } }
+    public var updated: Int { changes.count { $0.action == .update } + (unlistedChanges[.update]?.values.reduce(0, +) ?? 0) }
     /// Whether the import writes nothing.
-    public var isEmpty: Bool { changes.isEmpty }
+    public var isEmpty: Bool { created == 0 && updated == 0 }
 
     private enum CodingKeys: String, CodingKey { case sets, changes, created, updated, unchanged, skipped }
 
@@ -50,7 +53,7 @@ public struct ImportPlan: Sendable, Equatable, Codable {
 
     /// Per-entity counts for a one-line report: `"3 Recipe, 20 Ingredient"` style parts.
     public func counts(of action: ImportChange.Action) -> [(entity: String, count: Int)] {
-        var counts: [String: Int] = [:]
+        var counts = unlistedChanges[action] ?? [:]
         for change in changes where change.action == action { counts[change.entity, default: 0] += 1 }
         return ["RecipeType", "Recipe", "Image", "Ingredient"].compactMap { entity in
             counts[entity].map { (entity, $0) }

@@ -17,6 +17,9 @@ public struct SampleImporter {
     public var batchSize: Int
     /// Called after each saved batch with the objects done so far and the total.
     public var progress: (@Sendable (_ done: Int, _ total: Int) -> Void)?
+    /// Whether the plan lists every change (``ImportPlan/changes``) or only counts them
+    /// (``ImportPlan/unlistedChanges``), which keeps a large import's memory down.
+    public var listsChanges = true
 
     /// An importer working in `context` (use a context of its own: an import resets it, and
     /// a failed or dry-run import rolls it back).
@@ -185,8 +188,12 @@ public struct SampleImporter {
         for object in context.updatedObjects.sorted(by: { $0.objectID < $1.objectID })
         where !listed.contains(object.objectID.referenceString) && !listedTypes.contains(object.objectID.referenceString) {
             let name = object.entity.attribute(named: "name") != nil ? (try object.string("name") ?? "") : ""
-            plan.changes.append(ImportChange(action: .update, entity: object.entity.name, id: object.objectID.referenceString,
-                                             name: name, keys: object.changedKeys.sorted()))
+            if listsChanges {
+                plan.changes.append(ImportChange(action: .update, entity: object.entity.name, id: object.objectID.referenceString,
+                                                 name: name, keys: object.changedKeys.sorted()))
+            } else {
+                plan.unlistedChanges[.update, default: [:]][object.entity.name, default: 0] += 1
+            }
             plan.unchanged = max(0, plan.unchanged - 1)
         }
         return types.count + recipes.count + images.count + ingredients.count
@@ -222,12 +229,16 @@ public struct SampleImporter {
     }
 
     private func note(_ object: ManagedObject, isNew: Bool, name: String, keys: Set<String>, into plan: inout ImportPlan) {
-        if isNew {
-            plan.changes.append(ImportChange(action: .create, entity: object.entity.name, id: object.objectID.referenceString, name: name, keys: keys.sorted()))
-        } else if !keys.isEmpty {
-            plan.changes.append(ImportChange(action: .update, entity: object.entity.name, id: object.objectID.referenceString, name: name, keys: keys.sorted()))
-        } else {
+        guard isNew || !keys.isEmpty else {
             plan.unchanged += 1
+            return
         }
+        let action: ImportChange.Action = isNew ? .create : .update
+        guard listsChanges else {
+            plan.unlistedChanges[action, default: [:]][object.entity.name, default: 0] += 1
+            return
+        }
+        plan.changes.append(ImportChange(action: action, entity: object.entity.name, id: object.objectID.referenceString,
+                                         name: name, keys: keys.sorted()))
     }
 }
