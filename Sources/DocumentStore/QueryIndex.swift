@@ -58,16 +58,10 @@ struct QueryIndex: Sendable {
         try db.execute(sql: "CREATE TABLE \(table) (doc_num INTEGER PRIMARY KEY, "
             + keyColumns.map { "\($0) BLOB" }.joined(separator: ", ") + ")")
         let insert = try db.makeStatement(sql: insertSQL)
-        let cursor = try Row.fetchCursor(db, sql: """
-            SELECT d.doc_num, r.body FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
-            WHERE d.deleted = 0 AND \(DesignDocuments.excludedSQL)
-            ORDER BY d.doc_num
-            """)
         var counts: [String: Int] = [rowCounter: 0]
-        while let row = try cursor.next() {
-            let body = try (row[1] as Data?).map(JSONValue.parseObject) ?? [:]
-            guard partial.selects(body) else { continue }
-            try insert.execute(arguments: arguments(docNum: row[0], body: body))
+        try TreeRows.forEachLiveBody(db) { docNum, body in
+            guard partial.selects(body) else { return }
+            try insert.execute(arguments: arguments(docNum: docNum, body: body))
             count(body, by: 1, into: &counts)
         }
         try db.execute(sql: "CREATE INDEX \(table)_keys ON \(table)(\(keyColumns.joined(separator: ", ")))")

@@ -27,13 +27,8 @@ struct TextIndex: Sendable {
     /// Creates the FTS5 table and fills it from the live documents already stored.
     func build(_ db: Database) throws {
         try db.execute(sql: "CREATE VIRTUAL TABLE \(table) USING fts5(text, tokenize = 'trigram')")
-        let cursor = try Row.fetchCursor(db, sql: """
-            SELECT d.doc_num, r.body FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
-            WHERE d.deleted = 0 AND \(DesignDocuments.excludedSQL)
-            """)
-        while let row = try cursor.next() {
-            let body = try (row[1] as Data?).map(JSONValue.parseObject) ?? [:]
-            try update(db, docNum: row[0], body: body, isNew: true)
+        try TreeRows.forEachLiveBody(db) { docNum, body in
+            try update(db, docNum: docNum, body: body, isNew: true)
         }
     }
 

@@ -3,6 +3,19 @@ import GRDB
 
 /// Reads of the document and revision tables shared by reads and writes.
 enum TreeRows {
+    /// Calls `body` with the number and winning body of every live document other than a
+    /// design document, in document order: what a new index is built from.
+    static func forEachLiveBody(_ db: Database, _ body: (Int64, JSONObject) throws -> Void) throws {
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT d.doc_num, r.body FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
+            WHERE d.deleted = 0 AND \(DesignDocuments.excludedSQL)
+            ORDER BY d.doc_num
+            """)
+        while let row = try cursor.next() {
+            try body(row[0], try (row[1] as Data?).map(JSONValue.parseObject) ?? [:])
+        }
+    }
+
     static func doc(_ db: Database, id: String) throws -> DocRow? {
         let statement = try db.cachedStatement(
             sql: "SELECT doc_num, winner_rev_num, deleted, seq FROM docs WHERE doc_id = ?")

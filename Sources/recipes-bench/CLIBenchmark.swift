@@ -66,8 +66,7 @@ struct CLIBenchmark: AsyncParsableCommand {
         let openStart = ContinuousClock.now
         let opened = try RecipesStore(url: URL(fileURLWithPath: store))
         _ = try opened.container.book.recipe(named: middle.lowercased())
-        let openElapsed = ContinuousClock.now - openStart
-        let coldStart = Double(openElapsed.components.seconds) * 1000 + Double(openElapsed.components.attoseconds) / 1e15
+        let coldStart = SyncBenchmark.seconds(since: openStart) * 1000
         figures.append(Figure(command: "open + first fetch (in process)", medianMilliseconds: coldStart, peakRSSMegabytes: 0))
         log(String(format: "open + first fetch: %.1f ms", coldStart))
         let commands: [(String, [String])] = [

@@ -42,10 +42,9 @@ enum ChildProcess {
         while wait4(pid, &status, 0, &usage) < 0 {
             guard errno == EINTR else { throw Failure(command: argv.joined(separator: " "), status: -1) }
         }
-        let elapsed = ContinuousClock.now - start
         let exitCode = (status >> 8) & 0xff
         guard status & 0x7f == 0, exitCode == 0 else { throw Failure(command: argv.joined(separator: " "), status: status) }
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = SyncBenchmark.seconds(since: start) * 1000
         return Outcome(milliseconds: milliseconds, peakRSSMegabytes: Double(usage.ru_maxrss) / 1024)
     }
 

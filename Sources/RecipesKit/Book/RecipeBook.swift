@@ -36,16 +36,8 @@ public struct RecipeBook {
         try Self.checkPage(limit: query.limit, offset: query.offset)
         if query.limit == 0 { return [] }
         return try graph {
-            var predicates: [ObjectPredicate] = []
-            if let type = query.type { predicates.append(try ObjectPredicate(format: "type.name ==[cd] %@", type)) }
-            let search = query.search.flatMap(Self.nonEmpty)
-            if let search {
-                predicates.append(try ObjectPredicate(
-                    format: "name CONTAINS[cd] %@ OR overview CONTAINS[cd] %@ OR type.name CONTAINS[cd] %@ OR ANY ingredients.name CONTAINS[cd] %@",
-                    search, search, search, search))
-            }
-            let predicate: ObjectPredicate? = predicates.isEmpty ? nil : (predicates.count == 1 ? predicates[0] : .and(predicates))
-            switch (query.sort, search) {
+            let predicate = try Self.predicate(for: query)
+            switch (query.sort, query.search.flatMap(Self.nonEmpty)) {
             case (nil, let search?):
                 return try page(try ranked(try fetchRecipes(predicate), search: search), query)
             case (.name?, _), (nil, nil):
@@ -64,20 +56,22 @@ public struct RecipeBook {
         return try graph { try recipes.map(summary(of:)) }
     }
 
-    /// How many recipes a query selects, before paging (counted in the store's indexes
-    /// when no search is involved).
+    /// How many recipes a query selects, before paging (counted in the store: from its
+    /// indexes, or by reading only the documents a search can match).
     public func count(matching query: RecipeQuery) throws(RecipesError) -> Int {
-        var whole = query
-        whole.limit = nil
-        whole.offset = 0
-        whole.sort = .name
-        if query.search == nil {
-            return try graph {
-                let predicate = try query.type.map { try ObjectPredicate(format: "type.name ==[cd] %@", $0) }
-                return try context.count(for: FetchRequest(entityName: Recipe.entityName, predicate: predicate))
-            }
+        try graph { try context.count(for: FetchRequest(entityName: Recipe.entityName, predicate: try Self.predicate(for: query))) }
+    }
+
+    /// The predicate of a query's type filter and search, `nil` when it has neither.
+    static func predicate(for query: RecipeQuery) throws -> ObjectPredicate? {
+        var predicates: [ObjectPredicate] = []
+        if let type = query.type { predicates.append(try ObjectPredicate(format: "type.name ==[cd] %@", type)) }
+        if let search = query.search.flatMap(nonEmpty) {
+            predicates.append(try ObjectPredicate(
+                format: "name CONTAINS[cd] %@ OR overview CONTAINS[cd] %@ OR type.name CONTAINS[cd] %@ OR ANY ingredients.name CONTAINS[cd] %@",
+                search, search, search, search))
         }
-        return try recipes(matching: whole).count
+        return predicates.isEmpty ? nil : (predicates.count == 1 ? predicates[0] : .and(predicates))
     }
 
     /// The one recipe `text` names: its document ID, else its exact name, else its name
