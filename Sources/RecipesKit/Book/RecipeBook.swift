@@ -81,7 +81,7 @@ public struct RecipeBook {
     public func recipe(named text: String) throws(RecipesError) -> Recipe {
         let matches: [Recipe] = try graph {
             if let byID = try recipe(withID: text) { return [byID] }
-            let exact = try fetchRecipes(try ObjectPredicate(format: "name == %@", text))
+            let exact = try recipes(exactlyNamed: text)
             if !exact.isEmpty { return exact }
             return try fetchRecipes(try ObjectPredicate(format: "name ==[cd] %@", text))
         }
@@ -126,15 +126,9 @@ public struct RecipeBook {
     /// each type's recipes by name, untyped recipes last. Whole types before the offset are
     /// skipped by counting them in the index.
     private func byType(_ predicate: ObjectPredicate?, _ query: RecipeQuery) throws -> [Recipe] {
-        var groups: [String: [ObjectID]] = [:]
-        for type in try context.fetch(FetchRequest(entityName: RecipeType.entityName)) {
-            groups[Self.folded(try type.string("name") ?? ""), default: []].append(type.objectID)
-        }
         var result: [Recipe] = []
         var skip = query.offset
-        var clauses: [ObjectPredicate] = groups.keys.sorted().map { key in
-            (try? ObjectPredicate(format: "type IN %@", groups[key]!)) ?? .falsePredicate
-        }
+        var clauses: [ObjectPredicate] = try typeGroups().map { try ObjectPredicate(format: "type IN %@", $0.ids) }
         clauses.append(try ObjectPredicate(format: "type == nil"))
         for clause in clauses {
             let remaining = query.limit.map { $0 - result.count }
@@ -209,20 +203,25 @@ public struct RecipeBook {
     /// types' recipe lists.
     public func types() throws(RecipesError) -> [RecipeTypeSummary] {
         try graph {
-            var groups: [String: (display: String, ids: [ObjectID])] = [:]
-            for type in try context.fetch(FetchRequest(entityName: RecipeType.entityName)) {
-                let name = try type.string("name") ?? ""
-                let key = Self.folded(name)
-                let display = groups[key].map { min($0.display, name) } ?? name
-                groups[key] = (display, (groups[key]?.ids ?? []) + [type.objectID])
-            }
-            return try groups.keys.sorted().map { key in
-                let group = groups[key]!
+            try typeGroups().map { group in
                 let count = try context.count(for: FetchRequest(entityName: Recipe.entityName,
                                                                 predicate: try ObjectPredicate(format: "type IN %@", group.ids)))
                 return RecipeTypeSummary(name: group.display, recipeCount: count)
             }
         }
+    }
+
+    /// The recipe types as people see them: types of the same name (ignoring case and
+    /// accents) as one, shown by their lowest spelling, in name order.
+    private func typeGroups() throws -> [(display: String, ids: [ObjectID])] {
+        var groups: [String: (display: String, ids: [ObjectID])] = [:]
+        for type in try context.fetch(FetchRequest(entityName: RecipeType.entityName)) {
+            let name = try type.string("name") ?? ""
+            let key = Self.folded(name)
+            let display = groups[key].map { min($0.display, name) } ?? name
+            groups[key] = (display, (groups[key]?.ids ?? []) + [type.objectID])
+        }
+        return groups.keys.sorted().map { groups[$0]! }
     }
 
     /// The type called `name` (ignoring case and accents; the lowest ID when several are),
