@@ -271,6 +271,19 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
+    /// The IDs a fetch selects, read from the datastore's index alone (no document is read),
+    /// when the whole predicate translates, the sort is the store's and one entity is asked
+    /// for; `nil` otherwise.
+    public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ObjectID]? {
+        try locked {
+            guard request.entityNames.count == 1, let entityName = request.entityNames.first else { return nil }
+            guard let pushed = try pushedDown(request) else { return [] }
+            guard pushed.residual == nil, pushed.isSorted, pushed.paged,
+                  let ids = try ds({ try documentStore.findIDs(pushed.query) }) else { return nil }
+            return ids.map { ObjectID(entityName: entityName, referenceString: $0) }
+        }
+    }
+
     /// How the datastore reads a fetch (``DocumentStore/explain(_:)``: an index name, a
     /// candidate set or a scan) and what is left to evaluate in memory, for tests and
     /// diagnostics. Sub-queries of key paths through relationships do run.

@@ -139,16 +139,42 @@ extension DocumentStore {
             case .candidates(let docNums): plan = CandidateSet.plan(docNums, sort: query.sort)
             }
             var matches: [DocumentRevision] = []
+            // Rows an exact, ordered index plan decides alone are skipped without reading
+            // their bodies, so a late page costs little more than an early one.
+            var unread = plan.exact && plan.ordered ? skip : 0
+            let skipped = unread
             let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
             while let row = try cursor.next() {
+                if unread > 0 {
+                    if !DesignDocuments.isDesign(row[0]) { unread -= 1 }
+                    continue
+                }
                 let revision = try Self.winnerRevision(row)
                 guard selector.matches(revision.body, id: revision.id), !DesignDocuments.isDesign(revision.id) else { continue }
                 matches.append(revision)
-                if plan.ordered, let wanted, matches.count >= wanted { break }
+                if plan.ordered, let wanted, matches.count + skipped >= wanted { break }
             }
             if !plan.ordered { matches = Self.sorted(matches, by: sort) }
-            let page = matches.dropFirst(skip)
+            let page = matches.dropFirst(skip - skipped)
             return Array(query.limit.map { page.prefix(max(0, $0)) } ?? page)
+        }
+    }
+
+    /// The IDs of the documents ``find(_:)`` returns for `query`, in the same order and page,
+    /// when an index decides the selector alone and serves the sort: then no document body
+    /// is read. `nil` when the query needs bodies (call ``find(_:)``).
+    public func findIDs(_ query: Query) throws -> [String]? {
+        let selector = try Selector(parsing: query.selector)
+        let sort = try Self.sortKeys(query.sort)
+        return try reading { db in
+            guard case .plan(let plan) = try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, db: db),
+                  plan.exact, plan.ordered, let idSQL = plan.idSQL,
+                  // Without a sort the row order is SQLite's choice: no page of it is stable.
+                  !sort.isEmpty || (query.skip <= 0 && query.limit == nil) else { return nil }
+            // SQLite takes a negative limit as none.
+            let limit: Int = query.limit.map { max(0, $0) } ?? -1
+            return try String.fetchAll(db, sql: idSQL + " LIMIT ? OFFSET ?",
+                                       arguments: StatementArguments(plan.arguments + [limit, max(0, query.skip)]))
         }
     }
 

@@ -26,6 +26,9 @@ struct QueryPlan {
     /// The keys the first column must equal (one for an equality, several for `$in`), when
     /// it is constrained that way.
     var leadingKeys: [Data]?
+    /// The same rows as ``sql``, in the same order, with the document ID as the only column
+    /// (index plans only): what a query needs when the index decides it alone.
+    var idSQL: String?
 
     static let columns = "d.doc_id, d.seq, r.rev_num, r.rev, r.parent, r.deleted, r.leaf, r.body, r.atts"
 
@@ -144,18 +147,19 @@ struct QueryPlan {
         let sortServed = !sort.isEmpty && sortPositions.allSatisfy { $0 != nil }
         if sortServed { score += 1 }
         guard score > 0 else { return nil }
-        var sql = """
-            SELECT \(columns) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num
-            JOIN revs r ON r.rev_num = d.winner_rev_num
-            """
-        let whereClause = clauses.isEmpty ? "" : " WHERE " + clauses.joined(separator: " AND ")
-        sql += whereClause
+        var order = ""
         if sortServed {
-            sql += " ORDER BY " + zip(sortPositions, sort).map { position, key in
+            order = " ORDER BY " + zip(sortPositions, sort).map { position, key in
                 "x.\(index.column(position!)) \(key.ascending ? "ASC" : "DESC")"
             }.joined(separator: ", ") + ", x.doc_num"
         }
+        let sql = """
+            SELECT \(columns) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num
+            JOIN revs r ON r.rev_num = d.winner_rev_num
+            """ + clauses.joinedAsWhereClause + order
         var plan = QueryPlan(index: index, sql: sql, arguments: arguments, ordered: sort.isEmpty || sortServed)
+        plan.idSQL = "SELECT d.doc_id FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num"
+            + (clauses + [DesignDocuments.excludedSQL]).joinedAsWhereClause + order
         if exactClauses {
             plan.countSQL = "SELECT COUNT(*) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num"
                 + (clauses + [DesignDocuments.excludedSQL]).joinedAsWhereClause

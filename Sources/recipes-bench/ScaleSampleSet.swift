@@ -16,7 +16,9 @@ enum ScaleSampleSet {
 
     /// Writes the set to `url`, streaming it a recipe at a time.
     static func write(recipes: Int, to url: URL) throws {
-        FileManager.default.createFile(atPath: url.path, contents: nil)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
+        }
         let handle = try FileHandle(forWritingTo: url)
         defer { try? handle.close() }
         var buffer = "{\"name\": \"scale\", \"recipes\": [\n"

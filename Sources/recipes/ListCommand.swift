@@ -41,11 +41,20 @@ struct ListCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let session = try await Session.open(global)
-            let recipes = try session.book.list(RecipeQuery(type: type, search: search, sort: sort, limit: limit, offset: offset))
+            let query = RecipeQuery(type: type, search: search, sort: sort, limit: limit, offset: offset)
             if json {
-                try Terminal.printJSON(recipes)
+                var stream = JSONArrayStream()
+                var out: [UInt8] = []
+                try session.book.forEachSummaryPage(query) { page in
+                    for summary in page { stream.append(summary, to: &out) }
+                    Terminal.write(&out)
+                }
+                stream.finish(to: &out)
+                out.append(UInt8(ascii: "\n"))
+                Terminal.write(&out)
                 return
             }
+            let recipes = try session.book.list(query)
             guard !recipes.isEmpty else {
                 if offset > 0 {
                     Terminal.note("no recipe at offset \(offset)")

@@ -22,6 +22,13 @@ enum Terminal {
     /// Whether stderr is a terminal (progress bars are drawn only then).
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 
+    /// Writes `bytes` to standard output and empties them (for output made in pieces).
+    static func write(_ bytes: inout [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        FileHandle.standardOutput.write(Data(bytes))
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     /// Prints `value` as JSON on stdout: pretty, keys sorted, absent values as `null`
     /// (``JSONOutputEncoder``), so the shape is stable.
     static func printJSON<T: Encodable>(_ value: T) throws {

@@ -53,6 +53,26 @@ struct SearchIndexTests {
         #expect(plain == ["r3", "r1", "r2", "r4"])
     }
 
+    @Test func idsComeFromTheIndexInTheSamePagesAsFind() throws {
+        let (store, directory) = try Self.store()
+        _ = directory
+        let sort = [SortField(field: "name", folded: true)]
+        for (skip, limit) in [(0, nil), (1, 2), (3, 5), (4, nil), (9, 1), (0, 0)] as [(Int, Int?)] {
+            let query = Query(selector: ["kind": "recipe"], sort: sort, limit: limit, skip: skip)
+            let ids = try store.findIDs(query)
+            #expect(ids != nil, "an exact, ordered index plan lists IDs without bodies")
+            #expect(ids == (try store.find(query).map(\.id)), "skip \(skip), limit \(String(describing: limit))")
+        }
+        // A selector the index cannot decide alone, or no usable order for a page: bodies are needed.
+        #expect(try store.findIDs(Query(selector: ["kind": "recipe", "name": ["$gt": "b"]], sort: sort)) == nil)
+        #expect(try store.findIDs(Query(selector: ["kind": "recipe"], limit: 2, skip: 1)) == nil)
+        #expect(try store.findIDs(Query(selector: ["kind": "ingredient"], sort: sort)) == nil)
+        // A deleted document leaves the listing.
+        let first = try #require(try store.findIDs(Query(selector: ["kind": "recipe"], sort: sort))?.first)
+        _ = try store.delete(id: first, parent: try #require(try store.get(id: first)).rev)
+        #expect(try store.findIDs(Query(selector: ["kind": "recipe"], sort: sort))?.contains(first) == false)
+    }
+
     @Test func textConditionsFindSubstringsIgnoringCaseAndAccents() throws {
         let (store, directory) = try Self.store()
         _ = directory

@@ -99,6 +99,23 @@ struct BrowseAtScaleTests {
             #expect(try book.count(matching: query) == whole.count)
         }
         #expect(try book.list(RecipeQuery()).count == 23)
+        // The streamed pages of a listing hold the same summaries, at most a page at a time.
+        for query in [RecipeQuery(), RecipeQuery(type: "TYPE 2"), RecipeQuery(limit: 7, offset: 4), RecipeQuery(offset: 30),
+                      RecipeQuery(sort: .type), RecipeQuery(search: "pepper"), RecipeQuery(limit: 0)] {
+            var streamed: [RecipeSummary] = []
+            var largest = 0
+            try book.forEachSummaryPage(query, pageSize: 4) { page in
+                streamed += page
+                largest = max(largest, page.count)
+            }
+            #expect(streamed == (try book.list(query)), "\(query)")
+            if query.sort == nil && query.search == nil { #expect(largest <= 4, "\(query)") }
+        }
+        book.context.reset()
+        try book.forEachSummaryPage(RecipeQuery(), pageSize: 4) { page in
+            #expect(book.context.registeredObjectCount <= 4 + 3, "one page of recipes and their types at a time")
+        }
+        #expect(book.context.registeredObjectCount == 0, "pages are let go as they are printed")
         #expect(try Self.names(book, RecipeQuery(limit: 2)) == ["Recipe 00", "Recipe 01"])
         #expect(try book.list(RecipeQuery(limit: 0)).isEmpty)
         #expect(throws: RecipesError.self) { try book.list(RecipeQuery(limit: -1)) }
@@ -119,6 +136,12 @@ struct BrowseAtScaleTests {
         #expect(try plan("name ==[cd] %@", "creme brulee") == "index cdtis_Recipe.name.folded")
         #expect(try plan("name == %@", "Lemon Tart") == "index cdtis_Recipe.name")
         #expect(try plan("type.name ==[cd] %@", "DESSERT", sort: [RecipeBook.byName]) == "index cdtis_Recipe#byTypeAndNameIndex")
+        // Listing by name, whole or by type, reads the IDs from those indexes alone.
+        for predicate in [nil, try ObjectPredicate(format: "type.name ==[cd] %@", "dessert")] {
+            let ids = try adapter.fetchObjectIDs(StoreFetchRequest(entityNames: ["Recipe"], predicate: predicate,
+                                                                   sortDescriptors: [RecipeBook.byName], fetchLimit: 5))
+            #expect(ids?.count == (predicate == nil ? 3 : 2))
+        }
         #expect(try plan("ANY ingredients.name CONTAINS[cd] %@", "fraiche") == "candidates")
         #expect(try plan("name CONTAINS[cd] %@", "brul") == "candidates")
         // The answers agree with the in-memory evaluation on the same data.

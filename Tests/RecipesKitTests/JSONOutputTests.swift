@@ -17,6 +17,24 @@ struct JSONOutputTests {
         }
         #expect([full, bare].jsonOutput == (try JSONOutputEncoder.generic([full, bare])))
         #expect(try JSONOutputEncoder.encode([bare]) == .array([bare.jsonOutput]))
+        // The bytes written directly, alone, nested and streamed, are the pretty form's.
+        let tricky = RecipeSummary(id: "r\"3", name: "Tab\tand \\ \u{1}", type: "Ünïcode ✓", prepTime: nil, overview: "",
+                                   ingredientCount: 1234567, hasImage: false)
+        for summary in [full, bare, tricky] {
+            var direct: [UInt8] = []
+            summary.appendJSONOutput(indent: 0, to: &direct)
+            #expect(direct == JSONOutputEncoder.pretty(try JSONOutputEncoder.generic(summary)))
+        }
+        for list in [[], [full], [full, bare, tricky]] {
+            var streamed: [UInt8] = []
+            var stream = JSONArrayStream()
+            for summary in list { stream.append(summary, to: &streamed) }
+            stream.finish(to: &streamed)
+            #expect(streamed == JSONOutputEncoder.pretty(try JSONOutputEncoder.generic(list)))
+            var nested: [UInt8] = []
+            list.appendJSONOutput(indent: 0, to: &nested)
+            #expect(nested == streamed)
+        }
     }
 
     @Test("absent optionals are written as null at every depth, and the text is sorted and parses back")

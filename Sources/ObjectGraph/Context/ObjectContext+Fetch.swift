@@ -9,9 +9,26 @@ extension ObjectContext {
         try performAndWait { try fetchObjects(request) }
     }
 
-    /// IDs of the objects matching a request.
+    /// IDs of the objects matching a request. When no unsaved change can affect the result
+    /// and the store answers the request from an index, no object is loaded or registered:
+    /// a caller can then read a large result a batch at a time (``existingObjects(with:)``).
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
-        try performAndWait { try fetchObjects(request).map(\.objectID) }
+        try performAndWait {
+            guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
+            guard !pendingChangesAffect(request, entity: entity) else { return try fetchObjects(request).map(\.objectID) }
+            let limit = (request.fetchLimit ?? 0) > 0 ? request.fetchLimit : nil
+            return try coordinator.fetchObjectIDs(entity: entity, includesSubentities: request.includesSubentities,
+                                                  predicate: request.predicate, sortDescriptors: request.sortDescriptors,
+                                                  fetchLimit: limit, fetchOffset: request.fetchOffset)
+        }
+    }
+
+    /// Whether the request reflects pending changes and some unsaved change touches an
+    /// object of its entity.
+    private func pendingChangesAffect(_ request: FetchRequest, entity: EntityDescription) -> Bool {
+        request.includesPendingChanges && dirty.values.contains {
+            request.includesSubentities ? model.entity($0.entity, isKindOf: entity) : $0.entity.name == entity.name
+        }
     }
 
     /// Number of objects matching a request (limit and offset apply).
@@ -22,12 +39,7 @@ extension ObjectContext {
     /// The count straight from the store when no pending change can affect it, else `nil`.
     func storeCount(_ request: FetchRequest) throws -> Int? {
         guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
-        if request.includesPendingChanges {
-            let affected = dirty.values.contains {
-                request.includesSubentities ? model.entity($0.entity, isKindOf: entity) : $0.entity.name == entity.name
-            }
-            if affected { return nil }
-        }
+        if pendingChangesAffect(request, entity: entity) { return nil }
         guard var n = try coordinator.countRows(entity: entity, includesSubentities: request.includesSubentities,
                                                 predicate: request.predicate) else { return nil }
         n = max(0, n - request.fetchOffset)
@@ -49,6 +61,7 @@ extension ObjectContext {
     public func execute(_ request: FetchRequest) throws -> FetchResult {
         try performAndWait {
             if request.resultType == .count { return .count(try count(for: request)) }
+            if request.resultType == .objectIDs { return .objectIDs(try fetchObjectIDs(request)) }
             let objects = try fetchObjects(request)
             switch request.resultType {
             case .objects: return .objects(objects)

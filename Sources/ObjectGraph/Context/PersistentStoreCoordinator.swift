@@ -134,11 +134,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// predicate, sort, paging) is done here.
     public func fetchRows(entity: EntityDescription, includesSubentities: Bool, predicate: ObjectPredicate?,
                           sortDescriptors: [FetchSortDescriptor], fetchLimit: Int?, fetchOffset: Int) throws -> [RowSnapshot] {
-        let entities = includesSubentities ? model.entityAndSubentities(of: entity) : [entity]
-        let names = entities.filter { !$0.isAbstract }.map(\.name)
-        guard !names.isEmpty else { return [] }
-        let request = StoreFetchRequest(entityNames: names, predicate: predicate, sortDescriptors: sortDescriptors,
-                                        fetchLimit: fetchLimit, fetchOffset: fetchOffset)
+        guard let request = storeRequest(entity: entity, includesSubentities: includesSubentities, predicate: predicate,
+                                         sortDescriptors: sortDescriptors, fetchLimit: fetchLimit, fetchOffset: fetchOffset)
+        else { return [] }
         return try storeCall {
             let result = try store.execute(request)
             for row in result.rows { rowCache[row.objectID] = row }
@@ -163,6 +161,29 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             }
             return rows
         }
+    }
+
+    /// The IDs of the rows a fetch selects, in its order and page: from the store alone
+    /// when it can answer the whole request that way, else from the fetched rows.
+    public func fetchObjectIDs(entity: EntityDescription, includesSubentities: Bool, predicate: ObjectPredicate?,
+                               sortDescriptors: [FetchSortDescriptor], fetchLimit: Int?, fetchOffset: Int) throws -> [ObjectID] {
+        guard let request = storeRequest(entity: entity, includesSubentities: includesSubentities, predicate: predicate,
+                                         sortDescriptors: sortDescriptors, fetchLimit: fetchLimit, fetchOffset: fetchOffset)
+        else { return [] }
+        if let ids = try storeCall({ try store.fetchObjectIDs(request) }) { return ids }
+        return try fetchRows(entity: entity, includesSubentities: includesSubentities, predicate: predicate,
+                             sortDescriptors: sortDescriptors, fetchLimit: fetchLimit, fetchOffset: fetchOffset).map(\.objectID)
+    }
+
+    /// A fetch as the store sees it: the concrete entities it covers (`nil` when there are
+    /// none, so nothing matches).
+    private func storeRequest(entity: EntityDescription, includesSubentities: Bool, predicate: ObjectPredicate?,
+                              sortDescriptors: [FetchSortDescriptor], fetchLimit: Int?, fetchOffset: Int) -> StoreFetchRequest? {
+        let entities = includesSubentities ? model.entityAndSubentities(of: entity) : [entity]
+        let names = entities.filter { !$0.isAbstract }.map(\.name)
+        guard !names.isEmpty else { return nil }
+        return StoreFetchRequest(entityNames: names, predicate: predicate, sortDescriptors: sortDescriptors,
+                                 fetchLimit: fetchLimit, fetchOffset: fetchOffset)
     }
 
     /// The value of a deferred attribute of a row (see ``RowSnapshot/deferredAttributes``);

@@ -75,6 +75,12 @@ public protocol IncrementalStore: AnyObject, Sendable {
     /// fetches the rows and counts them).
     func count(_ request: StoreFetchRequest) throws -> Int?
 
+    /// The IDs of the rows `request` selects, in its order and page, when the store can
+    /// answer the whole request (predicate, sort, limit and offset) without building rows,
+    /// as from an index; `nil` otherwise (the coordinator then fetches rows and takes their
+    /// IDs). Lets a caller page through a large result a batch of objects at a time.
+    func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ObjectID]?
+
     /// The value of an attribute a row left deferred (``RowSnapshot/deferredAttributes``),
     /// as stored in row version `version`.
     func loadDeferredAttribute(_ name: String, of objectID: ObjectID, version: RowVersion) throws -> AttributeValue
@@ -98,6 +104,9 @@ extension IncrementalStore {
 
     /// Cannot count without fetching.
     public func count(_ request: StoreFetchRequest) throws -> Int? { nil }
+
+    /// Cannot list IDs without fetching rows.
+    public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ObjectID]? { nil }
 
     /// Reads the current row (for stores that never defer values).
     public func loadDeferredAttribute(_ name: String, of objectID: ObjectID, version: RowVersion) throws -> AttributeValue {

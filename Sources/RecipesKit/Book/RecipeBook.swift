@@ -56,6 +56,40 @@ public struct RecipeBook {
         return try graph { try recipes.map(summary(of:)) }
     }
 
+    /// The summaries of the recipes a query selects, in its order, handed to `body` at most
+    /// `pageSize` at a time, so that printing a large book never holds all of it.
+    ///
+    /// In the name order without a search, only the recipes' IDs are read up front (from the
+    /// index, when the store has one for the query); each page's recipes are then read,
+    /// summarized and let go together, the context reset between pages unless it holds
+    /// unsaved changes. A search by relevance and the type and prep-time orders come as one
+    /// page, as ``list(_:)`` gives them.
+    public func forEachSummaryPage(_ query: RecipeQuery = RecipeQuery(), pageSize: Int = 500,
+                                   _ body: (_ page: [RecipeSummary]) -> Void) throws(RecipesError) {
+        try Self.checkPage(limit: query.limit, offset: query.offset)
+        guard (query.sort ?? .name) == .name, query.search.flatMap(Self.nonEmpty) == nil, pageSize > 0 else {
+            body(try list(query))
+            return
+        }
+        if query.limit == 0 { return body([]) }
+        try graph {
+            let resets = !context.hasChanges
+            let request = FetchRequest(entityName: Recipe.entityName, predicate: try Self.predicate(for: query),
+                                       sortDescriptors: [Self.byName], fetchLimit: query.limit, fetchOffset: query.offset)
+            let ids = try context.fetchObjectIDs(request)
+            if ids.isEmpty { return body([]) }
+            for start in stride(from: 0, to: ids.count, by: pageSize) {
+                let pageIDs = Array(ids[start..<min(start + pageSize, ids.count)])
+                let objects = try context.existingObjects(with: pageIDs)
+                body(try pageIDs.compactMap { id in try objects[id].map { try summary(of: Recipe(unchecked: $0)) } })
+                if resets {
+                    context.reset()
+                    context.coordinator.invalidateCache(for: pageIDs)
+                }
+            }
+        }
+    }
+
     /// How many recipes a query selects, before paging (counted in the store: from its
     /// indexes, or by reading only the documents a search can match).
     public func count(matching query: RecipeQuery) throws(RecipesError) -> Int {

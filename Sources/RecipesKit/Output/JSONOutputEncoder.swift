@@ -32,12 +32,21 @@ public enum JSONOutputEncoder {
         return out
     }
 
-    private static let writer = JSONWriter.canonical
+    /// Appends `value` pretty-printed as it appears nested `indent` spaces deep (its first
+    /// line unindented, its closing bracket at `indent`), so callers can write a document
+    /// piece by piece and get the bytes ``pretty(_:)`` gives for the whole.
+    public static func appendPretty(_ value: JSONValue, indent: Int, to out: inout [UInt8]) {
+        write(value, indent: indent, to: &out)
+    }
 
-    private static func newline(_ indent: Int, to out: inout [UInt8]) {
+    /// Appends a line break and `indent` spaces: where a pretty-printed member or element
+    /// begins.
+    public static func newline(_ indent: Int, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\n"))
         for _ in 0..<indent { out.append(UInt8(ascii: " ")) }
     }
+
+    private static let writer = JSONWriter.canonical
 
     private static func write(_ value: JSONValue, indent: Int, to out: inout [UInt8]) {
         switch value {
