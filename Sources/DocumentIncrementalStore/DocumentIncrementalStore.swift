@@ -13,7 +13,7 @@ public import ObjectGraph
 /// datastore queries served by indexes, and what a query cannot express is left to the
 /// coordinator. Documents that arrive by replication become visible through
 /// ``processExternalChanges()``; conflicting revisions are listed by ``replicaConflicts()``
-/// and settled by ``resolveConflicts(policy:)``.
+/// and settled by ``resolveReplicaConflicts(policy:)`` (the object graph's one conflict API).
 ///
 /// Open one with ``openCoordinator(path:model:)`` or create it on a path and hand it to a
 /// ``PersistentStoreCoordinator``.
