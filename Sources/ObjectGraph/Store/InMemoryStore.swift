@@ -133,7 +133,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try locked {
             fetchCount += 1
-            guard let model else { throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first") }
+            guard let model else { throw IncrementalStoreError.notLoaded }
             let wanted = Set(request.entityNames)
             var candidates = rows.filter { wanted.contains($0.key.entityName) }.sorted { $0.value.sequence < $1.value.sequence }
                 .map { snapshotLocked($0.key)! }
