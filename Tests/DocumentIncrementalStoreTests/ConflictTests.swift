@@ -154,6 +154,33 @@ struct ConflictTests {
         try expectConverged(t)
     }
 
+    /// A policy that refuses one conflict.
+    struct Refused: Error {}
+
+    @Test func aPolicyThatFailsOnOneConflictResolvesNone() throws {
+        let s = try divergedReplicas()
+        // A second conflicted recipe in the same store.
+        let other = try seededRecipe(s.local)
+        try replicate(other.referenceString, from: s.local.store.documentStore, to: s.remote.store.documentStore)
+        for (stack, value) in [(s.local, "Here"), (s.remote, "There")] {
+            let ctx = stack.context()
+            try ctx.existingObject(with: other).setValue(.string(value), forKey: "name")
+            try ctx.save()
+        }
+        try replicate(other.referenceString, from: s.remote.store.documentStore, to: s.local.store.documentStore)
+        let before = try [s.id, other].map { try #require(try s.local.store.documentStore.get(id: $0.referenceString)).rev }
+        #expect(try s.local.store.objectsWithConflicts() == [s.id, other].sorted())
+        let last = try #require([s.id, other].max())
+        #expect(throws: Refused.self) {
+            try s.local.store.resolveReplicaConflicts(policy: .custom { conflict in
+                if conflict.objectID == last { throw Refused() }
+                return .storeTrumps
+            })
+        }
+        #expect(try s.local.store.objectsWithConflicts() == [s.id, other].sorted())
+        #expect(try [s.id, other].map { try #require(try s.local.store.documentStore.get(id: $0.referenceString)).rev } == before)
+    }
+
     @Test func threeReplicasMergePropertyByProperty() throws {
         let a = try DocumentStack(), b = try DocumentStack(), c = try DocumentStack()
         let id = try seededRecipe(a)
