@@ -1,14 +1,10 @@
-public import DocumentStore
-public import Foundation
+import DocumentStore
+import Foundation
 public import ObjectGraph
 
 extension DocumentIncrementalStore {
-    /// Objects whose documents have more than one live revision.
-    public func conflictedObjectIDs() throws -> [ObjectID] {
-        try replicaConflicts().map(\.objectID)
-    }
-
-    /// Every document with conflicting live revisions, as rows.
+    /// Every document with conflicting live revisions, as rows: the winner is the revision
+    /// the datastore serves (CouchDB's deterministic choice), the others in its leaf order.
     public func replicaConflicts() throws -> [ReplicaConflict] {
         try locked {
             var result: [ReplicaConflict] = []
@@ -63,23 +59,31 @@ extension DocumentIncrementalStore {
         return nil
     }
 
-    /// Resolves every replica conflict by `policy`: writes the merged row as a child of the
-    /// winner and deletes the other leaves, in one transaction per document, then reports the
-    /// objects to the coordinator so contexts refresh. Returns the objects resolved.
+    /// Resolves every replica conflict as `policy` decides: first takes every decision, then
+    /// writes each merged row as a child of its winner and deletes the other leaves, all in
+    /// one datastore transaction (``performAtomically(_:)``), so a failure leaves every
+    /// conflict as it was. Then reports the objects to the coordinator so contexts refresh.
+    /// A `CDTISMetaData` document another app wrote is adopted first (see
+    /// ``processExternalChanges()``), so our own model document never stays in conflict.
     @discardableResult
-    public func resolveConflicts(policy: ReplicaMergePolicy = .storeTrumps) throws -> [ObjectID] {
+    public func resolveReplicaConflicts(policy: ReplicaMergePolicy) throws -> [ObjectID] {
         try adoptReplicatedMetadata()
-        let conflicts = try replicaConflicts()
-        var resolved: [ObjectID] = []
-        for conflict in conflicts {
-            try locked { try resolve(conflict, policy: policy) }
-            resolved.append(conflict.objectID)
+        let decisions = try replicaConflicts().map { ($0, try policy.resolution(for: $0)) }
+        guard !decisions.isEmpty else { return [] }
+        let saved = locked { ownRevisions }
+        do {
+            try performAtomically {
+                for (conflict, resolution) in decisions { try locked { try resolve(conflict, resolution) } }
+            }
+        } catch {
+            locked { ownRevisions = saved }
+            throw error
         }
-        if !resolved.isEmpty { try processExternalChanges() }
-        return resolved
+        try processExternalChanges()
+        return decisions.map(\.0.objectID)
     }
 
-    private func resolve(_ conflict: ReplicaConflict, policy: ReplicaMergePolicy) throws {
+    private func resolve(_ conflict: ReplicaConflict, _ resolution: ReplicaResolution) throws {
         let id = conflict.objectID.referenceString
         let leaves = try ds { try documentStore.leafRevisions(id: id) }.filter { !$0.deleted }
         guard leaves.count > 1, let model, let entity = model.entity(named: conflict.objectID.entityName) else { return }
@@ -105,48 +109,43 @@ extension DocumentIncrementalStore {
                 && a.attachments[name]?.digest == b.attachments[name]?.digest
         }
 
-        switch policy {
-        case .storeTrumps:
-            // The winner keeps its changes; what only a loser changed since they diverged is kept.
+        /// The winner keeps its changes; what only a loser changed since they diverged is kept.
+        func storeTrumps() throws {
             for loser in leaves.dropFirst() {
                 guard let base = try commonAncestor(id: id, winner.rev, loser.rev) else { continue }
                 for name in entity.propertyNames where same(name, winner, base) && !same(name, loser, base) {
                     try take(name, from: loser)
                 }
             }
-        case .localTrumps:
-            if let local = try localLeaf(id: id, leaves: leaves), local.rev != winner.rev {
-                let base = try commonAncestor(id: id, winner.rev, local.rev)
-                for name in entity.propertyNames where base.map({ !same(name, local, $0) }) ?? true {
-                    try take(name, from: local)
+        }
+
+        switch resolution {
+        case .storeTrumps:
+            try storeTrumps()
+        case .prefer(let version):
+            if let chosen = leaves.dropFirst().first(where: { $0.rev.description == version.token }) {
+                let base = try commonAncestor(id: id, winner.rev, chosen.rev)
+                for name in entity.propertyNames where base.map({ !same(name, chosen, $0) }) ?? true {
+                    try take(name, from: chosen)
                 }
             } else {
-                for loser in leaves.dropFirst() {
-                    guard let base = try commonAncestor(id: id, winner.rev, loser.rev) else { continue }
-                    for name in entity.propertyNames where same(name, winner, base) && !same(name, loser, base) {
-                        try take(name, from: loser)
-                    }
-                }
+                try storeTrumps()
             }
-        case .custom(let decide):
-            switch decide(conflict) {
-            case .keepWinner: break
-            case .keep(let version):
-                if let chosen = leaves.first(where: { $0.rev.description == version.token }), chosen.rev != winner.rev {
-                    for name in entity.propertyNames { try take(name, from: chosen) }
-                }
-            case .merged(let values):
-                for (name, value) in values {
-                    guard let attribute = entity.attribute(named: name) else { continue }
-                    let encoded = AttributeCodec.encode(value, as: attribute)
-                    if AttributeCodec.isAttachment(attribute.type) {
-                        body[DocumentLayout.metaKey(name)] = encoded.meta
-                        if let a = encoded.attachment { attachments.append(.put(name: name, contentType: a.mimeType, data: a.data)) }
-                        else if winner.attachments[name] != nil { attachments.append(.remove(name: name)) }
-                    } else {
-                        body[name] = encoded.value
-                        body[DocumentLayout.metaKey(name)] = encoded.meta
-                    }
+        case .keep(let version):
+            if let chosen = leaves.first(where: { $0.rev.description == version.token }), chosen.rev != winner.rev {
+                for name in entity.propertyNames { try take(name, from: chosen) }
+            }
+        case .merged(let values):
+            for (name, value) in values {
+                guard let attribute = entity.attribute(named: name) else { continue }
+                let encoded = AttributeCodec.encode(value, as: attribute)
+                if AttributeCodec.isAttachment(attribute.type) {
+                    body[DocumentLayout.metaKey(name)] = encoded.meta
+                    if let a = encoded.attachment { attachments.append(.put(name: name, contentType: a.mimeType, data: a.data)) }
+                    else if winner.attachments[name] != nil { attachments.append(.remove(name: name)) }
+                } else {
+                    body[name] = encoded.value
+                    body[DocumentLayout.metaKey(name)] = encoded.meta
                 }
             }
         }
@@ -159,58 +158,7 @@ extension DocumentIncrementalStore {
         }
         for loser in leaves.dropFirst() { operations.append(.delete(id: id, parent: loser.rev)) }
         let written = try ds { try documentStore.write(operations) }
+        toManyCache[id] = nil
         if let first = written.first, !first.deleted { ownRevisions[id] = first.rev }
-    }
-}
-
-// MARK: The object graph's replication-conflict hooks
-
-extension DocumentIncrementalStore {
-    /// Objects whose documents have conflicting live revisions (``conflictedObjectIDs()``).
-    public func objectsWithConflicts() throws -> [ObjectID] {
-        try conflictedObjectIDs()
-    }
-
-    /// The rows of the live revisions that lost to the winner.
-    public func conflictingSnapshots(for objectID: ObjectID) throws -> [RowSnapshot] {
-        try locked {
-            let leaves = try ds { try documentStore.leafRevisions(id: objectID.referenceString) }.filter { !$0.deleted }
-            return try leaves.dropFirst().compactMap { try decode($0)?.row }
-        }
-    }
-
-    /// Writes `resolved` as a child of the winning revision and deletes the `discarding`
-    /// revisions, in one transaction; with nothing changed only the losers are deleted.
-    public func resolveConflict(for objectID: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion {
-        try locked {
-            let id = objectID.referenceString
-            guard let model, let codec, let entity = model.entity(named: objectID.entityName),
-                  let winner = try ds({ try documentStore.get(id: id) }) else { throw IncrementalStoreError.objectNotFound(objectID) }
-            if let base = resolved.baseline, base.version.token != winner.rev.description {
-                let stored = try decode(winner)?.row
-                throw IncrementalStoreError.conflicts([SaveConflict(objectID: objectID, baselineVersion: base.version, storedSnapshot: stored,
-                                                                    changedInStore: stored.map { Self.changedKeys($0, base) } ?? [])])
-            }
-            var operations: [DocumentStore.WriteOperation] = []
-            if !resolved.changedKeys.isEmpty {
-                let previous = winner.body[DocumentLayout.objectVersionKey]?.stringValue.flatMap { Int($0) } ?? 0
-                let (body, attachments) = codec.encode(resolved, entity: entity, objectVersion: previous + 1,
-                                                       previousAttachments: Set(winner.attachments.keys), onlyChangedAttachments: true,
-                                                       previousBody: winner.body)
-                operations.append(.update(id: id, parent: winner.rev, body: body, attachments: attachments))
-            }
-            let live = Set(try ds { try documentStore.leafRevisions(id: id) }.filter { !$0.deleted }.map(\.rev.description))
-            for version in discarding where version.token != winner.rev.description && live.contains(version.token) {
-                guard let rev = RevisionID(version.token) else { continue }
-                operations.append(.delete(id: id, parent: rev))
-            }
-            let written = try ds { try documentStore.write(operations) }
-            toManyCache[id] = nil
-            if let first = written.first, !first.deleted {
-                ownRevisions[id] = first.rev
-                return RowVersion(first.rev.description)
-            }
-            return RowVersion(winner.rev.description)
-        }
     }
 }

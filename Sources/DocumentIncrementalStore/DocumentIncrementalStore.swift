@@ -13,7 +13,7 @@ public import ObjectGraph
 /// datastore queries served by indexes, and what a query cannot express is left to the
 /// coordinator. Documents that arrive by replication become visible through
 /// ``processExternalChanges()``; conflicting revisions are listed by ``replicaConflicts()``
-/// and settled by ``resolveConflicts(policy:)``.
+/// and settled by ``resolveReplicaConflicts(policy:)`` (the object graph's one conflict API).
 ///
 /// Open one with ``openCoordinator(path:model:)`` or create it on a path and hand it to a
 /// ``PersistentStoreCoordinator``.
@@ -37,7 +37,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// Opens (or creates) the datastore file at `path`.
     public convenience init(path: String, options: DocumentStore.Options = .init()) throws {
         do { self.init(documentStore: try DocumentStore(path: path, options: options)) }
-        catch let e as DocumentStoreError { throw DocumentIncrementalStoreError.datastore(e.description) }
+        catch let e as DocumentStoreError { throw DocumentIncrementalStoreError.datastore(e) }
     }
 
     /// Wraps an open datastore (for example one a replicator also writes to).
@@ -61,11 +61,11 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// Runs a datastore call, turning its errors into the protocol's store failures.
     func ds<T>(_ body: () throws -> T) throws -> T {
         do { return try body() }
-        catch let e as DocumentStoreError { throw IncrementalStoreError.storeFailure("datastore: \(e.description)") }
+        catch let e as DocumentStoreError { throw IncrementalStoreError.storeFailure(e) }
     }
 
     private func loadedCodec() throws -> ObjectDocumentCodec {
-        guard let codec else { throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first") }
+        guard let codec else { throw IncrementalStoreError.notLoaded }
         return codec
     }
 
@@ -105,7 +105,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                                      entityVersionHashes: model.entityVersionHashes,
                                      extra: ["datastoreID": documentStore.storeID])
             } catch let e as DocumentStoreError {
-                throw DocumentIncrementalStoreError.datastore(e.description)
+                throw DocumentIncrementalStoreError.datastore(e)
             }
         }
     }
@@ -114,7 +114,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// so a benchmark can compare the adapter against direct writes with the same indexes.
     public func declareModelIndexes(in other: DocumentStore) throws {
         guard let model = locked({ self.model }) else {
-            throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first")
+            throw IncrementalStoreError.notLoaded
         }
         try ModelIndexes(model: model).apply(to: other)
     }
@@ -196,7 +196,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
             return try documentStore.inTransaction(body)
         } catch let e as DocumentStoreError {
             locked { toManyCache = [:] }
-            throw IncrementalStoreError.storeFailure("datastore: \(e.description)")
+            throw IncrementalStoreError.storeFailure(e)
         } catch {
             locked { toManyCache = [:] }
             throw error
@@ -298,7 +298,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// the store can apply them; `nil` when no requested entity exists.
     private func pushedDown(_ request: StoreFetchRequest) throws
         -> (query: Query, residual: ObjectPredicate?, isSorted: Bool, paged: Bool)? {
-        guard let model else { throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first") }
+        guard let model else { throw IncrementalStoreError.notLoaded }
         let entities = request.entityNames.compactMap { model.entity(named: $0) }
         guard !entities.isEmpty else { return nil }
         let translator = PredicateTranslator(model: model, entities: entities, subquery: { try self.subquery($0, $1, collecting: $2) })
@@ -347,7 +347,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
         try locked {
             let codec = try loadedCodec()
-            guard let model else { throw IncrementalStoreError.storeFailure("the store is not loaded") }
+            guard let model else { throw IncrementalStoreError.notLoaded }
             var conflicts: [SaveConflict] = []
             var current: [String: DocumentRevision] = [:]
             func check(_ id: ObjectID, baseline: RowSnapshot?, isDeletion: Bool) throws {
@@ -377,7 +377,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
             var written: [ObjectID] = []
             operations.reserveCapacity(request.inserted.count + request.updated.count + request.deleted.count)
             for change in request.inserted {
-                guard let entity = model.entity(named: change.objectID.entityName) else { throw IncrementalStoreError.storeFailure("unknown entity \(change.objectID.entityName)") }
+                guard let entity = model.entity(named: change.objectID.entityName) else { throw IncrementalStoreError.unknownEntity(change.objectID.entityName) }
                 let (body, attachments) = codec.encode(change, entity: entity, objectVersion: 1, previousAttachments: [], onlyChangedAttachments: false)
                 operations.append(.create(id: change.objectID.referenceString, body: body, attachments: attachments))
                 written.append(change.objectID)
@@ -420,7 +420,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                 let stored = try ds { try documentStore.get(id: id) }.flatMap { try decode($0)?.row }
                 throw IncrementalStoreError.conflicts([SaveConflict(objectID: objectID, baselineVersion: nil, storedSnapshot: stored, changedInStore: [])])
             } catch let e as DocumentStoreError {
-                throw IncrementalStoreError.storeFailure("datastore: \(e.description)")
+                throw IncrementalStoreError.storeFailure(e)
             }
             var versions: [ObjectID: RowVersion] = [:]
             for (index, revision) in revisions.enumerated() {

@@ -1,5 +1,7 @@
+public import DocumentStore
+
 /// Errors of the document-backed incremental store; each names the cause and the fix.
-public enum DocumentIncrementalStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum DocumentIncrementalStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The store was written with a model this one cannot be migrated from.
     case incompatibleModel(entity: String, property: String, reason: String)
     /// The `CDTISMetaData` document was written by another app (the original incremental
@@ -7,8 +9,8 @@ public enum DocumentIncrementalStoreError: Error, Sendable, Hashable, CustomStri
     case foreignModel(ModelDifference)
     /// The metadata document is not in the expected shape.
     case invalidMetadata(String)
-    /// A datastore operation failed.
-    case datastore(String)
+    /// A datastore operation failed; the datastore's error, kept so callers can switch on it.
+    case datastore(DocumentStoreError)
 
     /// A message naming the cause and the fix.
     public var description: String {
@@ -20,7 +22,7 @@ public enum DocumentIncrementalStoreError: Error, Sendable, Hashable, CustomStri
         case .invalidMetadata(let m):
             return "the store's CDTISMetaData document is invalid (\(m)); restore it from a replica or delete it to rewrite it from the model"
         case .datastore(let m):
-            return "datastore failure: \(m)"
+            return "datastore failure: \(m.description)"
         }
     }
 }

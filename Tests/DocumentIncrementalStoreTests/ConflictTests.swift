@@ -98,7 +98,7 @@ struct ConflictTests {
     }
 
     private func expectConverged(_ s: (local: DocumentStack, remote: DocumentStack, id: ObjectID)) throws {
-        #expect(try s.local.store.conflictedObjectIDs().isEmpty)
+        #expect(try s.local.store.objectsWithConflicts().isEmpty)
         #expect(try s.local.store.documentStore.conflicts(id: s.id.referenceString).isEmpty)
         try replicate(s.id.referenceString, from: s.local.store.documentStore, to: s.remote.store.documentStore)
         #expect(try s.remote.store.documentStore.get(id: s.id.referenceString)?.rev == s.local.store.documentStore.get(id: s.id.referenceString)?.rev)
@@ -107,7 +107,7 @@ struct ConflictTests {
 
     @Test func storeTrumpsKeepsTheWinnersChangesAndTheLosersOthers() throws {
         let s = try divergedReplicas()
-        #expect(try s.local.store.conflictedObjectIDs() == [s.id])
+        #expect(try s.local.store.objectsWithConflicts() == [s.id])
         let conflict = try #require(try s.local.store.replicaConflicts().first)
         #expect(conflict.conflictingProperties.isSuperset(of: ["name", "prepTime", "overview"]))
         #expect(conflict.localVersion != nil)
@@ -116,7 +116,7 @@ struct ConflictTests {
         // A context showing the object sees the resolution after the store reports it.
         let ctx = s.local.context("viewer")
         let viewed = try ctx.existingObject(with: s.id)
-        try s.local.store.resolveConflicts(policy: .storeTrumps)
+        try s.local.store.resolveReplicaConflicts(policy: .storeTrumps)
         let merged = try body(s.local, s.id)
         #expect(merged["name"] == (winnerIsLocal ? "Local soup" : "Remote soup"))
         #expect(merged["prepTime"] == "15 min")
@@ -128,7 +128,7 @@ struct ConflictTests {
 
     @Test func localTrumpsKeepsThisReplicasEdits() throws {
         let s = try divergedReplicas()
-        try s.local.store.resolveConflicts(policy: .localTrumps)
+        try s.local.store.resolveReplicaConflicts(policy: .localTrumps)
         let merged = try body(s.local, s.id)
         #expect(merged["name"] == "Local soup")
         #expect(merged["overview"] == "Cold")
@@ -138,7 +138,7 @@ struct ConflictTests {
 
     @Test func customResolverDecides() throws {
         let s = try divergedReplicas()
-        try s.local.store.resolveConflicts(policy: .custom { conflict in
+        try s.local.store.resolveReplicaConflicts(policy: .custom { conflict in
             let names = ([conflict.winner] + conflict.others).compactMap { $0.attributes["name"]?.stringValue }.sorted()
             return .merged(["name": .string(names.joined(separator: " / ")), "prepTime": .string("1 min")])
         })
@@ -149,9 +149,36 @@ struct ConflictTests {
         // Keeping a named leaf.
         let t = try divergedReplicas()
         let loser = try #require(try t.local.store.replicaConflicts().first?.others.first)
-        try t.local.store.resolveConflicts(policy: .custom { _ in .keep(loser.version) })
+        try t.local.store.resolveReplicaConflicts(policy: .custom { _ in .keep(loser.version) })
         #expect(try body(t.local, t.id)["name"] == loser.attributes["name"].flatMap { $0.stringValue.map { JSONValue.string($0) } })
         try expectConverged(t)
+    }
+
+    /// A policy that refuses one conflict.
+    struct Refused: Error {}
+
+    @Test func aPolicyThatFailsOnOneConflictResolvesNone() throws {
+        let s = try divergedReplicas()
+        // A second conflicted recipe in the same store.
+        let other = try seededRecipe(s.local)
+        try replicate(other.referenceString, from: s.local.store.documentStore, to: s.remote.store.documentStore)
+        for (stack, value) in [(s.local, "Here"), (s.remote, "There")] {
+            let ctx = stack.context()
+            try ctx.existingObject(with: other).setValue(.string(value), forKey: "name")
+            try ctx.save()
+        }
+        try replicate(other.referenceString, from: s.remote.store.documentStore, to: s.local.store.documentStore)
+        let before = try [s.id, other].map { try #require(try s.local.store.documentStore.get(id: $0.referenceString)).rev }
+        #expect(try s.local.store.objectsWithConflicts() == [s.id, other].sorted())
+        let last = try #require([s.id, other].max())
+        #expect(throws: Refused.self) {
+            try s.local.store.resolveReplicaConflicts(policy: .custom { conflict in
+                if conflict.objectID == last { throw Refused() }
+                return .storeTrumps
+            })
+        }
+        #expect(try s.local.store.objectsWithConflicts() == [s.id, other].sorted())
+        #expect(try [s.id, other].map { try #require(try s.local.store.documentStore.get(id: $0.referenceString)).rev } == before)
     }
 
     @Test func threeReplicasMergePropertyByProperty() throws {
@@ -167,7 +194,7 @@ struct ConflictTests {
         try replicate(id.referenceString, from: b.store.documentStore, to: a.store.documentStore)
         try replicate(id.referenceString, from: c.store.documentStore, to: a.store.documentStore)
         #expect(try a.store.documentStore.conflicts(id: id.referenceString).count == 2)
-        try a.store.resolveConflicts(policy: .storeTrumps)
+        try a.store.resolveReplicaConflicts(policy: .storeTrumps)
         let merged = try body(a, id)
         #expect(merged["name"] == "A name")
         #expect(merged["prepTime"] == "B time")
@@ -195,7 +222,7 @@ struct ConflictTests {
 
 @Suite("Replica conflicts through contexts")
 struct ContextReplicaConflictTests {
-    @Test(arguments: ["storeTrumps", "objectTrumps", "custom"])
+    @Test(arguments: ["storeTrumps", "keepLoser", "custom"])
     func contextsResolveReplicaConflicts(policy: String) throws {
         let local = try DocumentStack(), remote = try DocumentStack()
         let seed = local.context("seed")
@@ -219,16 +246,16 @@ struct ContextReplicaConflictTests {
         #expect(try local.coordinator.objectsWithConflicts() == [id])
         let winnerName = try #require(try local.store.documentStore.get(id: id.referenceString)?.body["name"]?.stringValue)
         let loserName = winnerName == "Local" ? "Remote" : "Local"
-        let mergePolicy: MergePolicy
+        let replicaPolicy: ReplicaMergePolicy
         switch policy {
-        case "storeTrumps": mergePolicy = .storeTrumps
-        case "objectTrumps": mergePolicy = .objectTrumps
-        default: mergePolicy = .custom { _ in .merged(["name": .string("Both")]) }
+        case "storeTrumps": replicaPolicy = .storeTrumps
+        case "keepLoser": replicaPolicy = .custom { conflict in .keep(conflict.others[0].version) }
+        default: replicaPolicy = .custom { _ in .merged(["name": .string("Both")]) }
         }
-        let resolved = try lctx.resolveReplicationConflicts(policy: mergePolicy)
+        let resolved = try lctx.resolveReplicationConflicts(policy: replicaPolicy)
         #expect(resolved == [id])
-        #expect(try local.store.conflictedObjectIDs().isEmpty)
-        let expected = policy == "storeTrumps" ? winnerName : (policy == "objectTrumps" ? loserName : "Both")
+        #expect(try local.store.objectsWithConflicts().isEmpty)
+        let expected = policy == "storeTrumps" ? winnerName : (policy == "keepLoser" ? loserName : "Both")
         #expect(try local.store.documentStore.get(id: id.referenceString)?.body["name"] == .string(expected))
         #expect(try lctx.existingObject(with: id).string("name") == expected)
         // The remote converges once it has the resolution.

@@ -142,7 +142,7 @@ struct ForeignMetadataTests {
         #expect(ours.body == ModelMetadataDocument.body(for: TestSupport.recipesModel))
         try stack.store.documentStore.insertRevisions([OriginalMetadata.revision()])
         #expect(try live(stack.store.documentStore).count == 2)
-        try stack.store.resolveConflicts()
+        try stack.store.resolveReplicaConflicts(policy: .storeTrumps)
         #expect(try live(stack.store.documentStore).map(\.rev) == [OriginalMetadata.rev])
         #expect(try stack.store.documentStore.conflicts(id: "CDTISMetaData").isEmpty)
     }

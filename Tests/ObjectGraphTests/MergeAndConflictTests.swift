@@ -256,15 +256,18 @@ struct ReplicationConflictTests {
         return (stack, ctx, r.objectID)
     }
 
-    @Test func errorPolicyListsConflictsAndChangesNothing() throws {
+    /// A policy that throws after seeing the conflict.
+    struct Refused: Error {}
+
+    @Test func failingPolicyListsConflictsAndChangesNothing() throws {
         let (stack, ctx, id) = try Self.conflicted()
-        do {
-            try ctx.resolveReplicationConflicts()
-            Issue.record("no conflicts surfaced")
-        } catch ObjectGraphError.mergeConflicts(let conflicts) {
-            #expect(conflicts.map(\.objectID) == [id] && conflicts[0].changedInStore == ["name", "overview"])
+        let conflicts = try stack.coordinator.replicaConflicts()
+        #expect(conflicts.map(\.objectID) == [id] && conflicts[0].conflictingProperties == ["name", "overview"])
+        #expect(throws: Refused.self) {
+            try ctx.resolveReplicationConflicts(policy: .custom { _ in throw Refused() })
         }
         #expect(try stack.store.objectsWithConflicts() == [id])
+        #expect(try stack.store.snapshot(for: id)?.attributes["name"] == .string("Cake"))
     }
 
     @Test func storeTrumpsKeepsTheWinner() throws {
@@ -274,12 +277,11 @@ struct ReplicationConflictTests {
         #expect(try ctx.existingObject(with: id).string("name") == "Cake")
     }
 
-    @Test func objectTrumpsTakesTheLoser() throws {
+    @Test func keepingTheLoserTakesItsValues() throws {
         let (stack, ctx, id) = try Self.conflicted()
         let recipe = try ctx.existingObject(with: id)
         #expect(try recipe.string("name") == "Cake")
-        ctx.mergePolicy = .objectTrumps
-        try ctx.resolveReplicationConflicts()
+        try ctx.resolveReplicationConflicts(policy: .custom { conflict in .keep(conflict.others[0].version) })
         #expect(try recipe.string("name") == "Gâteau" && recipe.string("overview") == "From the other device")
         #expect(try stack.store.snapshot(for: id)?.attributes["prepTime"] == .string("60"))
     }
@@ -287,10 +289,55 @@ struct ReplicationConflictTests {
     @Test func customPolicyMerges() throws {
         let (stack, ctx, id) = try Self.conflicted()
         try ctx.resolveReplicationConflicts(policy: .custom { c in
-            .merged(["overview": c.localChanges["overview"] ?? .null])
+            .merged(["overview": c.others[0].attributes["overview"] ?? .null])
         })
         let row = try #require(try stack.store.snapshot(for: id))
         #expect(row.attributes["name"] == .string("Cake") && row.attributes["overview"] == .string("From the other device"))
-        #expect(try stack.store.conflictingSnapshots(for: id).isEmpty)
+        #expect(try stack.store.replicaConflicts().isEmpty)
+    }
+
+    /// A losing version that descends from the saved row: name and overview changed there,
+    /// prepTime changed here afterwards.
+    static func divergedFromBase() throws -> (Stack, ObjectContext, ObjectID, version: RowVersion) {
+        let stack = try Stack()
+        let ctx = stack.context()
+        let r = try ctx.recipe("Cake", prepTime: "60")
+        try ctx.save()
+        let base = try #require(try stack.store.snapshot(for: r.objectID))
+        try r.setValue(.string("Cheesecake"), forKey: "name")
+        try r.setValue(.string("90"), forKey: "prepTime")
+        try ctx.save()
+        try stack.store.injectConflictingVersion(ObjectChange(
+            objectID: r.objectID, attributes: base.attributes.merging(["name": .string("Gâteau"), "overview": .string("Other device")]) { $1 },
+            toOne: base.toOne, toMany: ["ingredients": []], changedKeys: ["name", "overview"], baseline: base))
+        let version = try #require(try stack.store.replicaConflicts().first?.others.first?.version)
+        return (stack, ctx, r.objectID, version)
+    }
+
+    @Test func storeTrumpsMergesPropertyByPropertyFromTheBase() throws {
+        let (stack, ctx, id, _) = try Self.divergedFromBase()
+        try ctx.resolveReplicationConflicts(policy: .storeTrumps)
+        let row = try #require(try stack.store.snapshot(for: id))
+        #expect(row.attributes["name"] == .string("Cheesecake"), "both changed it: the winner's")
+        #expect(row.attributes["prepTime"] == .string("90"))
+        #expect(row.attributes["overview"] == .string("Other device"), "only the loser changed it: kept")
+    }
+
+    @Test func preferringAVersionTakesWhatItChanged() throws {
+        let (stack, ctx, id, version) = try Self.divergedFromBase()
+        try ctx.resolveReplicationConflicts(policy: .custom { _ in .prefer(version) })
+        let row = try #require(try stack.store.snapshot(for: id))
+        #expect(row.attributes["name"] == .string("Gâteau"))
+        #expect(row.attributes["overview"] == .string("Other device"))
+        #expect(row.attributes["prepTime"] == .string("90"), "only the winner changed it: kept")
+        #expect(try stack.store.objectsWithConflicts().isEmpty)
+    }
+
+    @Test func resolutionIsDeterministicAcrossReplicas() throws {
+        // Two stores holding the same conflict reach the same row under storeTrumps.
+        let first = try Self.divergedFromBase(), second = try Self.divergedFromBase()
+        try first.1.resolveReplicationConflicts(policy: .storeTrumps)
+        try second.1.resolveReplicationConflicts(policy: .storeTrumps)
+        #expect(try first.0.store.snapshot(for: first.2)?.attributes == second.0.store.snapshot(for: second.2)?.attributes)
     }
 }

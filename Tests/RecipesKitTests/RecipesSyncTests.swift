@@ -48,6 +48,30 @@ struct RecipesSyncTests {
         }
     }
 
+    @Test("--prefer local takes only what this machine changed; what only the remote changed is kept")
+    func preferLocalKeepsRemoteOnlyChanges() async throws {
+        let directory = try TemporaryDirectory()
+        let remote = directory.file("remote.sqlite")
+        let a = try RecipesStore(url: directory.file("a.sqlite"))
+        let b = try RecipesStore(url: directory.file("b.sqlite"))
+        try a.container.book.add(RecipeDraft(name: "Pho", overview: "start", prepTime: "1 h"))
+        _ = try await a.sync(with: remote).run()
+        _ = try await b.sync(with: remote).run()
+        try a.container.book.edit(try a.container.book.recipe(named: "Pho"), RecipeEdit(overview: "from A", prepTime: "2 h"))
+        try b.container.book.edit(try b.container.book.recipe(named: "Pho"), RecipeEdit(overview: "from B"))
+        _ = try await a.sync(with: remote).run()
+        let resolving = try await b.sync(with: remote).run(prefer: .local)
+        #expect(resolving.conflictsResolved == 1)
+        _ = try await a.sync(with: remote).run()
+        for store in [a, b] {
+            let book = RecipeBook(context: store.container.newContext())
+            let details = try book.details(of: try book.recipe(named: "Pho"))
+            #expect(details.overview == "from B")
+            #expect(details.prepTime == "2 h")
+            #expect(try StoreInspection.conflictedDocumentCount(store.documentStore) == 0)
+        }
+    }
+
     @Test("a held lock refuses a second sync; a failed step is reported and cancels the rest")
     func lockAndFailure() async throws {
         let directory = try TemporaryDirectory()

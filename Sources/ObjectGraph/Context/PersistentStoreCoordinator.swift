@@ -227,27 +227,24 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Objects with replication conflicts, as the store reports them.
+    /// Every object with a replication conflict, as the store reports it
+    /// (``IncrementalStore/replicaConflicts()``).
+    public func replicaConflicts() throws -> [ReplicaConflict] {
+        try storeCall { try store.replicaConflicts() }
+    }
+
+    /// The objects with replication conflicts.
     public func objectsWithConflicts() throws -> [ObjectID] {
-        try storeCall { try store.objectsWithConflicts() }
+        try replicaConflicts().map(\.objectID)
     }
 
-    /// The current row straight from the store (refreshing the cache) and the losing versions.
-    public func conflictState(for id: ObjectID) throws -> (current: RowSnapshot?, losers: [RowSnapshot]) {
-        try storeCall {
-            let current = try store.snapshot(for: id)
-            rowCache[id] = current
-            return (current, try store.conflictingSnapshots(for: id))
-        }
-    }
-
-    /// Ends a replication conflict in the store and caches the resolved row.
-    public func resolveConflict(for id: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion {
-        try storeCall {
-            let version = try store.resolveConflict(for: id, resolved: resolved, discarding: discarding)
-            rowCache[id] = RowSnapshot(objectID: id, attributes: resolved.attributes, toOne: resolved.toOne, version: version)
-            return version
-        }
+    /// Settles every replication conflict in the store as `policy` decides (all or nothing,
+    /// ``IncrementalStore/resolveReplicaConflicts(policy:)``), then drops the resolved rows
+    /// from the cache and tells the contexts they changed. Returns the objects resolved.
+    public func resolveReplicaConflicts(policy: ReplicaMergePolicy) throws -> [ObjectID] {
+        let resolved = try storeCall { try store.resolveReplicaConflicts(policy: policy) }
+        if !resolved.isEmpty { storeDidChange(StoreChangeSet(updated: Set(resolved))) }
+        return resolved
     }
 
     func register(_ context: ObjectContext) {

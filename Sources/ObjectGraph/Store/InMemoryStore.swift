@@ -133,7 +133,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
         try locked {
             fetchCount += 1
-            guard let model else { throw IncrementalStoreError.storeFailure("the store is not loaded; add it to a coordinator first") }
+            guard let model else { throw IncrementalStoreError.notLoaded }
             let wanted = Set(request.entityNames)
             var candidates = rows.filter { wanted.contains($0.key.entityName) }.sorted { $0.value.sequence < $1.value.sequence }
                 .map { snapshotLocked($0.key)! }
@@ -250,49 +250,99 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         observer?(changes)
     }
 
-    private var alternatives: [ObjectID: [(row: StoredRow, token: String)]] = [:]
+    /// Losing versions per object, each with the row it diverged from (when known).
+    private var alternatives: [ObjectID: [(row: StoredRow, token: String, base: RowSnapshot?)]] = [:]
     private var nextAlternative = 0
 
     /// Adds a losing version to an existing row, as replication of a concurrent edit would
-    /// (the current row stays the winner).
+    /// (the current row stays the winner). `change.baseline`, when given, is the row both
+    /// versions descend from; resolutions compare against it property by property.
     public func injectConflictingVersion(_ change: ObjectChange) throws {
         try locked {
             guard rows[change.objectID] != nil else { throw IncrementalStoreError.objectNotFound(change.objectID) }
             nextAlternative += 1
             let row = StoredRow(attributes: change.attributes, toOne: change.toOne, toMany: change.toMany, version: 0, sequence: 0)
-            alternatives[change.objectID, default: []].append((row, "c\(nextAlternative)"))
+            alternatives[change.objectID, default: []].append((row, "c\(nextAlternative)", change.baseline))
         }
     }
 
-    /// Objects with injected losing versions.
-    public func objectsWithConflicts() throws -> [ObjectID] {
-        locked { alternatives.filter { !$0.value.isEmpty }.keys.sorted() }
-    }
-
-    /// The injected losing versions of an object.
-    public func conflictingSnapshots(for objectID: ObjectID) throws -> [RowSnapshot] {
+    /// Objects with injected losing versions; the current row is the winner.
+    public func replicaConflicts() throws -> [ReplicaConflict] {
         locked {
-            (alternatives[objectID] ?? []).map { RowSnapshot(objectID: objectID, attributes: $0.row.attributes, toOne: $0.row.toOne, version: RowVersion($0.token)) }
+            alternatives.keys.sorted().compactMap { id -> ReplicaConflict? in
+                guard let losers = alternatives[id], !losers.isEmpty, let winner = snapshotLocked(id) else { return nil }
+                let others = losers.map { RowSnapshot(objectID: id, attributes: $0.row.attributes, toOne: $0.row.toOne, version: RowVersion($0.token)) }
+                let differing = others.reduce(into: Set<String>()) { $0.formUnion(winner.keysChanged(inStoredAttributes: $1.attributes, toOne: $1.toOne)) }
+                return ReplicaConflict(objectID: id, winner: winner, others: others, localVersion: nil, conflictingProperties: differing)
+            }
         }
     }
 
-    /// Writes the resolved row (checking its baseline) and drops the discarded versions.
-    public func resolveConflict(for objectID: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion {
-        try locked {
-            guard var row = rows[objectID] else { throw IncrementalStoreError.objectNotFound(objectID) }
-            if let base = resolved.baseline, base.version.token != String(row.version) {
-                throw IncrementalStoreError.conflicts([SaveConflict(objectID: objectID, baselineVersion: base.version, storedSnapshot: snapshotLocked(objectID), changedInStore: changedKeys(row, base))])
+    /// The reference resolution: decides every conflict first (outside the lock, so a policy
+    /// may read the store), then applies all of them at once, or none if any winner changed
+    /// meanwhile. Attributes and to-one relationships merge property by property against the
+    /// version's base; to-many relationships keep the winner's unless a version is kept whole.
+    /// Tells the change observer about the resolved rows.
+    public func resolveReplicaConflicts(policy: ReplicaMergePolicy) throws -> [ObjectID] {
+        let decisions = try replicaConflicts().map { ($0, try policy.resolution(for: $0)) }
+        guard !decisions.isEmpty else { return [] }
+        let observer = try locked { () -> (@Sendable (StoreChangeSet) -> Void)? in
+            var newRows = rows
+            var newAlternatives = alternatives
+            for (conflict, resolution) in decisions {
+                let id = conflict.objectID
+                guard var row = newRows[id], let losers = newAlternatives[id] else { continue }
+                guard conflict.winner.version.token == String(row.version) else {
+                    throw IncrementalStoreError.conflicts([SaveConflict(objectID: id, baselineVersion: conflict.winner.version, storedSnapshot: snapshotLocked(id),
+                                                                        changedInStore: changedKeys(row, conflict.winner))])
+                }
+                let winner = conflict.winner
+                /// Copies attribute or to-one relationship `key` from `source`.
+                func take(_ key: String, from source: StoredRow) {
+                    if source.attributes[key] != nil || row.attributes[key] != nil { row.attributes[key] = source.attributes[key] }
+                    if source.toOne[key] != nil || row.toOne[key] != nil { row.toOne[key] = source.toOne[key] }
+                }
+                /// What `version` changed since its base (everything when the base is unknown).
+                func changes(_ version: StoredRow, base: RowSnapshot?) -> Set<String> {
+                    base?.keysChanged(inStoredAttributes: version.attributes, toOne: version.toOne)
+                        ?? Set(version.attributes.keys).union(version.toOne.keys)
+                }
+                func storeTrumps() {
+                    for loser in losers {
+                        guard let base = loser.base else { continue }
+                        let winnerChanged = base.keysChanged(inStoredAttributes: winner.attributes, toOne: winner.toOne)
+                        for key in changes(loser.row, base: base).subtracting(winnerChanged) { take(key, from: loser.row) }
+                    }
+                }
+                switch resolution {
+                case .storeTrumps:
+                    storeTrumps()
+                case .prefer(let version):
+                    if let chosen = losers.first(where: { $0.token == version.token }) {
+                        for key in changes(chosen.row, base: chosen.base) { take(key, from: chosen.row) }
+                    } else {
+                        storeTrumps()
+                    }
+                case .keep(let version):
+                    if let chosen = losers.first(where: { $0.token == version.token }) {
+                        row.attributes = chosen.row.attributes
+                        row.toOne = chosen.row.toOne
+                        row.toMany = chosen.row.toMany
+                    }
+                case .merged(let values):
+                    for (key, value) in values { row.attributes[key] = value }
+                }
+                row.version += 1
+                newRows[id] = row
+                newAlternatives[id] = nil
             }
-            row.attributes = resolved.attributes
-            row.toOne = resolved.toOne
-            row.toMany = resolved.toMany
-            row.version += 1
-            rows[objectID] = row
-            let dropped = Set(discarding.map(\.token))
-            alternatives[objectID] = alternatives[objectID]?.filter { !dropped.contains($0.token) }
-            if alternatives[objectID]?.isEmpty == true { alternatives[objectID] = nil }
-            return RowVersion(String(row.version))
+            rows = newRows
+            alternatives = newAlternatives
+            return self.observer
         }
+        let resolved = decisions.map(\.0.objectID)
+        observer?(StoreChangeSet(updated: Set(resolved)))
+        return resolved
     }
 
     /// The stored to-many destinations of every row (for comparing stores in tests).

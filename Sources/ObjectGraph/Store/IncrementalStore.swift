@@ -26,11 +26,11 @@
 ///   another process), the store calls the observer set with ``setChangeObserver(_:)``; the
 ///   coordinator then drops cached rows and contexts refresh the objects.
 /// - **Replication conflicts.** A store whose rows can hold several concurrent versions
-///   (revision trees after replication) lists such objects in ``objectsWithConflicts()``,
-///   returns the losing versions from ``conflictingSnapshots(for:)`` and takes the outcome
-///   in ``resolveConflict(for:resolved:discarding:)``. Contexts surface them as merge
-///   conflicts (``ObjectContext/resolveReplicationConflicts()``). Stores without such
-///   conflicts keep the default implementations (no conflicts).
+///   (revision trees after replication) reports them in ``replicaConflicts()`` and settles
+///   them all in ``resolveReplicaConflicts(policy:)``: deterministically (the winner every
+///   replica agrees on is the base), in one transaction (nothing is written if any decision
+///   or write fails). Contexts reach it through ``ObjectContext/resolveReplicationConflicts(policy:)``.
+///   Stores without such conflicts keep the default implementations (no conflicts).
 /// - **Calls are synchronous.** A store that waits on I/O blocks the calling context's
 ///   queue, never the caller of ``ObjectContext/perform(_:)``.
 public protocol IncrementalStore: AnyObject, Sendable {
@@ -85,17 +85,16 @@ public protocol IncrementalStore: AnyObject, Sendable {
     /// as stored in row version `version`.
     func loadDeferredAttribute(_ name: String, of objectID: ObjectID, version: RowVersion) throws -> AttributeValue
 
-    /// Objects whose rows hold conflicting versions (for example from replication).
-    func objectsWithConflicts() throws -> [ObjectID]
+    /// Every object whose row holds concurrent versions (for example from replication), in
+    /// object order.
+    func replicaConflicts() throws -> [ReplicaConflict]
 
-    /// The losing versions of a conflicted object (the current row is ``snapshot(for:)``).
-    func conflictingSnapshots(for objectID: ObjectID) throws -> [RowSnapshot]
-
-    /// Ends a conflict: writes `resolved` (full state, `baseline` = the current row) as the
-    /// new current row and discards the listed losing versions; returns the new version.
-    /// - Throws: ``IncrementalStoreError/conflicts(_:)`` if the current row changed since
-    ///   `resolved.baseline` was read.
-    func resolveConflict(for objectID: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion
+    /// Settles every replica conflict as `policy` decides per object (``ReplicaMergePolicy/resolution(for:)``):
+    /// writes the result as a child of the winning version and discards the other versions,
+    /// so each object has one version again. All decisions are taken before anything is
+    /// written, and all writes are one transaction: if a decision or a write fails, nothing
+    /// changes. Returns the objects resolved, in object order.
+    func resolveReplicaConflicts(policy: ReplicaMergePolicy) throws -> [ObjectID]
 }
 
 extension IncrementalStore {
@@ -114,16 +113,14 @@ extension IncrementalStore {
     }
 
     /// No conflicts: for stores whose rows have a single version.
-    public func objectsWithConflicts() throws -> [ObjectID] { [] }
+    public func replicaConflicts() throws -> [ReplicaConflict] { [] }
 
-    /// No losing versions.
-    public func conflictingSnapshots(for objectID: ObjectID) throws -> [RowSnapshot] { [] }
+    /// Nothing to resolve: for stores whose rows have a single version.
+    public func resolveReplicaConflicts(policy: ReplicaMergePolicy) throws -> [ObjectID] { [] }
 
-    /// Writes `resolved` as an ordinary update (there is nothing to discard).
-    public func resolveConflict(for objectID: ObjectID, resolved: ObjectChange, discarding: [RowVersion]) throws -> RowVersion {
-        let result = try save(StoreSaveRequest(inserted: [], updated: [resolved], deleted: []))
-        guard let version = result.versions[objectID] else { throw IncrementalStoreError.objectNotFound(objectID) }
-        return version
+    /// The objects ``replicaConflicts()`` reports.
+    public func objectsWithConflicts() throws -> [ObjectID] {
+        try replicaConflicts().map(\.objectID)
     }
 
     /// Reads rows one by one through ``snapshot(for:)``.

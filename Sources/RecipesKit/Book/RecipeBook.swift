@@ -408,7 +408,7 @@ public struct RecipeBook {
 
     static func recipesError(_ error: any Error) -> RecipesError {
         if let error = error as? RecipesError { return error }
-        return .store("\(error)")
+        return .store("\(error)", cause: error)
     }
 
     /// `text` ignoring case and accents, as the store's folded indexes key it.

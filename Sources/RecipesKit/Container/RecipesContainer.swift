@@ -19,7 +19,7 @@ public final class RecipesContainer: Sendable {
 
     /// Opens `store` with `model` (default: the current bundled recipes model).
     /// - Throws: ``RecipesError/modelUnavailable(path:reason:)`` when the bundled model is
-    ///   missing, ``RecipesError/store(_:)`` when the store refuses the model.
+    ///   missing, ``RecipesError/store(_:cause:)`` when the store refuses the model.
     public init(store: any IncrementalStore, model modelOverride: ObjectModel? = nil) throws(RecipesError) {
         let model: ObjectModel
         if let given = modelOverride { model = given } else { model = try RecipesModel.current() }
@@ -28,7 +28,7 @@ public final class RecipesContainer: Sendable {
         do {
             coordinator = try PersistentStoreCoordinator(model: model, store: store)
         } catch {
-            throw .store("cannot open the store: \(error)")
+            throw .store("cannot open the store: \(error)", cause: error)
         }
         viewContext = ObjectContext(coordinator: coordinator, name: "view")
     }

@@ -36,20 +36,23 @@ final class SyncHooks: SyncStoreHooks, @unchecked Sendable {
         lock.withLock { localRevisions = revisions }
     }
 
+    /// Settles conflicts through the object graph's one conflict API
+    /// (``PersistentStoreCoordinator/resolveReplicaConflicts(policy:)``). `remote` is the
+    /// deterministic ``ReplicaMergePolicy/storeTrumps``; `local` prefers the revision this
+    /// machine wrote (known from ``willPull()``, since the store instance that wrote it may
+    /// be another process's) for every property it changed, and is `storeTrumps` where this
+    /// machine wrote none of the conflicting revisions.
     func resolveConflicts(prefer: ConflictPreference) throws -> Int {
-        let incremental = store.incrementalStore
+        let coordinator = store.container.coordinator
         switch prefer {
         case .remote:
-            return try incremental.resolveConflicts(policy: .storeTrumps).count
+            return try coordinator.resolveReplicaConflicts(policy: .storeTrumps).count
         case .local:
             let local = lock.withLock { localRevisions }
-            return try incremental.resolveConflicts(policy: .custom { conflict in
-                guard let mine = local[conflict.objectID.referenceString] else { return .keepWinner }
-                if conflict.winner.version.token == mine { return .keepWinner }
-                guard let row = conflict.others.first(where: { $0.version.token == mine }) else { return .keepWinner }
-                var values: [String: AttributeValue] = [:]
-                for key in conflict.conflictingProperties { if let value = row.attributes[key] { values[key] = value } }
-                return .merged(values)
+            return try coordinator.resolveReplicaConflicts(policy: .custom { conflict in
+                guard let mine = local[conflict.objectID.referenceString].map(RowVersion.init),
+                      conflict.others.contains(where: { $0.version == mine }) else { return .storeTrumps }
+                return .prefer(mine)
             }).count
         }
     }

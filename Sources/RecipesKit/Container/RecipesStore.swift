@@ -26,12 +26,12 @@ public final class RecipesStore: Sendable {
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            throw .store("cannot create the folder \(url.deletingLastPathComponent().path): \(error.localizedDescription); check its permissions or choose another --store")
+            throw .store("cannot create the folder \(url.deletingLastPathComponent().path): \(error.localizedDescription); check its permissions or choose another --store", cause: error)
         }
         do {
             documentStore = try DocumentStore(path: url.path)
         } catch {
-            throw .store("cannot open the store \(url.path): \(error); check the path or choose another --store")
+            throw .store("cannot open the store \(url.path): \(error); check the path or choose another --store", cause: error)
         }
         incrementalStore = DocumentIncrementalStore(documentStore: documentStore)
         container = try RecipesContainer(store: incrementalStore)
@@ -47,10 +47,10 @@ public final class RecipesStore: Sendable {
 
     /// Live documents in the file (recipes, their parts, and the store's model document),
     /// from the datastore's counter.
-    /// - Throws: ``RecipesError/store(_:)`` when the file cannot be read.
+    /// - Throws: ``RecipesError/store(_:cause:)`` when the file cannot be read.
     public func documentCount() throws(RecipesError) -> Int {
         do { return try documentStore.documentCount() } catch {
-            throw .store("cannot count the documents of \(url.path): \(error); check the file")
+            throw .store("cannot count the documents of \(url.path): \(error); check the file", cause: error)
         }
     }
 }

@@ -1,5 +1,8 @@
 /// Why a recipes operation failed. Every message is one line naming the cause and the fix,
 /// fit for a command's exit message; nothing has been written when one is thrown.
+///
+/// Two errors are equal when their cases and payloads are; store errors compare their
+/// messages and their causes' types and messages.
 public enum RecipesError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A recipe that more than one object matches, with the candidates to choose from.
     public struct Candidate: Sendable, Equatable, Codable {
@@ -35,8 +38,11 @@ public enum RecipesError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidImage(path: String)
     /// An object of another entity where one of `expected` was needed.
     case wrongEntity(expected: String, got: String)
-    /// The object graph or its store refused the operation.
-    case store(String)
+    /// The object graph or its store refused the operation: one line naming the cause and the
+    /// fix, and the error underneath when there is one (an ``ObjectGraph/ObjectGraphError``,
+    /// a `DocumentStoreError`, a file-system error), kept so callers can switch on it;
+    /// ``rootCause`` digs through the layers to the error that started it.
+    case store(String, cause: (any Error & Sendable)? = nil)
 
     /// One line: what is wrong and how to fix it.
     public var description: String {
@@ -62,8 +68,36 @@ public enum RecipesError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(path) is not a PNG or JPEG image; give a .png or .jpg file"
         case .wrongEntity(let expected, let got):
             "expected a \(expected) object but got a \(got)"
-        case .store(let message):
+        case .store(let message, _):
             message
+        }
+    }
+
+    /// Whether two errors are the same (store causes compared by type and message, since
+    /// an arbitrary error cannot be compared otherwise).
+    public static func == (lhs: RecipesError, rhs: RecipesError) -> Bool {
+        switch (lhs, rhs) {
+        case let (.modelUnavailable(a, b), .modelUnavailable(c, d)): a == c && b == d
+        case let (.recipeNotFound(a), .recipeNotFound(b)): a == b
+        case let (.ambiguousRecipe(a, b), .ambiguousRecipe(c, d)): a == c && b == d
+        case let (.duplicateRecipeName(a, b), .duplicateRecipeName(c, d)): a == c && b == d
+        case let (.ingredientNotFound(a, b), .ingredientNotFound(c, d)): a == c && b == d
+        case let (.malformedIngredient(a, b), .malformedIngredient(c, d)): a == c && b == d
+        case let (.invalidValue(a, b), .invalidValue(c, d)): a == c && b == d
+        case let (.unreadableFile(a, b), .unreadableFile(c, d)): a == c && b == d
+        case let (.invalidImage(a), .invalidImage(b)): a == b
+        case let (.wrongEntity(a, b), .wrongEntity(c, d)): a == c && b == d
+        case let (.store(a, x), .store(b, y)): a == b && Self.sameCause(x, y)
+        default: false
+        }
+    }
+
+    /// Whether two optional causes have the same type and message.
+    private static func sameCause(_ a: (any Error)?, _ b: (any Error)?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): true
+        case let (a?, b?): type(of: a) == type(of: b) && String(describing: a) == String(describing: b)
+        default: false
         }
     }
 }

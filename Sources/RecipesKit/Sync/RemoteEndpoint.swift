@@ -7,7 +7,7 @@ public import Replication
 /// (http/https URL) or another store file on this machine (any other location).
 public enum RemoteEndpoint {
     /// A replication peer for `url`.
-    /// - Throws: ``RecipesError/store(_:)`` naming the remote (password masked) when it is
+    /// - Throws: ``RecipesError/store(_:cause:)`` naming the remote (password masked) when it is
     ///   not usable.
     public static func peer(for url: URL, logger: Logger = Logger(label: "recipes.sync")) throws(RecipesError) -> any ReplicationPeer {
         if url.isFileURL {
@@ -15,13 +15,13 @@ public enum RemoteEndpoint {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
                 return LocalDatabase(store: try DocumentStore(path: url.path))
             } catch {
-                throw .store("cannot open the remote store \(url.path): \(error); check the path")
+                throw .store("cannot open the remote store \(url.path): \(error); check the path", cause: error)
             }
         }
         do {
             return try CouchDatabase(url: url.absoluteString, logger: logger)
         } catch {
-            throw .store("the remote \(URLMasking.masked(url.absoluteString)) is not usable: \(error)")
+            throw .store("the remote \(URLMasking.masked(url.absoluteString)) is not usable: \(error)", cause: error)
         }
     }
 }

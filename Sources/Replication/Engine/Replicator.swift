@@ -123,7 +123,7 @@ public final class Replicator: Sendable {
             if error is CancellationError || Task.isCancelled {
                 mapped = ReplicationError.cancelled
             } else if let error = error as? DocumentStoreError {
-                mapped = ReplicationError.store(error.description)
+                mapped = ReplicationError.store(error.description, cause: error)
             } else {
                 mapped = error
             }

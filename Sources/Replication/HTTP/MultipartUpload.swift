@@ -57,7 +57,7 @@ struct MultipartUpload {
         } catch {
             try? FileManager.default.removeItem(at: file)
             if let error = error as? ReplicationError { throw error }
-            throw ReplicationError.store("cannot write the upload of \(revision.id) to \(file.path): \(error)")
+            throw ReplicationError.store("cannot write the upload of \(revision.id) to \(file.path): \(error)", cause: error)
         }
     }
 

@@ -2,6 +2,9 @@ import DocumentStore
 
 /// Why a replication or a call to a peer failed. Every message names the cause and the fix,
 /// and never contains a password (URLs are always shown with credentials masked).
+///
+/// Two errors are equal when their cases and payloads are; store errors compare their
+/// messages and their causes' types and messages.
 public enum ReplicationError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The server refused the credentials (HTTP 401).
     case unauthorized(url: String, reason: String)
@@ -19,8 +22,10 @@ public enum ReplicationError: Error, Sendable, Equatable, CustomStringConvertibl
     case httpStatus(url: String, status: Int, error: String, reason: String)
     /// The remote URL is not usable.
     case invalidURL(String)
-    /// The local store failed.
-    case store(String)
+    /// The local store failed: what was being done, naming the cause and the fix, and the
+    /// error underneath when there is one (a `DocumentStoreError`, a file-system error), kept
+    /// so callers can switch on it.
+    case store(String, cause: (any Error & Sendable)? = nil)
     /// The replication was cancelled.
     case cancelled
 
@@ -43,10 +48,33 @@ public enum ReplicationError: Error, Sendable, Equatable, CustomStringConvertibl
             return "\(url): the server answered \(status) \(error) (\(reason))"
         case .invalidURL(let text):
             return "invalid remote URL \(text); use http(s)://[user:password@]host[:port]/database"
-        case .store(let text):
+        case .store(let text, _):
             return "local store failed: \(text)"
         case .cancelled:
             return "the replication was cancelled; run it again to resume from the last checkpoint"
+        }
+    }
+
+    /// Whether two errors are the same (store causes compared by type and message, since
+    /// an arbitrary error cannot be compared otherwise).
+    public static func == (lhs: ReplicationError, rhs: ReplicationError) -> Bool {
+        switch (lhs, rhs) {
+        case let (.unauthorized(a, b), .unauthorized(c, d)): return a == c && b == d
+        case let (.forbidden(a, b), .forbidden(c, d)): return a == c && b == d
+        case let (.databaseNotFound(a), .databaseNotFound(b)): return a == b
+        case let (.malformedReply(a, b), .malformedReply(c, d)): return a == c && b == d
+        case let (.unreachable(a, b), .unreachable(c, d)): return a == c && b == d
+        case let (.timedOut(a), .timedOut(b)): return a == b
+        case let (.httpStatus(a, b, c, d), .httpStatus(e, f, g, h)): return a == e && b == f && c == g && d == h
+        case let (.invalidURL(a), .invalidURL(b)): return a == b
+        case let (.store(a, x), .store(b, y)):
+            switch (x, y) {
+            case (nil, nil): return a == b
+            case let (x?, y?): return a == b && type(of: x) == type(of: y) && String(describing: x) == String(describing: y)
+            default: return false
+            }
+        case (.cancelled, .cancelled): return true
+        default: return false
         }
     }
 

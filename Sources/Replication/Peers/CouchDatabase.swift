@@ -250,7 +250,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
             do {
                 try revision.appendDocument(attachmentsFollow: false, to: &body)
             } catch {
-                throw ReplicationError.store("\(error)")
+                throw ReplicationError.store("\(error)", cause: error)
             }
         }
         body.append(contentsOf: "]}".utf8)

@@ -159,7 +159,7 @@ public struct LocalDatabase: ReplicationPeer {
         do {
             return try await BlockingWork.run(body)
         } catch let error as DocumentStoreError {
-            throw ReplicationError.store(error.description)
+            throw ReplicationError.store(error.description, cause: error)
         }
     }
 }

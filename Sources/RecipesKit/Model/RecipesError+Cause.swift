@@ -1,0 +1,37 @@
+import DocumentIncrementalStore
+import ObjectGraph
+import Replication
+
+extension RecipesError {
+    /// The error that started this one, dug out of every layer it passed through: the cause
+    /// of a ``store(_:cause:)``, then through ``ObjectGraphError/store(_:)``,
+    /// ``IncrementalStoreError/storeFailure(_:)``,
+    /// ``DocumentIncrementalStoreError/datastore(_:)`` and ``ReplicationError/store(_:cause:)``.
+    /// So a datastore failure met by any RecipesKit call can be told apart by type
+    /// (`error.rootCause as? DocumentStoreError`) whatever layers it crossed. `nil` when the
+    /// error has no cause underneath.
+    public var rootCause: (any Error)? {
+        guard case .store(_, var error?) = self else { return nil }
+        while let inner = Self.cause(under: error) { error = inner }
+        return error
+    }
+
+    /// The error one layer under `error`, if `error` wraps one.
+    private static func cause(under error: any Error) -> (any Error)? {
+        switch error {
+        case let error as RecipesError:
+            if case .store(_, let cause?) = error { return cause }
+        case ObjectGraphError.store(let storeError):
+            return storeError
+        case IncrementalStoreError.storeFailure(let cause):
+            return cause
+        case DocumentIncrementalStoreError.datastore(let cause):
+            return cause
+        case ReplicationError.store(_, let cause?):
+            return cause
+        default:
+            break
+        }
+        return nil
+    }
+}

@@ -1,0 +1,73 @@
+import DocumentStore
+import Foundation
+import ObjectGraph
+import Testing
+@testable import RecipesKit
+
+/// A datastore failure met by a RecipesKit call can be told apart by type, through every
+/// layer it crossed, while the message stays the one-line cause and fix.
+@Suite("RecipesKit store failures keep their cause")
+struct StoreFailureCauseTests {
+    @Test func aDatastoreFailureUnderAnImportIsRecoveredAsDocumentStoreError() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RecipesStore(url: directory.file("book.sqlite"))
+        let set = SampleSet(name: "one", recipes: [SampleRecipe(name: "Soup", ingredients: [SampleIngredient(amount: nil, name: "water")])])
+        var caught: RecipesError?
+        // Transactions do not nest: the import's own transaction is refused by the datastore.
+        try store.documentStore.inTransaction {
+            do throws(RecipesError) { try SampleImporter(context: store.container.newContext(name: "import")).importSets([set]) } catch { caught = error }
+        }
+        let error = try #require(caught)
+        guard case .store(let message, let cause?) = error else {
+            Issue.record("expected RecipesError.store with a cause, got \(error)")
+            return
+        }
+        // Layer by layer: the object graph's error, the store's failure, the datastore's error.
+        guard let graphError = cause as? ObjectGraphError, case .store(.storeFailure(let storeCause)) = graphError else {
+            Issue.record("expected ObjectGraphError.store(.storeFailure), got \(cause)")
+            return
+        }
+        let datastore = try #require(storeCause as? DocumentStoreError)
+        guard case .storage(let text) = datastore else {
+            Issue.record("expected a storage failure, got \(datastore)")
+            return
+        }
+        #expect(text.contains("a transaction is already open"))
+        // And in one step.
+        #expect(error.rootCause as? DocumentStoreError == datastore)
+        #expect(message == "datastore: \(datastore.description)")
+        #expect(error.description == message)
+        #expect(try store.container.book.list().isEmpty)
+    }
+
+    @Test func openingAFileThatIsNotAStoreKeepsTheDatastoreError() throws {
+        let directory = try TemporaryDirectory()
+        let url = directory.file("not-a-store.sqlite")
+        try Data(repeating: UInt8(ascii: "x"), count: 4096).write(to: url)
+        do {
+            _ = try RecipesStore(url: url)
+            Issue.record("a file that is not SQLite opened")
+        } catch {
+            guard case .storage = error.rootCause as? DocumentStoreError else {
+                Issue.record("expected a DocumentStoreError.storage cause, got \(String(describing: error.rootCause))")
+                return
+            }
+            #expect(error.description.hasPrefix("cannot open the store \(url.path): "))
+            #expect(error.description.hasSuffix("; check the path or choose another --store"))
+        }
+    }
+
+    @Test func errorsWithoutACauseHaveNoRootCause() {
+        #expect(RecipesError.recipeNotFound("Soup").rootCause == nil)
+        #expect(RecipesError.store("local record x does not encode as a JSON object").rootCause == nil)
+    }
+
+    @Test func storeErrorsCompareTheirCauses() {
+        let cause = DocumentStoreError.notFound(id: "a")
+        #expect(RecipesError.store("failed", cause: cause) == .store("failed", cause: DocumentStoreError.notFound(id: "a")))
+        #expect(RecipesError.store("failed", cause: cause) != .store("failed", cause: DocumentStoreError.notFound(id: "b")))
+        #expect(RecipesError.store("failed", cause: cause) != .store("failed"))
+        #expect(RecipesError.recipeNotFound("a") == .recipeNotFound("a"))
+        #expect(RecipesError.recipeNotFound("a") != .invalidImage(path: "a"))
+    }
+}
