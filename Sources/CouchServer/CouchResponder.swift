@@ -15,12 +15,28 @@ struct CouchResponder: HTTPResponder {
     let state: ServerState
     let logger: Logger
 
+    /// CORS for origins the configuration allows: Hummingbird's middleware answers their
+    /// preflights and labels their responses, echoing the origin so credentials work.
+    private static let cors = CORSMiddleware<BasicRequestContext>(
+        allowOrigin: .originBased,
+        allowHeaders: [.accept, .authorization, .contentType, .origin, .referer],
+        allowMethods: [.get, .put, .post, .head, .delete],
+        allowCredentials: true,
+        maxAge: .seconds(600))
+
+    /// The response headers a browser script may read (CouchDB's list).
+    private static let exposedHeaders = "content-type, cache-control, etag, server, location"
+
     func respond(to request: Request, context: BasicRequestContext) async throws -> Response {
+        guard originAllowed(request) else { return try await answer(request) }
+        var response = try await Self.cors.handle(request, context: context) { request, _ in try await answer(request) }
+        if request.method != .options { response.headers[.accessControlExposeHeaders] = Self.exposedHeaders }
+        return response
+    }
+
+    /// The reply to one request, any error turned into CouchDB's error reply.
+    private func answer(_ request: Request) async throws -> Response {
         let isHead = request.method == .head
-        let origin = allowedOrigin(request)
-        if request.method == .options, let origin, request.headers[.accessControlRequestMethod] != nil {
-            return preflight(origin: origin)
-        }
         var response: Response
         do {
             let couchRequest = try await prepare(request)
@@ -39,30 +55,14 @@ struct CouchResponder: HTTPResponder {
             }
             response = CouchReply.error(couchError, headers: extra)
         }
-        if let origin {
-            response.headers[.accessControlAllowOrigin] = origin
-            response.headers[.accessControlAllowCredentials] = "true"
-            response.headers[.accessControlExposeHeaders] = "content-type, cache-control, etag, server, location"
-        }
         return isHead ? response.createHeadResponse() : response
     }
 
-    /// The request's `Origin` when CORS allows it (echoed, so credentials work), else `nil`.
-    private func allowedOrigin(_ request: Request) -> String? {
+    /// Whether the request comes from a browser origin the configuration allows CORS for.
+    private func originAllowed(_ request: Request) -> Bool {
         let allowed = state.configuration.corsOrigins
-        guard !allowed.isEmpty, let origin = request.headers[.origin] else { return nil }
-        return allowed.contains("*") || allowed.contains(origin) ? origin : nil
-    }
-
-    /// The answer to a CORS preflight `OPTIONS` request.
-    private func preflight(origin: String) -> Response {
-        var headers = HTTPFields()
-        headers[.accessControlAllowOrigin] = origin
-        headers[.accessControlAllowCredentials] = "true"
-        headers[.accessControlAllowMethods] = "GET, PUT, POST, HEAD, DELETE"
-        headers[.accessControlAllowHeaders] = "accept, authorization, content-type, origin, referer"
-        headers[.accessControlMaxAge] = "600"
-        return Response(status: .ok, headers: headers)
+        guard !allowed.isEmpty, let origin = request.headers[.origin], origin != "null" else { return false }
+        return allowed.contains("*") || allowed.contains(origin)
     }
 
     /// Reads and authenticates a request; throws 413 for oversize bodies, 401 for bad
