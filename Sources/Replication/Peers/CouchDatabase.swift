@@ -158,7 +158,10 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         let known = revision.history.first { since.contains($0) }?.generation ?? 0
         var total: Int?
         for case .stub(let info) in revision.attachments.values where info.revpos > known {
-            total = (total ?? 0) + max(0, info.length)
+            // Stub lengths come from the remote: each is at most WireNumber.maximum, but a
+            // revision may list many, so the sum saturates rather than overflows.
+            let (sum, overflow) = (total ?? 0).addingReportingOverflow(max(0, info.length))
+            total = overflow ? Int.max : sum
         }
         return total
     }
