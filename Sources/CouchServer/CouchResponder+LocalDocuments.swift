@@ -65,8 +65,9 @@ extension CouchResponder {
         return Int64(counter)
     }
 
-    /// The counter a write gets, by CouchDB's rules for local documents: creating one needs
-    /// no revision (or `0-0`); updating one needs its current revision.
+    /// The counter a write gets: creating a local document needs no revision (or `0-0`);
+    /// updating one needs its current revision. Stricter than CouchDB 3.4.3, which lets a
+    /// write without `_rev` overwrite, so a stale writer cannot replace a checkpoint.
     /// - Throws: 409 `conflict` when the given revision is missing or stale for an existing
     ///   document, or names a revision of one that does not exist; 400 when the counter is
     ///   at ``WireNumber/maximum`` and cannot advance.
