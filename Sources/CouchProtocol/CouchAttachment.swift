@@ -13,7 +13,8 @@ public enum CouchAttachment: Sendable, Equatable {
     case follows(contentType: String, length: Int?, digest: String?, revpos: Int?)
 
     /// Parses the `_attachments` member `name`.
-    /// - Throws: 400 `bad_request` when the entry is not an object, its base64 is invalid, it
+    /// - Throws: 400 `bad_request` when the entry is not an object, its `length` or `revpos`
+    ///   is not an integer in `0...WireNumber.maximum`, its base64 is invalid, it
     ///   has neither `data`, `stub` nor `follows`, or its following bytes are announced in a
     ///   content encoding (compressed bytes would be stored as if they were the attachment).
     public init(name: String, json: JSONValue) throws(CouchError) {
@@ -21,9 +22,9 @@ public enum CouchAttachment: Sendable, Equatable {
             throw CouchError.badRequest("Attachment '\(name)' must be a JSON object")
         }
         let contentType = object["content_type"]?.stringValue
-        let length = object["length"]?.intValue.map(Int.init)
+        let length = try Self.number(object["length"], member: "length", of: name)
         let digest = object["digest"]?.stringValue
-        let revpos = object["revpos"]?.intValue.map(Int.init)
+        let revpos = try Self.number(object["revpos"], member: "revpos", of: name)
         if object["stub"]?.boolValue == true {
             self = .stub(contentType: contentType, length: length, digest: digest, revpos: revpos)
         } else if object["follows"]?.boolValue == true {
@@ -43,6 +44,17 @@ public enum CouchAttachment: Sendable, Equatable {
         } else {
             throw CouchError.badRequest("Attachment '\(name)' has no data, stub or follows")
         }
+    }
+
+    /// An optional numeric member held to ``WireNumber``'s range, so sums of lengths and
+    /// comparisons of positions never overflow.
+    private static func number(_ value: JSONValue?, member: String, of name: String) throws(CouchError) -> Int? {
+        guard let value, !value.isNull else { return nil }
+        guard let number = WireNumber.count(value) else {
+            throw CouchError.badRequest(
+                "Attachment '\(name)' has \(member) \(JSONWriter.couchDB.string(value)); it must be an integer from 0 to \(WireNumber.maximum)")
+        }
+        return number
     }
 
     /// Takes the bytes of the multipart part that carried a `follows` attachment, after

@@ -72,9 +72,9 @@ public struct CouchDocument: Sendable {
 
     /// `_revisions` expanded, newest first, checked against `rev` when there is one.
     private static func history(_ value: JSONValue, rev: RevisionID?) throws(CouchError) -> [RevisionID] {
-        guard let start = value.objectValue?["start"]?.intValue, start > 0,
+        guard let start = value.objectValue?["start"]?.intValue, start > 0, start <= Int64(RevisionID.maximumGeneration),
               let ids = value.objectValue?["ids"]?.arrayValue, !ids.isEmpty, ids.count <= start
-        else { throw CouchError.badRequest("_revisions must be {\"start\": N, \"ids\": [...]} with 1 to N ids") }
+        else { throw CouchError.badRequest("_revisions must be {\"start\": N, \"ids\": [...]} with 1 to N ids and N from 1 to \(RevisionID.maximumGeneration)") }
         var history = [RevisionID]()
         history.reserveCapacity(ids.count)
         for (offset, element) in ids.enumerated() {

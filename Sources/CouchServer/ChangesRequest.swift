@@ -51,10 +51,12 @@ struct ChangesRequest: Sendable {
         case nil, "false": heartbeat = nil
         case "true": heartbeat = .milliseconds(60_000)
         case let text?:
-            guard let ms = Int(text), ms > 0 else {
+            guard let ms = WireNumber.count(text), ms > 0 else {
                 throw CouchError(status: 400, error: "query_parse_error", reason: "Invalid heartbeat value: \"\(text)\"")
             }
-            heartbeat = .milliseconds(max(ms, 100))
+            // Beyond the longest wait a heartbeat would never come; bounding it keeps every
+            // deadline computed from it far from the clock's range.
+            heartbeat = .milliseconds(min(max(ms, 100), max(maxTimeoutMilliseconds, 100)))
         }
         // As in CouchDB, a feed with heartbeats runs until the client goes away (a failed
         // heartbeat write ends it) or the server stops; otherwise it ends after `timeout`.
@@ -74,7 +76,7 @@ struct ChangesRequest: Sendable {
             trimmed = String(trimmed.dropFirst().dropLast())
         }
         let digits = trimmed.prefix { $0.isNumber }
-        guard let value = Int64(digits), digits.count == trimmed.count || trimmed.dropFirst(digits.count).first == "-" else {
+        guard let value = Int64(digits), value <= WireNumber.maximum, digits.count == trimmed.count || trimmed.dropFirst(digits.count).first == "-" else {
             throw CouchError(status: 400, error: "bad_request", reason: "Malformed sequence supplied in 'since' parameter.")
         }
         return value

@@ -33,9 +33,8 @@ extension CouchResponder {
                 }
             }
         }
-        let limit = body["limit"].map { $0.intValue.map(Int.init) } ?? 25
-        let skip = body["skip"]?.intValue.map(Int.init) ?? 0
-        guard let limit, limit >= 0, skip >= 0 else { throw CouchError.badRequest("limit and skip must be non-negative integers") }
+        let limit = try Self.findCount(body["limit"], name: "limit") ?? 25
+        let skip = try Self.findCount(body["skip"], name: "skip") ?? 0
         var fields: [String]? = nil
         if let value = body["fields"] {
             guard let array = value.arrayValue else { throw CouchError.badRequest("fields must be an array of strings") }
@@ -52,6 +51,16 @@ extension CouchResponder {
             }
         }
         return CouchReply.json(200, ["docs": .array(docs), "bookmark": "nil"])
+    }
+
+    /// A `_find` body's `limit` or `skip`: an integer in `0...WireNumber.maximum`, so the
+    /// store can add the two without overflow; 400 `bad_request` naming the member otherwise.
+    static func findCount(_ value: JSONValue?, name: String) throws -> Int? {
+        guard let value else { return nil }
+        guard let count = WireNumber.count(value) else {
+            throw CouchError.badRequest("\(name) must be an integer from 0 to \(WireNumber.maximum)")
+        }
+        return count
     }
 
     /// Keeps only `fields` (dotted paths allowed) of a rendered document.

@@ -28,16 +28,18 @@ extension CouchResponder {
             // local documents have no history, so it carries nothing to keep.
             object.removeValue(forKey: "_revisions")
             let incoming = try CouchDocument(object)
-            let given = bodyRev?.stringValue ?? request.query["rev"]
-            var counter: Int64 = 1
-            if let given {
-                guard given.hasPrefix("0-"), let previous = Int64(given.dropFirst(2)) else { throw CouchError.invalidRev }
-                counter = previous + 1
+            let given = try Self.localRevision(bodyRev.map { $0.isNull ? nil : $0 } ?? request.query["rev"].map { .string($0) })
+            let body = incoming.body
+            let counter = try await BlockingWork.run { () throws -> Int64 in
+                var written: Int64 = 0
+                try database.store.updateLocal(id: id) { stored in
+                    written = try Self.nextLocalRevision(stored: stored, given: given)
+                    var updated = body
+                    updated[Self.localRevisionKey] = .int(written)
+                    return updated
+                }
+                return written
             }
-            var body = incoming.body
-            body[Self.localRevisionKey] = .int(counter)
-            let stored = body
-            try await BlockingWork.run { try database.store.putLocal(id: id, body: stored) }
             return CouchReply.json(201, ["ok": true, "id": .string(fullID), "rev": .string("0-\(counter)")],
                                    headers: [(.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(fullID))")])
         case .delete:
@@ -51,5 +53,34 @@ extension CouchResponder {
         default:
             throw CouchError.methodNotAllowed
         }
+    }
+
+    /// The counter of a `0-N` revision given with a write (`nil` when none was given).
+    /// - Throws: 400 "Invalid rev format" unless it is `0-N` with N in `0...WireNumber.maximum`.
+    static func localRevision(_ value: JSONValue?) throws -> Int64? {
+        guard let value else { return nil }
+        guard let text = value.stringValue, text.hasPrefix("0-"), let counter = WireNumber.count(text.dropFirst(2)) else {
+            throw CouchError.invalidRev
+        }
+        return Int64(counter)
+    }
+
+    /// The counter a write gets: creating a local document needs no revision (or `0-0`);
+    /// updating one needs its current revision. Stricter than CouchDB 3.4.3, which lets a
+    /// write without `_rev` overwrite, so a stale writer cannot replace a checkpoint.
+    /// - Throws: 409 `conflict` when the given revision is missing or stale for an existing
+    ///   document, or names a revision of one that does not exist; 400 when the counter is
+    ///   at ``WireNumber/maximum`` and cannot advance.
+    static func nextLocalRevision(stored: JSONObject?, given: Int64?) throws -> Int64 {
+        guard let stored else {
+            guard given == nil || given == 0 else { throw CouchError.conflict }
+            return 1
+        }
+        let current = stored[localRevisionKey]?.intValue ?? 1
+        guard let given, given == current else { throw CouchError.conflict }
+        guard current < WireNumber.maximum else {
+            throw CouchError.badRequest("Local document revision 0-\(current) cannot be advanced; delete the document and write it again")
+        }
+        return current + 1
     }
 }

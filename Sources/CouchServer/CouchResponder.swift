@@ -45,9 +45,12 @@ struct CouchResponder: HTTPResponder {
                 response.headers[.setCookie] = state.cookies.header(renewed)
             }
         } catch {
-            let couchError = CouchError.from(error)
+            var couchError = CouchError.from(error)
             if couchError.status >= 500 {
+                // The detail (a SQLite message, a file path in the data directory) is for the
+                // operator's log only; the client gets CouchDB's shape without it.
                 logger.error("\(request.method) \(request.uri.path) failed: \(couchError)")
+                couchError.reason = "The server could not complete the request; its log has the details."
             }
             var extra: [(HTTPField.Name, String)] = []
             if couchError.status == 401, CouchRoute(path: request.uri.path) == .serverEndpoint("_session") {

@@ -18,7 +18,18 @@ struct DatabaseName: Sendable, Hashable, CustomStringConvertible {
               name.utf8.count <= 238
         else { throw CouchError.illegalDatabaseName(name) }
         self.name = name
+        // `/`, `$`, `(`, `)` and `+` take three bytes in the file name, so a valid name can
+        // still be too long for the file system; refuse it as a name, never as a storage error.
+        guard fileName.utf8.count <= Self.maximumFileNameBytes else {
+            throw CouchError(
+                status: 400, error: "illegal_database_name",
+                reason: "Name: '\(name)'. Its file name would exceed \(Self.maximumFileNameBytes) bytes "
+                    + "(each /, $, (, ) and + takes three); use a shorter name or fewer of those characters.")
+        }
     }
+
+    /// The longest file name common file systems accept (`NAME_MAX`).
+    static let maximumFileNameBytes = 255
 
     /// The store file name: the name with `/`, `$`, `(`, `)` and `+` percent-encoded (so any
     /// valid name maps to one flat file), then the suffix.

@@ -41,7 +41,9 @@ actor DatabaseRegistry {
         if open[name] != nil || FileManager.default.fileExists(atPath: path(of: valid)) {
             throw CouchError.databaseExists
         }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // The data directory holds every database: only its owner may list or open them.
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
         return try openStore(valid)
     }
 

@@ -23,10 +23,11 @@ struct QueryParameters: Sendable {
         }
     }
 
-    /// A non-negative integer parameter; 400 `query_parse_error` when malformed.
+    /// A non-negative integer parameter of at most ``WireNumber/maximum``, so sums of two
+    /// (skip + limit) cannot overflow; 400 `query_parse_error` when malformed or out of range.
     func int(_ name: String) throws -> Int? {
         guard let text = values[name] else { return nil }
-        guard let value = Int(text), value >= 0 else {
+        guard let value = WireNumber.count(text) else {
             throw CouchError(status: 400, error: "query_parse_error", reason: "Invalid value for integer: \"\(text)\"")
         }
         return value

@@ -34,7 +34,8 @@ final class ServerState: Sendable {
             return trimmed
         }
         let fresh = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                 attributes: [.posixPermissions: 0o700])
         try? fresh.write(to: file, atomically: true, encoding: .utf8)
         return fresh
     }

@@ -55,6 +55,7 @@ public final class DocumentStore: Sendable {
                 // after a batch can never outlive the batch, even across a power cut.
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
+            try Self.createPrivateFile(path)
             pool = try Self.openPool(path: path, configuration: configuration)
             storeID = try pool.read { db in
                 try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store_id'") ?? ""
@@ -63,6 +64,18 @@ public final class DocumentStore: Sendable {
             throw error
         } catch {
             throw DocumentStoreError.storage("cannot open store at \(path): \(error)")
+        }
+    }
+
+    /// Creates a missing store file readable and writable by its owner only (0600); SQLite
+    /// gives the `-wal` and `-shm` files it makes beside it the same mode. An existing file
+    /// is left as it is (`O_EXCL`), so a concurrent creator's file is never truncated.
+    private static func createPrivateFile(_ path: String) throws {
+        let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR, 0o600)
+        if descriptor >= 0 {
+            try? FileHandle(fileDescriptor: descriptor, closeOnDealloc: true).close()
+        } else if errno != EEXIST {
+            throw DocumentStoreError.storage("cannot create the store file \(path): \(String(cString: strerror(errno)))")
         }
     }
 

@@ -6,18 +6,21 @@ public import Foundation
 /// `[parent-or-null, deleted, body, {attachment name: digest}]`, one generation past the parent.
 public enum RevisionHasher {
     /// The ID of the revision with this parent, deletion flag, body and attachment digests.
+    /// - Throws: ``DocumentStoreError/invalidRevision(_:)`` when the parent is at
+    ///   ``RevisionID/maximumGeneration`` and so can have no child.
     public static func revisionID(parent: RevisionID?, deleted: Bool, body: JSONObject,
-                                  attachmentDigests: [String: String]) -> RevisionID {
+                                  attachmentDigests: [String: String]) throws(DocumentStoreError) -> RevisionID {
         var bodyBytes: [UInt8] = []
         bodyBytes.reserveCapacity(256)
         CanonicalJSON.appendObject(body, to: &bodyBytes)
-        return revisionID(parent: parent, deleted: deleted, canonicalBody: bodyBytes,
+        return try revisionID(parent: parent, deleted: deleted, canonicalBody: bodyBytes,
                           attachmentDigests: attachmentDigests)
     }
 
     /// Same as the public form, for a body already in canonical bytes (spares a second encoding).
     static func revisionID(parent: RevisionID?, deleted: Bool, canonicalBody: [UInt8],
-                           attachmentDigests: [String: String]) -> RevisionID {
+                           attachmentDigests: [String: String]) throws(DocumentStoreError) -> RevisionID {
+        let generation = try parent?.childGeneration() ?? 1
         var prefix: [UInt8] = [UInt8(ascii: "[")]
         if let parent {
             JSONWriter.appendString(parent.description, to: &prefix)
@@ -42,7 +45,7 @@ public enum RevisionHasher {
             hex.append(JSONWriter.hexDigits[Int(byte >> 4)])
             hex.append(JSONWriter.hexDigits[Int(byte & 0x0F)])
         }
-        return RevisionID(generation: (parent?.generation ?? 0) + 1,
+        return RevisionID(generation: generation,
                           hash: String(decoding: hex, as: UTF8.self))
     }
 

@@ -9,16 +9,40 @@ public struct RevisionID: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// The opaque suffix after the dash (32 lowercase hex digits for revisions made here).
     public let hash: String
 
+    /// The highest generation a revision may have: 2^53 − 1, the largest integer that
+    /// JavaScript clients (PouchDB, CouchDB's Fauxton) hold exactly. Every generation parsed
+    /// from text is within `1...maximumGeneration`, so it can always be compared and
+    /// incremented without overflow, and a revision at the limit cannot get a child
+    /// (``childGeneration()`` refuses it) instead of trapping.
+    public static let maximumGeneration = 9_007_199_254_740_991
+
+    /// Whether the generation lies in `1...maximumGeneration`. IDs made with
+    /// ``init(generation:hash:)`` are not checked; the store checks them before writing.
+    public var hasValidGeneration: Bool { (1...Self.maximumGeneration).contains(generation) }
+
+    /// The generation a child of this revision gets, one past this one.
+    /// - Throws: ``DocumentStoreError/invalidRevision(_:)`` when this revision is at
+    ///   ``maximumGeneration`` (or outside the valid range), so no edit can overflow.
+    public func childGeneration() throws(DocumentStoreError) -> Int {
+        guard hasValidGeneration, generation < Self.maximumGeneration else {
+            throw DocumentStoreError.invalidRevision(
+                "revision \(self) is at generation \(generation); no revision can follow generation \(Self.maximumGeneration - 1)")
+        }
+        return generation + 1
+    }
+
     /// Makes a revision ID from its parts.
     public init(generation: Int, hash: String) {
         self.generation = generation
         self.hash = hash
     }
 
-    /// Parses `<generation>-<hash>`; `nil` when the text is not of that shape.
+    /// Parses `<generation>-<hash>`; `nil` when the text is not of that shape or the
+    /// generation is outside `1...maximumGeneration`.
     public init?(_ text: String) {
         guard let dash = text.firstIndex(of: "-"),
-              let generation = Int(text[text.startIndex..<dash]), generation > 0
+              let generation = Int(text[text.startIndex..<dash]),
+              (1...Self.maximumGeneration).contains(generation)
         else { return nil }
         let hash = String(text[text.index(after: dash)...])
         guard !hash.isEmpty else { return nil }

@@ -79,7 +79,7 @@ struct StoreTransaction {
             parent = row
         }
 
-        let generation = (parent?.rev.generation ?? 0) + 1
+        let generation = try parent?.rev.childGeneration() ?? 1
         var infos = deleted ? [:] : AttachmentStorage.decodeMetadata(parent?.atts)
         for change in attachments where !deleted {
             switch change {
@@ -95,7 +95,7 @@ struct StoreTransaction {
             }
         }
 
-        let rev = RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted, canonicalBody: bodyBytes,
+        let rev = try RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted, canonicalBody: bodyBytes,
                                             attachmentDigests: infos.mapValues(\.digest))
         let docNum: Int64
         if let doc {
@@ -118,6 +118,10 @@ struct StoreTransaction {
     mutating func insert(_ revision: ReplicatedRevision) throws {
         let id = revision.id
         try Self.validateID(id)
+        guard revision.rev.hasValidGeneration else {
+            throw DocumentStoreError.invalidRevision(
+                "revision \(revision.rev) of '\(id)' has a generation outside 1...\(RevisionID.maximumGeneration)")
+        }
         guard revision.history.first == revision.rev else {
             throw DocumentStoreError.invalidRevision("the history of '\(id)' must start with \(revision.rev)")
         }

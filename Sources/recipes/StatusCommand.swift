@@ -53,8 +53,10 @@ struct StatusCommand: AsyncParsableCommand {
             let status: Status
             do {
                 status = Status(
-                    store: configuration.storeURL.path, storeSource: configuration.storeSource.rawValue,
-                    remote: configuration.maskedRemote.map { configuration.remoteIsLocalStore ? configuration.remoteURL?.path ?? $0 : $0 },
+                    store: URLMasking.maskedPath(configuration.storeURL.path), storeSource: configuration.storeSource.rawValue,
+                    remote: configuration.maskedRemote.map { masked in
+                        configuration.remoteIsLocalStore ? configuration.remoteURL.map { URLMasking.maskedPath($0.path) } ?? masked : masked
+                    },
                     remoteSource: configuration.remoteSource?.rawValue,
                     counts: Status.Counts(recipes: counts["Recipe"] ?? 0, ingredients: counts["Ingredient"] ?? 0,
                                           types: counts["RecipeType"] ?? 0, images: counts["Image"] ?? 0),

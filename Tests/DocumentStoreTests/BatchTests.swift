@@ -47,7 +47,7 @@ import Testing
     @Test func twoOperationsOnOneDocumentChainInsideABatch() throws {
         let (store, directory) = try makeStore()
         _ = directory
-        let first = RevisionHasher.revisionID(parent: nil, deleted: false, body: ["v": 1], attachmentDigests: [:])
+        let first = try RevisionHasher.revisionID(parent: nil, deleted: false, body: ["v": 1], attachmentDigests: [:])
         let made = try store.write([
             .create(id: "a", body: ["v": 1], attachments: []),
             .update(id: "a", parent: first, body: ["v": 2], attachments: []),

@@ -196,6 +196,9 @@ public struct RecipesConfiguration: Sendable, Equatable {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw .invalidRemote(maskedValue: text, source: source) }
         if !trimmed.contains("://") && !trimmed.lowercased().hasPrefix("file:") {
+            if URLMasking.looksLikeURLWithoutScheme(trimmed) {
+                throw .remoteWithoutScheme(maskedValue: URLMasking.masked(trimmed), source: source)
+            }
             return expandedPath(trimmed, currentDirectory: currentDirectory, home: home)
         }
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased() else {

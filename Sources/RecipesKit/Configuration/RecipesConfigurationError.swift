@@ -12,6 +12,9 @@ public enum RecipesConfigurationError: Error, Sendable, Equatable, CustomStringC
     case invalidStorePath(path: String, source: String)
     /// An environment variable whose value is not one of the accepted spellings.
     case invalidEnvironmentValue(name: String, value: String, expected: String)
+    /// A remote (from `source`) that reads as a server address typed without `http://`
+    /// (`user:password@host…` or `host:port/…`); `maskedValue` has its password replaced.
+    case remoteWithoutScheme(maskedValue: String, source: String)
 
     /// One line: what is wrong, where it came from, how to fix it.
     public var description: String {
@@ -26,6 +29,8 @@ public enum RecipesConfigurationError: Error, Sendable, Equatable, CustomStringC
             "the store location \"\(path)\" from \(source) is not usable: give the path of a store file, not a directory"
         case .invalidEnvironmentValue(let name, let value, let expected):
             "\(name)=\"\(value)\" is not understood; use \(expected)"
+        case .remoteWithoutScheme(let value, let source):
+            "the remote \"\(value)\" from \(source) has no scheme; write http://\(value) (or https://…), or ./\(value) if it is a store file"
         }
     }
 }

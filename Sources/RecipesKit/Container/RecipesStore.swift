@@ -24,7 +24,9 @@ public final class RecipesStore: Sendable {
     public init(url: URL) throws(RecipesError) {
         self.url = url
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // A folder made here holds only stores, so only their owner may enter it.
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw .store("cannot create the folder \(url.deletingLastPathComponent().path): \(error.localizedDescription); check its permissions or choose another --store", cause: error)
         }

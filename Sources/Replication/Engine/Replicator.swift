@@ -217,8 +217,12 @@ public final class Replicator: Sendable {
             values.progress.docsWritten += written
             values.progress.docsFailed += allFailures.count
             values.progress.bytesTransferred += bytes
-            values.progress.totalChangesEstimate = batch.pending.map { values.progress.changesProcessed + $0 }
-                ?? max(values.progress.totalChangesEstimate ?? 0, values.progress.changesProcessed)
+            values.progress.totalChangesEstimate = batch.pending.map { pending in
+                // Peers hold `pending` to WireNumber's range; saturate anyway, as an estimate
+                // is no reason to stop a replication.
+                let (sum, overflow) = values.progress.changesProcessed.addingReportingOverflow(pending)
+                return overflow ? Int.max : sum
+            } ?? max(values.progress.totalChangesEstimate ?? 0, values.progress.changesProcessed)
             if values.failures.count < 1000 { values.failures += allFailures.prefix(1000 - values.failures.count) }
         }
         if batch.changes > 0, batch.lastSequence != state.snapshot.endSequence {

@@ -19,7 +19,7 @@ public enum CouchReplies {
             throw ShapeError("database info without update_seq")
         }
         return DatabaseInfo(updateSequence: ReplicationSequence(seq),
-                            documentCount: object["doc_count"]?.intValue.map { Int($0) })
+                            documentCount: try count(object["doc_count"], field: "doc_count", of: "database info"))
     }
 
     /// `GET /db/_changes?style=all_docs`: rows with opaque `seq`, `id`, `changes[].rev`,
@@ -49,7 +49,7 @@ public enum CouchReplies {
             throw ShapeError("changes reply without last_seq")
         }
         return ChangesPage(rows: rows, lastSequence: ReplicationSequence(last),
-                           pending: object["pending"]?.intValue.map { Int($0) })
+                           pending: try count(object["pending"], field: "pending", of: "changes reply"))
     }
 
     /// `POST /db/_revs_diff`: `{id: {missing: [...], possible_ancestors: [...]}}`.
@@ -141,6 +141,16 @@ public enum CouchReplies {
                                             error: error, reason: entry["reason"]?.stringValue ?? ""))
         }
         return failures
+    }
+
+    /// An optional count from a reply, held to `0...WireNumber.maximum` so the replicator's
+    /// sums of counts cannot overflow; a `ShapeError` naming the field otherwise.
+    static func count(_ value: JSONValue?, field: String, of reply: String) throws -> Int? {
+        guard let value, !value.isNull else { return nil }
+        guard let count = WireNumber.count(value) else {
+            throw ShapeError("\(reply) field '\(field)' is \(JSONWriter.couchDB.string(value)), not an integer from 0 to \(WireNumber.maximum)")
+        }
+        return count
     }
 
     private static func revision(_ value: JSONValue, context: String) throws -> RevisionID {

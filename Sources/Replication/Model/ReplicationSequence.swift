@@ -21,7 +21,7 @@ public struct ReplicationSequence: Sendable, Hashable, CustomStringConvertible {
         switch value {
         case .string(let text): return text
         case .int(let number): return String(number)
-        case .double(let number) where number.rounded() == number: return String(Int64(number))
+        case .double(let number) where number.rounded() == number && abs(number) < 9.2e18: return String(Int64(number))
         default: return String(decoding: JSONWriter.couchDB.data(value), as: UTF8.self)
         }
     }

@@ -17,6 +17,10 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     let client: CouchHTTPClient
     private let logger: Logger
     private let bulkGetUnavailable = Mutex(false)
+    /// The `_rev` of each `_local` document as last read or written, sent with the next write:
+    /// CouchDB (and `recipes serve`) refuse an update of an existing local document without
+    /// its current revision.
+    private let localRevisions = Mutex<[String: JSONValue]>([:])
 
     /// Opens a remote database by URL (`http(s)://[user:password@]host[:port]/db`).
     public init(url text: String, options: CouchClientOptions = .init(),
@@ -154,7 +158,10 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         let known = revision.history.first { since.contains($0) }?.generation ?? 0
         var total: Int?
         for case .stub(let info) in revision.attachments.values where info.revpos > known {
-            total = (total ?? 0) + max(0, info.length)
+            // Stub lengths come from the remote: each is at most WireNumber.maximum, but a
+            // revision may list many, so the sum saturates rather than overflows.
+            let (sum, overflow) = (total ?? 0).addingReportingOverflow(max(0, info.length))
+            total = overflow ? Int.max : sum
         }
         return total
     }
@@ -278,32 +285,39 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         let reply = try await client.send("GET", client.databaseURL(["_local", CouchURL.encodeSegment(id)]))
         if reply.status == 404 {
             if case .databaseNotFound = client.error(for: reply) { throw ReplicationError.databaseNotFound(url: url.description) }
+            localRevisions.withLock { $0[id] = nil }
             return nil
         }
         guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }
         guard var object = try client.parse(reply).objectValue else {
             throw ReplicationError.malformedReply(url: url.description, detail: "_local document is not an object")
         }
+        let rev = object["_rev"]
+        localRevisions.withLock { $0[id] = rev }
         object["_id"] = nil
         object["_rev"] = nil
         return object
     }
 
-    /// `PUT /db/_local/{id}`.
+    /// `PUT /db/_local/{id}` with the `_rev` last read or written (none for a document not
+    /// seen yet), as CouchDB requires for updates. On 409 (another writer moved it on) the
+    /// current `_rev` is read once and the write retried.
     public func putLocalDocument(id: String, body: JSONObject) async throws {
         let target = client.databaseURL(["_local", CouchURL.encodeSegment(id)])
         var attempt = 0
         var document = body
+        document["_rev"] = localRevisions.withLock { $0[id] }
         while true {
             let reply = try await client.send("PUT", target, body: JSONWriter.couchDB.data(.object(document)), contentType: "application/json")
-            if (200..<300).contains(reply.status) { return }
-            // A server that versions local documents wants the current _rev: read it and retry once.
+            if (200..<300).contains(reply.status) {
+                let rev = (try? client.parse(reply))?.objectValue?["rev"]
+                localRevisions.withLock { $0[id] = rev }
+                return
+            }
             if reply.status == 409, attempt == 0 {
                 attempt += 1
                 let current = try await client.send("GET", target)
-                if (200..<300).contains(current.status), let rev = try client.parse(current).objectValue?["_rev"] {
-                    document["_rev"] = rev
-                }
+                document["_rev"] = (200..<300).contains(current.status) ? try client.parse(current).objectValue?["_rev"] : nil
                 continue
             }
             throw client.error(for: reply)
