@@ -171,10 +171,10 @@ public final class DocumentStore: Sendable {
         guard !ids.isEmpty else { return [] }
         let json = String(decoding: CanonicalJSON.encode(.array(ids.map { .string($0) })), as: UTF8.self)
         return try reading { db in
-            try Row.fetchAll(db, sql: """
+            try Self.winnerRevisions(db, sql: """
                 SELECT \(QueryPlan.columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
                 WHERE d.deleted = 0 AND d.doc_id IN (SELECT value FROM json_each(?))
-                """, arguments: [json]).map(Self.winnerRevision)
+                """, arguments: [json])
         }
     }
 
@@ -238,16 +238,22 @@ public final class DocumentStore: Sendable {
         if let start = options.startKey { conditions.append("d.doc_id \(lowerOp) ?"); arguments.append(start) }
         if let end = options.endKey { conditions.append("d.doc_id \(upperOp) ?"); arguments.append(end) }
         let sql = """
-            SELECT d.doc_id, d.seq, r.rev_num, r.rev, r.parent, r.deleted, r.leaf, r.body, r.atts
-            FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
+            SELECT \(QueryPlan.columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY d.doc_id \(options.descending ? "DESC" : "ASC") LIMIT ? OFFSET ?
             """
         arguments.append(options.limit ?? -1)
         arguments.append(max(0, options.skip))
-        return try reading { db in
-            try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(Self.winnerRevision)
-        }
+        return try reading { db in try Self.winnerRevisions(db, sql: sql, arguments: StatementArguments(arguments)) }
+    }
+
+    /// The winners of a query selecting ``QueryPlan/columns``, read through a cursor: each row
+    /// is read in place, where fetching the rows first would copy every body once more.
+    static func winnerRevisions(_ db: Database, sql: String, arguments: StatementArguments) throws -> [DocumentRevision] {
+        var revisions: [DocumentRevision] = []
+        let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try rows.next() { revisions.append(try winnerRevision(row)) }
+        return revisions
     }
 
     /// Builds a winner from a row of `doc_id, seq, rev_num, rev, parent, deleted, leaf, body, atts`.
