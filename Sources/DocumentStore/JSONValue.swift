@@ -104,3 +104,6 @@ extension JSONValue {
     /// Whether this is JSON `null`.
     public var isNull: Bool { self == .null }
 }
+
+/// A JSON object: the body of a document or of a local document.
+public typealias JSONObject = [String: JSONValue]

@@ -86,3 +86,36 @@ enum TreeRows {
                body: row[5], atts: row[6])
     }
 }
+
+/// A document's row: its winner and the sequence of its latest change.
+struct DocRow: Sendable {
+    let docNum: Int64
+    let id: String
+    let winnerRevNum: Int64
+    let deleted: Bool
+    let seq: Int64
+}
+
+/// A leaf of a document's tree, enough to choose the winner.
+struct LeafRow: Sendable {
+    let revNum: Int64
+    let rev: RevisionID
+    let deleted: Bool
+
+    /// CouchDB's winner order: live before deleted, then the greater revision ID.
+    static func winsOver(_ a: LeafRow, _ b: LeafRow) -> Bool {
+        if a.deleted != b.deleted { return !a.deleted }
+        return b.rev < a.rev
+    }
+}
+
+/// A revision's row in a document's tree.
+struct RevRow: Sendable {
+    let revNum: Int64
+    let rev: RevisionID
+    let parent: Int64?
+    let deleted: Bool
+    let leaf: Bool
+    let body: Data?
+    let atts: Data?
+}

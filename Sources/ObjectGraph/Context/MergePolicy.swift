@@ -17,3 +17,25 @@ public enum MergePolicy: Sendable {
     /// The closure decides per conflict.
     case custom(@Sendable (MergeConflict) -> MergeResolution)
 }
+
+/// One conflict as a ``MergePolicy/custom(_:)`` closure sees it.
+public struct MergeConflict: Sendable {
+    /// The store's report.
+    public let conflict: SaveConflict
+    /// The attribute values this context wants to write (its changed attributes only).
+    public let localChanges: [String: AttributeValue]
+}
+
+/// What a custom merge policy decides for one conflict.
+public enum MergeResolution: Sendable, Hashable {
+    /// As ``MergePolicy/storeTrumps`` for this object.
+    case storeTrumps
+    /// As ``MergePolicy/objectTrumps`` for this object.
+    case objectTrumps
+    /// As ``MergePolicy/rollback`` for this object.
+    case rollback
+    /// Start from the store's row and write these attribute values over it.
+    case merged([String: AttributeValue])
+    /// Fail the save.
+    case fail
+}

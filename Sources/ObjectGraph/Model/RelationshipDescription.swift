@@ -34,3 +34,15 @@ public struct RelationshipDescription: Sendable, Hashable {
     /// Whether the relationship holds at most one destination.
     public var isToOne: Bool { !isToMany }
 }
+
+/// What happens to a relationship's destinations when its source object is deleted.
+public enum DeleteRule: String, Sendable, Hashable {
+    /// Remove the deleted object from each destination's inverse relationship.
+    case nullify = "Nullify"
+    /// Delete the destinations as well.
+    case cascade = "Cascade"
+    /// Refuse the deletion while the relationship has any destination.
+    case deny = "Deny"
+    /// Do nothing; destinations keep dangling references (the application's responsibility).
+    case noAction = "No Action"
+}
