@@ -26,7 +26,11 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     var codec: ObjectDocumentCodec?
     private var observer: (@Sendable (StoreChangeSet) -> Void)?
     /// To-many destinations of recently read or written documents, with the revision read.
+    /// Emptied when it reaches ``toManyCacheLimit`` entries, so reading a whole large book
+    /// a page at a time keeps its memory flat (see ``remember(toMany:of:rev:)``).
     var toManyCache: [String: (rev: String, toMany: [String: [ObjectID]])] = [:]
+    /// How many documents' to-many lists ``toManyCache`` holds at most.
+    static let toManyCacheLimit = 4096
     /// The latest revision this instance wrote per document (tells own writes from others').
     var ownRevisions: [String: RevisionID] = [:]
     /// Changes-feed position up to which external changes were processed.
@@ -127,9 +131,16 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
             try self.documentStore.attachment(id: revision.id, rev: revision.rev, name: name)?.data
         }
         if let decoded, !decoded.toMany.isEmpty {
-            toManyCache[revision.id] = (revision.rev.description, decoded.toMany)
+            remember(toMany: decoded.toMany, of: revision.id, rev: revision.rev.description)
         }
         return decoded
+    }
+
+    /// Caches the to-many lists of one document revision, starting the cache afresh when it
+    /// is full (a miss only costs reading the document again).
+    func remember(toMany: [String: [ObjectID]], of id: String, rev: String) {
+        if toManyCache.count >= Self.toManyCacheLimit, toManyCache[id] == nil { toManyCache.removeAll(keepingCapacity: true) }
+        toManyCache[id] = (rev, toMany)
     }
 
     /// The current row of an object from its winning revision (binary values deferred).
@@ -429,7 +440,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                     let change = index < request.inserted.count ? request.inserted[index] : request.updated[index - request.inserted.count]
                     versions[written[index]] = RowVersion(revision.rev.description)
                     if change.toMany.isEmpty { toManyCache[revision.id] = nil }
-                    else { toManyCache[revision.id] = (revision.rev.description, change.toMany) }
+                    else { remember(toMany: change.toMany, of: revision.id, rev: revision.rev.description) }
                 } else {
                     toManyCache[revision.id] = nil
                 }

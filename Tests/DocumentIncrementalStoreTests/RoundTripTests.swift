@@ -124,6 +124,33 @@ struct RoundTripTests {
         #expect(try store.leafRevisions(id: parts[2].objectID.referenceString).first?.deleted == true)
     }
 
+    @Test func theToManyCacheStaysBoundedAndMissesReadTheStore() throws {
+        let dir = TemporaryDirectory()
+        let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
+        let ctx = stack.context()
+        let count = DocumentIncrementalStore.toManyCacheLimit + 10
+        var things: [ManagedObject] = []
+        for n in 0..<count {
+            let thing = try ctx.insert("Thing")
+            let part = try ctx.insert("Part")
+            try part.setValue(.int(Int64(n)), forKey: "n")
+            try thing.addObject(part, toKey: "parts")
+            things.append(thing)
+        }
+        try ctx.save()
+        #expect(stack.store.toManyCache.count <= DocumentIncrementalStore.toManyCacheLimit)
+        let fresh = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
+        let reader = fresh.context()
+        let all = try reader.fetch(FetchRequest(entityName: "Thing"))
+        #expect(all.count == count)
+        #expect(fresh.store.toManyCache.count <= DocumentIncrementalStore.toManyCacheLimit)
+        // Lists the cache let go of are read again from the store, unchanged.
+        for (n, thing) in things.enumerated() where n % 500 == 0 || n == count - 1 {
+            let parts = try fresh.store.toManyDestinations(of: thing.objectID, relationship: "parts")
+            #expect(try parts.map { try reader.existingObject(with: $0).int("n") } == [Int64(n)])
+        }
+    }
+
     @Test func metadataDocumentIsAPureFunctionOfTheModel() throws {
         let a = try DocumentStack()
         let b = try DocumentStack()
