@@ -40,7 +40,11 @@ extension CouchResponder {
             guard let array = value.arrayValue else { throw CouchError.badRequest("fields must be an array of strings") }
             fields = array.compactMap(\.stringValue)
         }
-        let query = Query(selector: selector, sort: sort, limit: limit, skip: skip)
+        var reading = Query(selector: selector, sort: sort, limit: limit, skip: skip)
+        // The store parses only the body members the projection keeps (`_id`, `_rev` and
+        // `_attachments` come from the revision, not the body).
+        reading.fields = fields.map { Array(Set($0.compactMap { $0.split(separator: ".").first.map(String.init) })) }
+        let query = reading
         let wantedFields = fields
         let docs = try await BlockingWork.run { () throws -> [JSONValue] in
             let store = database.store

@@ -125,12 +125,14 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
 
     // MARK: Reads
 
-    func decode(_ revision: DocumentRevision) throws -> ObjectDocumentCodec.Decoded? {
+    /// Decodes a winner into a row; with `fetched` (a partial fetch), the attributes outside
+    /// it are deferred and its to-many lists are not cached (they may be incomplete).
+    func decode(_ revision: DocumentRevision, fetched: Set<String>? = nil) throws -> ObjectDocumentCodec.Decoded? {
         let codec = try loadedCodec()
-        let decoded = try codec.decode(revision, deferAttachments: true) { name in
+        let decoded = try codec.decode(revision, deferAttachments: true, fetched: fetched) { name in
             try self.documentStore.attachment(id: revision.id, rev: revision.rev, name: name)?.data
         }
-        if let decoded, !decoded.toMany.isEmpty {
+        if let decoded, fetched == nil, !decoded.toMany.isEmpty {
             remember(toMany: decoded.toMany, of: revision.id, rev: revision.rev.description)
         }
         return decoded
@@ -152,12 +154,21 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
-    /// Reads a binary or transformable value the row left deferred, from the revision the row
-    /// was read at (or the current one, if that revision's attachments were compacted away).
+    /// Reads a value the row left deferred: a binary or transformable value from the revision
+    /// the row was read at (or the current one, if that revision's attachments were compacted
+    /// away); any other attribute a partial fetch left out, from that revision's body.
     public func loadDeferredAttribute(_ name: String, of objectID: ObjectID, version: RowVersion) throws -> AttributeValue {
         try locked {
             guard let model, let attribute = model.entity(named: objectID.entityName)?.attribute(named: name) else { return .null }
             let id = objectID.referenceString
+            if !AttributeCodec.isAttachment(attribute.type) {
+                // A value a partial fetch left out: read from the body of the same revision.
+                // Without it the value is unknown, never taken as null (a save writes it back).
+                guard let rev = RevisionID(version.token), let revision = try ds({ try documentStore.get(id: id, rev: rev) }) else {
+                    throw IncrementalStoreError.objectNotFound(objectID)
+                }
+                return try AttributeCodec.decode(attribute, from: revision.body) { _ in nil } ?? attribute.defaultValue
+            }
             let found = try ds { try documentStore.attachment(id: id, rev: RevisionID(version.token), name: name) }
                 ?? ds { try documentStore.attachment(id: id, name: name) }
             guard let data = found?.data else { return .null }
@@ -271,15 +282,34 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
             guard let pushed = try pushedDown(request) else {
                 return StoreFetchResult(rows: [], residualPredicate: nil, isSorted: true, appliedLimitAndOffset: true)
             }
-            let revisions = try ds { try documentStore.find(pushed.query) }
+            // A partial fetch answered wholly by the store reads only the members it needs;
+            // the rows list the rest as deferred.
+            var query = pushed.query
+            let fetched = pushed.residual == nil ? request.propertiesToFetch.map(Set.init) : nil
+            if let fetched, let model { query.fields = Self.documentFields(fetched, entities: request.entityNames, model: model) }
+            let revisions = try ds { try documentStore.find(query) }
             var rows: [RowSnapshot] = []
             rows.reserveCapacity(revisions.count)
             for revision in revisions {
-                if let decoded = try decode(revision) { rows.append(decoded.row) }
+                if let decoded = try decode(revision, fetched: fetched) { rows.append(decoded.row) }
             }
             return StoreFetchResult(rows: rows, residualPredicate: pushed.residual, isSorted: pushed.isSorted,
                                     appliedLimitAndOffset: pushed.paged)
         }
+    }
+
+    /// The body members a partial fetch of `properties` reads: the layout keys, the
+    /// properties with their side keys, and every to-one relationship (rows always carry those).
+    static func documentFields(_ properties: Set<String>, entities: [String], model: ObjectModel) -> [String] {
+        var fields: Set<String> = [DocumentLayout.entityNameKey, DocumentLayout.objectVersionKey]
+        for name in properties {
+            fields.insert(name)
+            fields.insert(DocumentLayout.metaKey(name))
+        }
+        for entity in entities.compactMap({ model.entity(named: $0) }) {
+            for relationship in entity.relationships where !relationship.isToMany { fields.insert(relationship.name) }
+        }
+        return fields.sorted()
     }
 
     /// The IDs a fetch selects, read from the datastore's index alone (no document is read),

@@ -67,13 +67,20 @@ struct ObjectDocumentCodec: Sendable {
     /// Decodes a stored revision; `nil` for documents of entities the model does not know.
     /// With `deferAttachments`, binary and transformable values are not read: the row lists
     /// them in ``RowSnapshot/deferredAttributes``.
-    func decode(_ revision: DocumentRevision, deferAttachments: Bool = false, attachment: (String) throws -> Data?) throws -> Decoded? {
+    /// With `fetched` (a partial fetch's properties), attributes outside it are deferred too
+    /// and to-many relationships outside it are left out of ``Decoded/toMany``.
+    func decode(_ revision: DocumentRevision, deferAttachments: Bool = false, fetched: Set<String>? = nil,
+                attachment: (String) throws -> Data?) throws -> Decoded? {
         guard !revision.deleted, let entity = entity(of: revision.body) else { return nil }
         let body = revision.body
         var attributes: [String: AttributeValue] = [:]
         attributes.reserveCapacity(entity.attributes.count)
         var deferred = Set<String>()
         for attribute in entity.attributes where !attribute.isTransient {
+            if let fetched, !fetched.contains(attribute.name) {
+                deferred.insert(attribute.name)
+                continue
+            }
             if deferAttachments, AttributeCodec.isAttachment(attribute.type), revision.attachments[attribute.name] != nil {
                 deferred.insert(attribute.name)
                 continue
@@ -88,6 +95,7 @@ struct ObjectDocumentCodec: Sendable {
         for relationship in entity.relationships where !relationship.isTransient {
             let destination = relationship.destinationEntityName
             if relationship.isToMany {
+                if let fetched, !fetched.contains(relationship.name) { continue }
                 let ids = body[relationship.name]?.arrayValue?.compactMap(\.stringValue) ?? []
                 // Without sub-entities every reference is of the destination entity itself.
                 if model.entity(named: destination)?.subentityNames.isEmpty ?? true {

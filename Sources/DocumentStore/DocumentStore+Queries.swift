@@ -143,20 +143,27 @@ extension DocumentStore {
             // their bodies, so a late page costs little more than an early one.
             var unread = plan.exact && plan.ordered ? skip : 0
             let skipped = unread
+            // With `fields`, only those members and the ones the selector and sort read are parsed.
+            let read: Set<String>? = query.fields.map { Set($0).union(selector.topLevelFields).union(sort.map(\.key.path.components[0])) }
             let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
             while let row = try cursor.next() {
                 if unread > 0 {
                     if !DesignDocuments.isDesign(row[0]) { unread -= 1 }
                     continue
                 }
-                let revision = try Self.winnerRevision(row)
+                let revision = try Self.winnerRevision(row, keeping: read)
                 guard selector.matches(revision.body, id: revision.id), !DesignDocuments.isDesign(revision.id) else { continue }
                 matches.append(revision)
                 if plan.ordered, let wanted, matches.count + skipped >= wanted { break }
             }
             if !plan.ordered { matches = Self.sorted(matches, by: sort) }
             let page = matches.dropFirst(skip - skipped)
-            return Array(query.limit.map { page.prefix(max(0, $0)) } ?? page)
+            var result = Array(query.limit.map { page.prefix(max(0, $0)) } ?? page)
+            if let fields = query.fields, let read, read.count != fields.count {
+                let wanted = Set(fields)
+                for index in result.indices { result[index].body = result[index].body.filter { wanted.contains($0.key) } }
+            }
+            return result
         }
     }
 

@@ -257,10 +257,11 @@ public final class DocumentStore: Sendable {
     }
 
     /// Builds a winner from a row of `doc_id, seq, rev_num, rev, parent, deleted, leaf, body, atts`.
-    static func winnerRevision(_ row: Row) throws -> DocumentRevision {
+    /// With `keeping`, the body holds only those top-level members.
+    static func winnerRevision(_ row: Row, keeping: Set<String>? = nil) throws -> DocumentRevision {
         let rev = RevRow(revNum: row[2], rev: try TreeRows.parseRev(row[3]), parent: row[4], deleted: row[5],
                          leaf: row[6], body: row[7], atts: row[8])
-        return try TreeRows.revision(rev, id: row[0], sequence: row[1])
+        return try TreeRows.revision(rev, id: row[0], sequence: row[1], keeping: keeping)
     }
 
     // MARK: plumbing

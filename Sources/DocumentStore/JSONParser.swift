@@ -40,6 +40,29 @@ struct JSONParser {
         return value
     }
 
+    /// Parses a JSON object filling the whole of `data`, keeping only the members named in
+    /// `keys`. The other members' values are stepped over without being built (a stored
+    /// body's long arrays of IDs then cost a scan, not an allocation each); a skipped value
+    /// is checked only for its brackets and strings, so this is for text already validated,
+    /// as stored bodies are.
+    static func parseObject(_ data: Data, keeping keys: Set<String>) throws -> JSONObject {
+        try data.withUnsafeBytes { raw in
+            var parser = JSONParser(raw.bindMemory(to: UInt8.self))
+            parser.skipWhitespace()
+            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{") else {
+                throw DocumentStoreError.invalidJSON("a document body must be a JSON object")
+            }
+            var object = JSONObject()
+            try parser.parseMembers(closing: UInt8(ascii: "}"), in: "an object") { parser in
+                let key = try parser.parseKey()
+                if keys.contains(key) { object[key] = try parser.parseValue() } else { try parser.skipValue() }
+            }
+            parser.skipWhitespace()
+            guard parser.index == parser.bytes.count else { throw parser.failure("unexpected text after the JSON value") }
+            return object
+        }
+    }
+
     // MARK: Values
 
     private mutating func parseValue() throws -> JSONValue {
@@ -70,19 +93,80 @@ struct JSONParser {
     private mutating func parseObject() throws -> JSONObject {
         var object = JSONObject()
         try parseMembers(closing: UInt8(ascii: "}"), in: "an object") { parser in
-            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "\"") else {
-                throw parser.failure("an object key must be a string")
-            }
-            let key = try parser.parseString()
-            parser.skipWhitespace()
-            guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: ":") else {
-                throw parser.failure("expected ':' after an object key")
-            }
-            parser.index += 1
-            parser.skipWhitespace()
+            let key = try parser.parseKey()
             object[key] = try parser.parseValue()
         }
         return object
+    }
+
+    /// Reads an object member's key and its colon, leaving the cursor on the value.
+    private mutating func parseKey() throws -> String {
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            throw failure("an object key must be a string")
+        }
+        let key = try parseString()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw failure("expected ':' after an object key")
+        }
+        index += 1
+        skipWhitespace()
+        return key
+    }
+
+    /// Moves past one value without building it: a string, a whole container (counting
+    /// brackets outside strings), or a scalar up to the next delimiter.
+    private mutating func skipValue() throws {
+        guard index < bytes.count else { throw failure("the text ends where a value was expected") }
+        switch bytes[index] {
+        case UInt8(ascii: "\""):
+            try skipString()
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+            let start = index
+            var open = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "\""):
+                    try skipString()
+                    continue
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    open += 1
+                case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                    open -= 1
+                    if open == 0 {
+                        index += 1
+                        return
+                    }
+                default:
+                    break
+                }
+                index += 1
+            }
+            throw failure("the text ends inside a value", at: start)
+        default:
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return
+                default: index += 1
+                }
+            }
+        }
+    }
+
+    /// Moves past one string, escapes included.
+    private mutating func skipString() throws {
+        let start = index
+        index += 1
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\\"): index += 2
+            case UInt8(ascii: "\""):
+                index += 1
+                return
+            default: index += 1
+            }
+        }
+        throw failure("the text ends inside a string", at: start)
     }
 
     private mutating func parseArray() throws -> [JSONValue] {

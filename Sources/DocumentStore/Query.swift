@@ -13,6 +13,11 @@ public struct Query: Sendable {
     /// Whether a declared index may serve the query; `false` forces a full scan (for
     /// benchmarks and for checking an index against the scan). Results are the same either way.
     public var useIndex: Bool = true
+    /// The top-level members of each body to read and return (`nil`: whole bodies). The
+    /// others are not even parsed, so a caller that needs a few fields of documents holding
+    /// long arrays pays for the fields alone. Members the selector and sort use are read for
+    /// matching either way.
+    public var fields: [String]? = nil
 
     /// Makes a query.
     public init(selector: JSONValue, sort: [SortField] = [], limit: Int? = nil, skip: Int = 0) {

@@ -45,6 +45,16 @@ indirect enum Selector: Sendable {
         }
     }
 
+    /// The top-level body members the selector reads (`_id` is not one of them).
+    var topLevelFields: Set<String> {
+        switch self {
+        case .all: return []
+        case .and(let parts), .or(let parts), .nor(let parts): return parts.reduce(into: []) { $0.formUnion($1.topLevelFields) }
+        case .not(let part): return part.topLevelFields
+        case .field(let path, _): return path.isDocumentID ? [] : [path.components[0]]
+        }
+    }
+
     /// The conditions that every match must satisfy: the field conditions of the top-level
     /// `$and`, flattened, each paired with its field.
     var requiredConditions: [(FieldPath, FieldCondition)] {

@@ -68,10 +68,14 @@ enum TreeRows {
     }
 
     /// Builds the public value of a revision row that has a body.
-    static func revision(_ row: RevRow, id: String, sequence: Int64) throws -> DocumentRevision {
-        DocumentRevision(id: id, rev: row.rev, deleted: row.deleted,
-                         body: try row.body.map(JSONValue.parseObject) ?? [:],
-                         attachments: AttachmentStorage.decodeMetadata(row.atts), sequence: sequence)
+    /// The revision of a row; with `keeping`, its body holds only those top-level members
+    /// (the rest are not parsed).
+    static func revision(_ row: RevRow, id: String, sequence: Int64, keeping: Set<String>? = nil) throws -> DocumentRevision {
+        let body = try row.body.map { bytes in
+            try keeping.map { try JSONParser.parseObject(bytes, keeping: $0) } ?? JSONValue.parseObject(bytes)
+        }
+        return DocumentRevision(id: id, rev: row.rev, deleted: row.deleted, body: body ?? [:],
+                                attachments: AttachmentStorage.decodeMetadata(row.atts), sequence: sequence)
     }
 
     static func parseRev(_ text: String) throws -> RevisionID {

@@ -151,6 +151,48 @@ struct RoundTripTests {
         }
     }
 
+    @Test func aPartialFetchDefersTheRestAndASaveLosesNothing() throws {
+        let dir = TemporaryDirectory()
+        let id: ObjectID
+        do {
+            let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
+            let ctx = stack.context()
+            let thing = try ctx.insert("Thing")
+            try thing.setValue(.string("hello"), forKey: "s")
+            try thing.setValue(.int(7), forKey: "i32")
+            try thing.setValue(.double(.nan), forKey: "d")
+            for n in [1, 2] {
+                let part = try ctx.insert("Part")
+                try part.setValue(.int(Int64(n)), forKey: "n")
+                try thing.addObject(part, toKey: "parts")
+            }
+            try ctx.save()
+            id = thing.objectID
+        }
+        let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
+        let ctx = stack.context()
+        let fetched = try ctx.fetch(FetchRequest(entityName: "Thing", propertiesToFetch: ["s"]))
+        #expect(fetched.map(\.objectID) == [id])
+        let row = try #require(try stack.coordinator.snapshot(for: id))
+        #expect(row.attributes["s"] == .string("hello"))
+        #expect(row.deferredAttributes.isSuperset(of: ["i32", "d"]))
+        #expect(stack.store.toManyCache[id.referenceString] == nil, "a partial row's lists are not cached")
+        // What was left out loads on first access, exactly.
+        let thing = fetched[0]
+        #expect(try thing.value(forKey: "i32") == .int(7))
+        #expect(try thing.objects(forKey: "parts").count == 2)
+        // A save after a partial fetch writes every value back.
+        try thing.setValue(.string("changed"), forKey: "s")
+        try ctx.save()
+        let again = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
+        let rereading = again.context()
+        let reread = try rereading.existingObject(with: id)
+        #expect(try reread.value(forKey: "s") == .string("changed"))
+        #expect(try reread.value(forKey: "i32") == .int(7))
+        if case .double(let d) = try reread.value(forKey: "d") { #expect(d.isNaN) } else { Issue.record("d lost") }
+        #expect(try reread.objects(forKey: "parts").count == 2)
+    }
+
     @Test func metadataDocumentIsAPureFunctionOfTheModel() throws {
         let a = try DocumentStack()
         let b = try DocumentStack()

@@ -72,6 +72,35 @@ import Testing
         }
     }
 
+    @Test("fields: only the asked members are read and returned; matching and sorting still see theirs",
+          arguments: [false, true])
+    func fieldsReadOnlyWhatIsAsked(indexed: Bool) throws {
+        let (store, directory) = try Self.filledStore(indexed: indexed)
+        _ = directory
+        var query = Query(selector: ["type": "main", "meta.author": "ann"], sort: [SortField(field: "minutes")])
+        query.fields = ["name", "tags"]
+        let found = try store.find(query)
+        #expect(found.map(\.id) == ["r6"])
+        #expect(found.first?.body == ["name": "Fish pie"])
+        query = Query(selector: ["minutes": ["$gt": 20]], sort: [SortField(field: "rating", ascending: false)], limit: 3, skip: 1)
+        let whole = try store.find(query)
+        query.fields = ["name"]
+        let partial = try store.find(query)
+        #expect(partial.map(\.id) == whole.map(\.id))
+        #expect(partial.map(\.body) == whole.map { ["name": $0.body["name"]!] })
+        #expect(partial.map(\.rev) == whole.map(\.rev))
+    }
+
+    @Test func partialParsingStepsOverAnyValueAndStillRefusesBrokenText() throws {
+        let text = #"{"skip": [1, {"a": "x]}\"y", "b": [[], {}]}, -2.5e3, true, null, "[{"], "keep": {"n": [1, 2]}, "s": "t\u00e9"}"#
+        let kept = try JSONParser.parseObject(Data(text.utf8), keeping: ["keep", "s"])
+        #expect(kept == ["keep": ["n": [1, 2]], "s": "té"])
+        #expect(try JSONParser.parseObject(Data(text.utf8), keeping: []) == [:])
+        for broken in [#"{"skip": [1, 2"#, #"{"skip": "open}"#, #"{"skip": 1"#, #"["not", "an object"]"#, #"{"skip": 1} x"#] {
+            #expect(throws: DocumentStoreError.self, "\(broken)") { try JSONParser.parseObject(Data(broken.utf8), keeping: ["keep"]) }
+        }
+    }
+
     @Test func sortLimitAndSkip() throws {
         let (store, directory) = try Self.filledStore(indexed: true)
         _ = directory

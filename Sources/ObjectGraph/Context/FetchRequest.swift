@@ -20,11 +20,17 @@ public struct FetchRequest: Sendable, Hashable {
     /// Whether unsaved inserts, changes and deletions in the context are reflected
     /// (default `true`, as in Core Data).
     public var includesPendingChanges: Bool
+    /// The attributes and to-many relationships the caller will read (`nil`: all), as Core
+    /// Data's `propertiesToFetch`: a store may leave the others out of the rows it returns,
+    /// to be read on first access, so a fetch that needs a type's name does not read the
+    /// long list of its recipes. To-one relationships always come.
+    public var propertiesToFetch: [String]?
 
     /// Creates a request.
     public init(entityName: String, predicate: ObjectPredicate? = nil, sortDescriptors: [FetchSortDescriptor] = [],
                 fetchLimit: Int? = nil, fetchOffset: Int = 0, fetchBatchSize: Int = 0,
-                resultType: FetchResultType = .objects, includesSubentities: Bool = true, includesPendingChanges: Bool = true) {
+                resultType: FetchResultType = .objects, includesSubentities: Bool = true, includesPendingChanges: Bool = true,
+                propertiesToFetch: [String]? = nil) {
         self.entityName = entityName
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
@@ -34,6 +40,7 @@ public struct FetchRequest: Sendable, Hashable {
         self.resultType = resultType
         self.includesSubentities = includesSubentities
         self.includesPendingChanges = includesPendingChanges
+        self.propertiesToFetch = propertiesToFetch
     }
 }
 

@@ -83,7 +83,8 @@ extension ObjectContext {
         do {
             rows = try coordinator.fetchRows(entity: entity, includesSubentities: request.includesSubentities,
                                              predicate: request.predicate, sortDescriptors: request.sortDescriptors,
-                                             fetchLimit: storePaging ? limit : nil, fetchOffset: storePaging ? request.fetchOffset : 0)
+                                             fetchLimit: storePaging ? limit : nil, fetchOffset: storePaging ? request.fetchOffset : 0,
+                                             propertiesToFetch: request.propertiesToFetch)
         } catch ObjectGraphError.store(let e) { throw ObjectGraphError.store(e) }
         var results: [ManagedObject] = []
         for (index, row) in rows.enumerated() {

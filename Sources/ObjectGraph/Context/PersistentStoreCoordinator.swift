@@ -133,10 +133,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Rows matching a fetch, in final order: the store does what it can, the rest (residual
     /// predicate, sort, paging) is done here.
     public func fetchRows(entity: EntityDescription, includesSubentities: Bool, predicate: ObjectPredicate?,
-                          sortDescriptors: [FetchSortDescriptor], fetchLimit: Int?, fetchOffset: Int) throws -> [RowSnapshot] {
-        guard let request = storeRequest(entity: entity, includesSubentities: includesSubentities, predicate: predicate,
+                          sortDescriptors: [FetchSortDescriptor], fetchLimit: Int?, fetchOffset: Int,
+                          propertiesToFetch: [String]? = nil) throws -> [RowSnapshot] {
+        guard var request = storeRequest(entity: entity, includesSubentities: includesSubentities, predicate: predicate,
                                          sortDescriptors: sortDescriptors, fetchLimit: fetchLimit, fetchOffset: fetchOffset)
         else { return [] }
+        request.propertiesToFetch = propertiesToFetch
         return try storeCall {
             let result = try store.execute(request)
             for row in result.rows { rowCache[row.objectID] = row }

@@ -15,14 +15,21 @@ public struct StoreFetchRequest: Sendable, Hashable {
     public var fetchLimit: Int?
     /// Number of leading rows to skip.
     public var fetchOffset: Int
+    /// The attributes and to-many relationships the caller will read (`nil`: all). A store
+    /// may leave other attributes out of its rows, listing them in
+    /// ``RowSnapshot/deferredAttributes`` (read later through
+    /// ``IncrementalStore/loadDeferredAttribute(_:of:version:)``); to-one relationships
+    /// always come.
+    public var propertiesToFetch: [String]?
 
     /// Creates a store fetch request.
     public init(entityNames: [String], predicate: ObjectPredicate? = nil, sortDescriptors: [FetchSortDescriptor] = [],
-                fetchLimit: Int? = nil, fetchOffset: Int = 0) {
+                fetchLimit: Int? = nil, fetchOffset: Int = 0, propertiesToFetch: [String]? = nil) {
         self.entityNames = entityNames
         self.predicate = predicate
         self.sortDescriptors = sortDescriptors
         self.fetchLimit = fetchLimit
         self.fetchOffset = fetchOffset
+        self.propertiesToFetch = propertiesToFetch
     }
 }

@@ -249,7 +249,8 @@ public struct RecipeBook {
     /// accents) as one, shown by their lowest spelling, in name order.
     private func typeGroups() throws -> [(display: String, ids: [ObjectID])] {
         var groups: [String: (display: String, ids: [ObjectID])] = [:]
-        for type in try context.fetch(FetchRequest(entityName: RecipeType.entityName)) {
+        // Only names: a type's document also lists every recipe of the type.
+        for type in try context.fetch(FetchRequest(entityName: RecipeType.entityName, propertiesToFetch: ["name"])) {
             let name = try type.string("name") ?? ""
             let key = Self.folded(name)
             let display = groups[key].map { min($0.display, name) } ?? name
