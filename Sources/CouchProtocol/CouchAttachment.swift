@@ -16,12 +16,16 @@ public enum CouchAttachment: Sendable, Equatable {
     /// - Throws: 400 `bad_request` when the entry is not an object, its `length` or `revpos`
     ///   is not an integer in `0...WireNumber.maximum`, its base64 is invalid, it
     ///   has neither `data`, `stub` nor `follows`, or its following bytes are announced in a
-    ///   content encoding (compressed bytes would be stored as if they were the attachment).
+    ///   content encoding (compressed bytes would be stored as if they were the attachment);
+    ///   when its name or content type holds a control character, or inline bytes differ
+    ///   from its declared `length` or `digest` (``AttachmentValidation``).
     public init(name: String, json: JSONValue) throws(CouchError) {
+        try AttachmentValidation.checkName(name)
         guard let object = json.objectValue else {
             throw CouchError.badRequest("Attachment '\(name)' must be a JSON object")
         }
         let contentType = object["content_type"]?.stringValue
+        if let contentType { try AttachmentValidation.checkContentType(contentType, of: name) }
         let length = try Self.number(object["length"], member: "length", of: name)
         let digest = object["digest"]?.stringValue
         let revpos = try Self.number(object["revpos"], member: "revpos", of: name)
@@ -40,6 +44,7 @@ public enum CouchAttachment: Sendable, Equatable {
             guard let data = Data(base64Encoded: compact) else {
                 throw CouchError.badRequest("Invalid attachment data for \(name)")
             }
+            try AttachmentValidation.checkBytes(data, length: length, digest: digest, of: name)
             self = .data(contentType: contentType ?? "application/octet-stream", data: data, revpos: revpos)
         } else {
             throw CouchError.badRequest("Attachment '\(name)' has no data, stub or follows")
@@ -65,15 +70,7 @@ public enum CouchAttachment: Sendable, Equatable {
         guard case .follows(let contentType, let length, let digest, let revpos) = self else {
             throw CouchError.badRequest("Multipart part '\(name)' matches no attachment marked follows")
         }
-        if let length, length != bytes.count {
-            throw CouchError.badRequest("Attachment '\(name)' is \(bytes.count) bytes, not \(length)")
-        }
-        if let digest, digest.hasPrefix("md5-") {
-            let actual = RevisionHasher.attachmentDigest(bytes)
-            guard actual == digest else {
-                throw CouchError.badRequest("Attachment '\(name)' has digest \(actual), not \(digest)")
-            }
-        }
+        try AttachmentValidation.checkBytes(bytes, length: length, digest: digest, of: name)
         return .data(contentType: contentType, data: bytes, revpos: revpos)
     }
 }

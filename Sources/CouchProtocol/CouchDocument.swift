@@ -142,12 +142,18 @@ public struct CouchDocument: Sendable {
     }
 
     /// Fills in the `length` of stubs that lack one with `storedLength(digest)`, the length of
-    /// the bytes the receiver holds under that digest (CouchDB's replicator may leave it out).
-    public mutating func completeStubLengths(_ storedLength: (String) throws -> Int?) rethrows {
+    /// the bytes the receiver holds under that digest (CouchDB's replicator may leave it out),
+    /// and checks the `length` of those that have one against it
+    /// (``AttachmentValidation/checkStub(length:storedLength:of:)``).
+    /// - Throws: what `storedLength` throws; 400 `bad_request` (a ``CouchError``) when a
+    ///   stub's length differs from the stored bytes'.
+    public mutating func completeStubLengths(_ storedLength: (String) throws -> Int?) throws {
         guard var attachments else { return }
         for (name, attachment) in attachments {
-            guard case .stub(let contentType, nil, let digest?, let revpos) = attachment else { continue }
-            attachments[name] = .stub(contentType: contentType, length: try storedLength(digest), digest: digest, revpos: revpos)
+            guard case .stub(let contentType, let length, let digest?, let revpos) = attachment else { continue }
+            let stored = try storedLength(digest)
+            try AttachmentValidation.checkStub(length: length, storedLength: stored, of: name)
+            attachments[name] = .stub(contentType: contentType, length: length ?? stored, digest: digest, revpos: revpos)
         }
         self.attachments = attachments
     }

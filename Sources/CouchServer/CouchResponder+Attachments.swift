@@ -19,6 +19,8 @@ extension CouchResponder {
                                     headers: [(.eTag, "\"\(digest)\""), (.cacheControl, "must-revalidate")])
         case .put:
             let contentType = request.headers[.contentType] ?? "application/octet-stream"
+            try AttachmentValidation.checkName(name)
+            try AttachmentValidation.checkContentType(contentType, of: name)
             let body = request.body
             let saved = try await BlockingWork.run { () throws -> DocumentRevision in
                 let store = database.store

@@ -49,7 +49,7 @@ extension CouchResponder {
                     sent += page.rows.count
                     since = page.lastSequence
                     if let limit = options.limit, sent >= limit { break }
-                    if ContinuousClock.now >= deadline || state.isStopping { break }
+                    if ContinuousClock.now >= deadline || feedMustEnd(database) { break }
                     var remaining = options
                     if let limit = options.limit { remaining.limit = limit - sent }
                     page = try await waitForChanges(database, since: since, options: remaining, writer: &writer, deadline: deadline)
@@ -69,8 +69,16 @@ extension CouchResponder {
         return headers
     }
 
+    /// Whether an open feed must end now: the server is stopping or the database is being
+    /// deleted. The feed then finishes its reply (closing the JSON body, or the
+    /// continuous feed's `last_seq` line), so clients never get a cut body.
+    private func feedMustEnd(_ database: Database) -> Bool {
+        state.isStopping || database.lifecycle.isDeleting
+    }
+
     /// Waits (writing heartbeat newlines) until changes after `since` exist, the timeout
-    /// passes or the server stops; returns what it then reads.
+    /// passes, the server stops or the database is being deleted; returns what it then
+    /// reads (no rows, ending at `since`, once the database is being deleted).
     private func waitForChanges(
         _ database: Database, since: Int64, options: ChangesRequest,
         writer: inout any ResponseBodyWriter, deadline given: ContinuousClock.Instant? = nil
@@ -79,8 +87,11 @@ extension CouchResponder {
         let deadline = given ?? clock.now.advanced(by: options.timeout)
         var nextHeartbeat = options.heartbeat.map { clock.now.advanced(by: $0) }
         while true {
-            let page = try await BlockingWork.run { try Self.readChanges(database.store, since: since, options: options) }
-            if !page.rows.isEmpty || clock.now >= deadline || state.isStopping { return page }
+            let read = try await database.lifecycle.withLeaseIfOpen {
+                try await BlockingWork.run { try Self.readChanges(database.store, since: since, options: options) }
+            }
+            guard let page = read else { return ChangesPage(rows: [], lastSequence: since, pending: 0) }
+            if !page.rows.isEmpty || clock.now >= deadline || feedMustEnd(database) { return page }
             var wake = min(deadline, clock.now.advanced(by: .milliseconds(500)))
             if let beat = nextHeartbeat { wake = min(wake, beat) }
             await database.notifier.wait(timeout: max(.zero, clock.now.duration(to: wake)))

@@ -11,7 +11,7 @@ extension CouchResponder {
         switch request.method {
         case .get, .head:
             let database = try await state.registry.database(name)
-            return CouchReply.json(200, try await databaseInfo(database))
+            return try await database.lifecycle.withLease { CouchReply.json(200, try await databaseInfo(database)) }
         case .put:
             _ = try await state.registry.create(name)
             return CouchReply.json(201, CouchReply.ok, headers: [(.location, "\(request.baseURL)/\(Self.pathEncode(name))")])
@@ -20,7 +20,7 @@ extension CouchResponder {
             return CouchReply.json(200, CouchReply.ok)
         case .post:
             let database = try await state.registry.database(name)
-            return try await postDocument(database, request)
+            return try await database.lifecycle.withLease { try await postDocument(database, request) }
         default:
             throw CouchError.methodNotAllowed
         }
@@ -43,7 +43,7 @@ extension CouchResponder {
             "disk_format_version": 8,
             "compact_running": false,
             "cluster": ["q": 1, "n": 1, "w": 1, "r": 1],
-            "instance_start_time": .string(state.instanceStartTime),
+            "instance_start_time": .string(database.instanceStartTime),
         ]
     }
 

@@ -43,12 +43,18 @@ extension CouchResponder {
             return CouchReply.json(201, ["ok": true, "id": .string(fullID), "rev": .string("0-\(counter)")],
                                    headers: [(.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(fullID))")])
         case .delete:
-            let existed = try await BlockingWork.run { () throws -> Bool in
-                guard try database.store.getLocal(id: id) != nil else { return false }
-                try database.store.deleteLocal(id: id)
-                return true
+            // Like PUT: only the current revision may delete, so a stale writer cannot remove
+            // a checkpoint another one has moved on.
+            let ifMatch = request.headers[.ifMatch].map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
+            let given = try Self.localRevision((request.query["rev"] ?? ifMatch).map { .string($0) })
+            try await BlockingWork.run {
+                try database.store.updateLocal(id: id) { stored in
+                    guard let stored else { throw CouchError.missing }
+                    let current = stored[Self.localRevisionKey]?.intValue ?? 1
+                    guard let given, given == current else { throw CouchError.conflict }
+                    return nil
+                }
             }
-            guard existed else { throw CouchError.missing }
             return CouchReply.json(200, ["ok": true, "id": .string(fullID), "rev": "0-0"])
         default:
             throw CouchError.methodNotAllowed

@@ -161,16 +161,16 @@ struct CouchResponder: HTTPResponder {
             return try await databaseRequest(name, request)
         case .databaseEndpoint(let name, let endpoint):
             let database = try await state.registry.database(name)
-            return try await databaseEndpoint(endpoint, database, request)
+            return try await database.lifecycle.withLease { try await databaseEndpoint(endpoint, database, request) }
         case .localDocument(let name, let id):
             let database = try await state.registry.database(name)
-            return try await localDocument(id, database, request)
+            return try await database.lifecycle.withLease { try await localDocument(id, database, request) }
         case .document(let name, let id):
             let database = try await state.registry.database(name)
-            return try await document(id, database, request)
+            return try await database.lifecycle.withLease { try await document(id, database, request) }
         case .attachment(let name, let id, let attachment):
             let database = try await state.registry.database(name)
-            return try await attachmentRequest(id, attachment, database, request)
+            return try await database.lifecycle.withLease { try await attachmentRequest(id, attachment, database, request) }
         }
     }
 
@@ -189,7 +189,7 @@ struct CouchResponder: HTTPResponder {
         case "_bulk_docs": return try await bulkDocs(database, request)
         case "_ensure_full_commit":
             try Self.allow(request, [.post])
-            return CouchReply.json(201, ["ok": true, "instance_start_time": .string(state.instanceStartTime)])
+            return CouchReply.json(201, ["ok": true, "instance_start_time": .string(database.instanceStartTime)])
         case "_find": return try await find(database, request)
         case "_index": return try await index(database, request)
         case "_compact":

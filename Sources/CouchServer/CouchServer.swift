@@ -51,7 +51,7 @@ public final class CouchServer: Sendable {
             logger: logger
         )
         let group = ServiceGroup(configuration: .init(
-            services: [app],
+            services: [app, ShutdownWatcher(state: state)],
             gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
             logger: logger))
         let task = Task {

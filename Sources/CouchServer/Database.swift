@@ -9,8 +9,14 @@ final class Database: Sendable {
     let name: DatabaseName
     /// The datastore holding its documents.
     let store: DocumentStore
+    /// `instance_start_time` in the database's info: when its file was created, in
+    /// microseconds (CouchDB 3 gives the creation time in seconds), so a database deleted and
+    /// created again within the same second still reads as a different database.
+    var instanceStartTime: String { String(store.creationTime) }
     /// Wakes longpoll `_changes` readers after writes.
     let notifier = ChangeNotifier()
+    /// The requests using the database, and whether it is being deleted.
+    let lifecycle = DatabaseLifecycle()
     /// IDs whose winner is a tombstone, as of `sequence`; brought up to date from the changes
     /// feed, so each database-info request reads only what changed since the last one.
     private let tombstones = Mutex<(sequence: Int64, ids: Set<String>)>((0, []))

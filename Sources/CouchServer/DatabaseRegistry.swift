@@ -21,7 +21,10 @@ actor DatabaseRegistry {
     /// The existing database called `name`; 404 `not_found` when there is none (or the name is
     /// not a valid database name, which no database can have).
     func database(_ name: String) throws -> Database {
-        if let database = open[name] { return database }
+        if let database = open[name] {
+            if database.lifecycle.isDeleting { throw CouchError.databaseMissing }
+            return database
+        }
         guard let valid = try? DatabaseName(validating: name),
               FileManager.default.fileExists(atPath: path(of: valid))
         else { throw CouchError.databaseMissing }
@@ -47,15 +50,25 @@ actor DatabaseRegistry {
         return try openStore(valid)
     }
 
-    /// Closes and removes the database's files; 404 when there is no such database.
-    func delete(_ name: String) throws {
+    /// Closes and removes the database's files; 404 when there is no such database (or
+    /// another delete of it has started). New requests for it get 404 at once; open feeds
+    /// end, and requests already inside finish, before the store closes.
+    func delete(_ name: String) async throws {
         let database = try database(name)
-        open[name] = nil
+        guard database.lifecycle.beginDeleting() else { throw CouchError.databaseMissing }
+        await database.notifier.notify()
+        await database.lifecycle.waitUntilDrained()
+        if open[name] === database { open[name] = nil }
         try? database.store.close()
         let base = path(of: database.name)
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: base + suffix) {
             try FileManager.default.removeItem(atPath: base + suffix)
         }
+    }
+
+    /// Every open database (to wake their feeds when the server stops).
+    func openDatabases() -> [Database] {
+        Array(open.values)
     }
 
     /// Names of all databases, sorted.

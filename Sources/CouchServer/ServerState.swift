@@ -7,8 +7,6 @@ final class ServerState: Sendable {
     let configuration: CouchServerConfiguration
     let registry: DatabaseRegistry
     let cookies: SessionCookie
-    /// Seconds since 1970 when the server started, as CouchDB reports `instance_start_time`.
-    let instanceStartTime: String
     /// The server's UUID, stable across restarts on the same data directory.
     let uuid: String
     private let stopping = Mutex<Bool>(false)
@@ -17,7 +15,6 @@ final class ServerState: Sendable {
         self.configuration = configuration
         self.registry = DatabaseRegistry(directory: configuration.dataDirectory)
         self.cookies = SessionCookie(lifetime: configuration.sessionLifetime)
-        self.instanceStartTime = String(Int(Date().timeIntervalSince1970))
         self.uuid = Self.loadUUID(in: configuration.dataDirectory)
     }
 

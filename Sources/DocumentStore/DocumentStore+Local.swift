@@ -18,19 +18,24 @@ extension DocumentStore {
     /// Reads a local document and writes what `change` makes of it, in one write
     /// transaction, so no other write can slip between the read and the write (a revision
     /// check in `change` then holds). `change` gets the stored body (`nil` if absent) and
-    /// returns the new body; whatever it throws aborts the write and is rethrown.
-    public func updateLocal(id: String, _ change: (JSONObject?) throws -> JSONObject) throws {
+    /// returns the new body, or `nil` to delete the document; whatever it throws aborts the
+    /// write and is rethrown.
+    public func updateLocal(id: String, _ change: (JSONObject?) throws -> JSONObject?) throws {
         let key = try Self.localKey(id)
         var failure: (any Error)?
         try mapped {
             try pool.write { db in
                 let stored = try Data.fetchOne(db, sql: "SELECT body FROM local_docs WHERE id = ?", arguments: [key])
                     .map(JSONValue.parseObject)
-                let body: JSONObject
+                let body: JSONObject?
                 do {
                     body = try change(stored)
                 } catch {
                     failure = error
+                    return
+                }
+                guard let body else {
+                    try db.execute(sql: "DELETE FROM local_docs WHERE id = ?", arguments: [key])
                     return
                 }
                 let bytes = try StoreTransaction.encodeBody(body, id: "_local/" + key)

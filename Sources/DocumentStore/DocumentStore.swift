@@ -32,6 +32,10 @@ public final class DocumentStore: Sendable {
 
     /// The store's identity, a UUID made when the file was created and kept in it.
     public let storeID: String
+    /// When the store file was created, in microseconds since 1970 (for a file made before
+    /// this was recorded: when it was first opened by a version that records it). A file
+    /// deleted and made again gets a new value, so it identifies this incarnation of a store.
+    public let creationTime: Int64
     /// The path of the SQLite file.
     public let path: String
     let options: Options
@@ -57,8 +61,9 @@ public final class DocumentStore: Sendable {
             }
             try Self.createPrivateFile(path)
             pool = try Self.openPool(path: path, configuration: configuration)
-            storeID = try pool.read { db in
-                try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store_id'") ?? ""
+            (storeID, creationTime) = try pool.read { db in
+                (try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store_id'") ?? "",
+                 try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'created_at'").flatMap { Int64($0) } ?? 0)
             }
         } catch let error as DocumentStoreError {
             throw error

@@ -17,6 +17,8 @@ import GRDB
 ///   counted without walking the trees.
 /// - `counters` (v3): document, live-document and index row counts (``StoreCounters``);
 ///   `query_indexes.counted` (v4): the index also counts its rows per leading key.
+/// - `meta.created_at` (v5): microseconds since 1970 when the file was created (for files
+///   from before v5, when v5 first opened them); it tells a recreated database from the old.
 enum StoreSchema {
     /// Bytes per stored attachment chunk.
     static let chunkSize = 256 * 1024
@@ -84,6 +86,11 @@ enum StoreSchema {
         migrator.registerMigration("v3") { db in try StoreCounters.create(db) }
         migrator.registerMigration("v4") { db in
             try db.execute(sql: "ALTER TABLE query_indexes ADD COLUMN counted INTEGER NOT NULL DEFAULT 0")
+        }
+        migrator.registerMigration("v5") { db in
+            let microseconds = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
+            try db.execute(sql: "INSERT OR IGNORE INTO meta(key, value) VALUES ('created_at', ?)",
+                           arguments: [String(microseconds)])
         }
         return migrator
     }

@@ -76,7 +76,7 @@ struct DocumentCodecTests {
             "f.bin": ["follows": true, "content_type": "x/y", "digest": .string(RevisionHasher.attachmentDigest(Data("other".utf8)))],
         ]]
         var damaged = try CouchDocument(object)
-        #expect(throws: CouchError.badRequest("Attachment 'f.bin' has digest \(RevisionHasher.attachmentDigest(Self.bytes)), not \(RevisionHasher.attachmentDigest(Data("other".utf8)))")) {
+        #expect(throws: CouchError.badRequest("Attachment 'f.bin' has digest \(RevisionHasher.attachmentDigest(Self.bytes)), but its digest says \(RevisionHasher.attachmentDigest(Data("other".utf8))); send the digest of the bytes sent")) {
             try damaged.attachFollowingParts([MultipartPart(headers: [:], body: Self.bytes)])
         }
         var short = try CouchDocument(["_id": "d", "_rev": "1-a", "_attachments": ["f.bin": ["follows": true, "length": 99]]])

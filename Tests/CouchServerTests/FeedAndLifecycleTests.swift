@@ -91,8 +91,27 @@ struct FeedAndLifecycleTests {
         let read = try await server.client.send("GET", "/db/_local%2Fcp").json()
         #expect(read == ["_id": "_local/cp", "_rev": "0-2", "seq": "2"])
         #expect(try await server.client.send("GET", "/db/_changes").json().objectValue?["results"] == [])
-        #expect(try await server.client.send("DELETE", "/db/_local/cp", headers: server.auth).status == 200)
+        #expect(try await server.client.send("DELETE", "/db/_local/cp?rev=0-2", headers: server.auth).status == 200)
         #expect(try await server.client.send("GET", "/db/_local/cp").status == 404)
+    }
+
+    @Test("DELETE of a local document checks its revision as PUT does")
+    func localDeleteChecksTheRevision() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        _ = try await server.client.send("PUT", "/db", headers: server.auth)
+        _ = try await server.client.send("PUT", "/db/_local/cp", json: ["seq": "1"], headers: server.auth)
+        _ = try await server.client.send("PUT", "/db/_local/cp", json: ["_rev": "0-1", "seq": "2"], headers: server.auth)
+        let missing = try await server.client.send("DELETE", "/db/_local/cp", headers: server.auth)
+        #expect(missing.status == 409)
+        #expect(try missing.json().objectValue?["error"] == "conflict")
+        #expect(try await server.client.send("DELETE", "/db/_local/cp?rev=0-1", headers: server.auth).status == 409)
+        #expect(try await server.client.send("DELETE", "/db/_local/cp?rev=zz", headers: server.auth).status == 400)
+        #expect(try await server.client.send("GET", "/db/_local/cp").json().objectValue?["seq"] == "2")
+        let deleted = try await server.client.send("DELETE", "/db/_local/cp", headers: server.auth.merging(["If-Match": "\"0-2\""]) { $1 })
+        #expect(deleted.status == 200)
+        #expect(try await server.client.send("GET", "/db/_local/cp").status == 404)
+        #expect(try await server.client.send("DELETE", "/db/_local/cp?rev=0-2", headers: server.auth).status == 404)
     }
 
     @Test("_bulk_get answers multipart/mixed when the client does not ask for JSON")

@@ -9,7 +9,7 @@ import Testing
 @Suite struct HTTPFailureTests {
     static let info = #"{"db_name":"db","update_seq":"3-g1AAAA","doc_count":1}"#
     static let changes = #"{"results":[{"seq":"3-g1AAAA","id":"doc1","changes":[{"rev":"1-aaaa"}]}],"last_seq":"3-g1AAAA","pending":0}"#
-    static let bulkGet = #"{"results":[{"id":"doc1","docs":[{"ok":{"_id":"doc1","_rev":"1-aaaa","name":"Soup","_revisions":{"start":1,"ids":["aaaa"]},"_attachments":{"a.txt":{"content_type":"text/plain","revpos":1,"digest":"md5-x","data":"aGVsbG8="}}}}]}]}"#
+    static let bulkGet = #"{"results":[{"id":"doc1","docs":[{"ok":{"_id":"doc1","_rev":"1-aaaa","name":"Soup","_revisions":{"start":1,"ids":["aaaa"]},"_attachments":{"a.txt":{"content_type":"text/plain","revpos":1,"digest":"md5-XUFAKrxLKna5cZ2REBfFkg==","data":"aGVsbG8="}}}}]}]}"#
 
     /// A source database with one document, every endpoint canned; `override` may answer first.
     static func source(_ override: @escaping @Sendable (CannedResponder.Recorded, Int) -> CannedResponder.Reply?) async throws -> CannedResponder {

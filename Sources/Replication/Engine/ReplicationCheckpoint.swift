@@ -8,25 +8,44 @@ struct ReplicationCheckpoint {
     /// Entries kept in `history`.
     static let historyLimit = 50
 
-    /// The sequence to resume from, given the checkpoints read from source and target:
-    /// the newest sequence both sides agree on (same session, else the newest history entry
-    /// they share). When one side could not store its copy, the other side's copy says so
-    /// (`peer_refused_checkpoint`) and is trusted alone.
-    static func startSequence(source: JSONObject?, target: JSONObject?) -> ReplicationSequence? {
+    /// Body member naming the source database's instance the checkpoint was recorded
+    /// against (``DatabaseInfo/instance``).
+    static let sourceInstanceKey = "source_instance"
+
+    /// The sequence to resume from, given the checkpoints read from source and target and
+    /// the source database's instance as it is now; `nil` means from the start.
+    ///
+    /// As CouchDB's replicator decides it: both copies must exist and agree, on the same
+    /// session (then its `source_last_seq`) or else on the newest history entry they share
+    /// (its `recorded_seq`). A checkpoint recorded against another instance of the source
+    /// database (deleted and recreated, or replaced) is never trusted. When one side could
+    /// not store its copy, the other side's copy says so (`peer_refused_checkpoint`) and is
+    /// trusted alone only if it names the source instance it was recorded against and that
+    /// instance is still the source's; a lone copy without that mark means the other copy
+    /// went away (its database was recreated), and the run starts from the start.
+    static func startSequence(source: JSONObject?, target: JSONObject?, sourceInstance: String?) -> ReplicationSequence? {
+        for side in [source, target] {
+            guard let side, let recorded = side[sourceInstanceKey]?.stringValue else { continue }
+            if recorded != sourceInstance { return nil }
+        }
         if let source, let target {
             if let session = source["session_id"]?.stringValue, session == target["session_id"]?.stringValue,
                let seq = source["source_last_seq"], !seq.isNull {
                 return ReplicationSequence(seq)
             }
-            let targetSessions = Set((target["history"]?.arrayValue ?? []).compactMap { $0.objectValue?["session_id"]?.stringValue })
+            let targetEntries = Self.historyBySession(target)
             for entry in source["history"]?.arrayValue ?? [] {
                 guard let object = entry.objectValue, let session = object["session_id"]?.stringValue,
-                      targetSessions.contains(session), let seq = object["recorded_seq"], !seq.isNull else { continue }
+                      let seq = object["recorded_seq"], !seq.isNull,
+                      targetEntries[session] != nil else { continue }
                 return ReplicationSequence(seq)
             }
+            return nil
         }
+        guard let sourceInstance else { return nil }
         for side in [source, target] {
             if let side, side["peer_refused_checkpoint"]?.boolValue == true,
+               side[sourceInstanceKey]?.stringValue == sourceInstance,
                let seq = side["source_last_seq"], !seq.isNull {
                 return ReplicationSequence(seq)
             }
@@ -34,10 +53,21 @@ struct ReplicationCheckpoint {
         return nil
     }
 
+    /// A checkpoint's history entries by session ID.
+    private static func historyBySession(_ checkpoint: JSONObject) -> [String: JSONObject] {
+        var entries: [String: JSONObject] = [:]
+        for entry in checkpoint["history"]?.arrayValue ?? [] {
+            guard let object = entry.objectValue, let session = object["session_id"]?.stringValue,
+                  entries[session] == nil else { continue }
+            entries[session] = object
+        }
+        return entries
+    }
+
     /// The checkpoint body after a batch.
     static func body(sessionID: String, startTime: Date, startSequence: ReplicationSequence?,
                      recorded: ReplicationSequence, progress: ReplicationProgress, previous: JSONObject?,
-                     peerRefused: Bool) -> JSONObject {
+                     peerRefused: Bool, sourceInstance: String?) -> JSONObject {
         let entry: JSONObject = [
             "session_id": .string(sessionID),
             "start_time": .string(httpDate(startTime)),
@@ -63,6 +93,7 @@ struct ReplicationCheckpoint {
             "history": .array(history),
         ]
         if peerRefused { body["peer_refused_checkpoint"] = .bool(true) }
+        if let sourceInstance { body[sourceInstanceKey] = .string(sourceInstance) }
         return body
     }
 

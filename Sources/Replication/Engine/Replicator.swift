@@ -61,6 +61,8 @@ public final class Replicator: Sendable {
             var sourceCheckpoint: JSONObject?
             var targetCheckpoint: JSONObject?
             var endSequence: ReplicationSequence?
+            /// The source database's instance, as its info reported it at the start.
+            var sourceInstance: String?
         }
 
         private let values = Mutex(Values())
@@ -90,15 +92,17 @@ public final class Replicator: Sendable {
                 try await target.createDatabase()
             }
             _ = try await target.databaseInfo()
-            _ = try await sourceInfo
+            let sourceInstance = try await sourceInfo.instance
             async let sourceCheckpoint = source.localDocument(id: repID)
             let targetCheckpoint = try await target.localDocument(id: repID)
             let sourceCopy = try await sourceCheckpoint
             state.update {
                 $0.sourceCheckpoint = sourceCopy
                 $0.targetCheckpoint = targetCheckpoint
+                $0.sourceInstance = sourceInstance
             }
-            let start = ReplicationCheckpoint.startSequence(source: sourceCopy, target: targetCheckpoint)
+            let start = ReplicationCheckpoint.startSequence(source: sourceCopy, target: targetCheckpoint,
+                                                            sourceInstance: sourceInstance)
             logger.info("replication \(repID) \(source.peerIdentity) -> \(target.peerIdentity) from \(start?.description ?? "the start")")
             state.update {
                 $0.endSequence = start
@@ -266,7 +270,8 @@ public final class Replicator: Sendable {
             let previous = side == .target ? current.targetCheckpoint : current.sourceCheckpoint
             let body = ReplicationCheckpoint.body(sessionID: sessionID, startTime: started, startSequence: start,
                                                   recorded: sequence, progress: current.progress, previous: previous,
-                                                  peerRefused: current.checkpointRefused || refusedNow)
+                                                  peerRefused: current.checkpointRefused || refusedNow,
+                                                  sourceInstance: current.sourceInstance)
             do {
                 try await peer.putLocalDocument(id: repID, body: body)
                 state.update { if side == .target { $0.targetCheckpoint = body } else { $0.sourceCheckpoint = body } }

@@ -18,8 +18,12 @@ public enum CouchReplies {
         guard let object = reply.objectValue, let seq = object["update_seq"], !seq.isNull else {
             throw ShapeError("database info without update_seq")
         }
+        // CouchDB 3 reports the database's creation time here; "0" (and older servers'
+        // process start times are no better) says nothing about the database's identity.
+        let instance = object["instance_start_time"]?.stringValue.flatMap { $0.isEmpty || $0 == "0" ? nil : $0 }
         return DatabaseInfo(updateSequence: ReplicationSequence(seq),
-                            documentCount: try count(object["doc_count"], field: "doc_count", of: "database info"))
+                            documentCount: try count(object["doc_count"], field: "doc_count", of: "database info"),
+                            instance: instance)
     }
 
     /// `GET /db/_changes?style=all_docs`: rows with opaque `seq`, `id`, `changes[].rev`,

@@ -7,11 +7,17 @@ public struct DatabaseInfo: Sendable, Hashable {
     public var updateSequence: ReplicationSequence
     /// Live documents, when the peer reports it.
     public var documentCount: Int?
+    /// What tells this database apart from an earlier one of the same name (a server's
+    /// `instance_start_time`, a store's UUID), when the peer reports one that does; a
+    /// deleted and recreated database gets a new one, so a checkpoint recorded against the
+    /// old one is not trusted.
+    public var instance: String?
 
     /// Makes a database description.
-    public init(updateSequence: ReplicationSequence, documentCount: Int?) {
+    public init(updateSequence: ReplicationSequence, documentCount: Int?, instance: String? = nil) {
         self.updateSequence = updateSequence
         self.documentCount = documentCount
+        self.instance = instance
     }
 }
 

@@ -29,7 +29,7 @@ public struct LocalDatabase: ReplicationPeer {
     public func databaseInfo() async throws -> DatabaseInfo {
         try await offPool {
             DatabaseInfo(updateSequence: ReplicationSequence(.int(try store.lastSequence)),
-                         documentCount: try store.documentCount())
+                         documentCount: try store.documentCount(), instance: store.storeID)
         }
     }
 
