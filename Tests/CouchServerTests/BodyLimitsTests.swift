@@ -93,6 +93,52 @@ struct BodyLimitsTests {
         #expect(count == 2)
     }
 
+    @Test("A chunked body reserves as it arrives: 503 at once when the budget is taken, 413 past the size limit")
+    func chunkedBodies() async throws {
+        let server = try await TestServer.start {
+            $0.maxRequestBodySize = 1000
+            $0.maxBufferedBodyBytes = 1000
+        }
+        defer { Task { await server.stop() } }
+        let port = try #require(server.server.port)
+        #expect(try await server.client.send("PUT", "/db", headers: server.auth).status == 201)
+        let auth = server.auth.map { "\($0.key): \($0.value)" }
+        func chunked(_ data: Data) -> Data {
+            Data(String(data.count, radix: 16).utf8) + Data("\r\n".utf8) + data + Data("\r\n0\r\n\r\n".utf8)
+        }
+        let head = Self.head("POST", "/db/_bulk_docs", port: port, [
+            "Content-Type: application/json", "Transfer-Encoding: chunked", "Connection: close",
+        ] + auth)
+
+        // Within the budget, a chunked body is read and written like any other.
+        let fits = try RawHTTPConnection(port: port)
+        try await fits.sendHead(head)
+        try await fits.send(chunked(Data(#"{"docs":[{"_id":"chunked"}]}"#.utf8)))
+        #expect(try await fits.readReply(timeout: 10).status == 201)
+
+        // Past the size limit: 413.
+        let oversize = try RawHTTPConnection(port: port)
+        try await oversize.sendHead(head)
+        try await oversize.send(chunked(Data(repeating: 0x20, count: 1500)))
+        let tooLarge = try await oversize.readReply(timeout: 10)
+        #expect(tooLarge.status == 413)
+
+        // While a declared body holds 800 of the 1000 bytes, a 500-byte chunked one gets 503 without waiting.
+        let holder = try RawHTTPConnection(port: port)
+        try await holder.sendHead(Self.head("POST", "/db/_bulk_docs", port: port, [
+            "Content-Type: application/json", "Content-Length: 800", "Connection: close",
+        ] + auth))
+        try await holder.send(Data("{".utf8))
+        try await Task.sleep(for: .milliseconds(300))
+        let refused = try RawHTTPConnection(port: port)
+        try await refused.sendHead(head)
+        try await refused.send(chunked(Data(repeating: 0x20, count: 500)))
+        let unavailable = try await refused.readReply(timeout: 5)
+        #expect(unavailable.status == 503)
+        #expect(try RequestHardeningTests.error(unavailable) == "service_unavailable")
+        try await RequestHardeningTests.expectAlive(server)
+    }
+
     @Test("_all_docs keys, _bulk_get docs, _revs_diff IDs and _bulk_docs docs are capped per request")
     func entryCaps() async throws {
         let server = try await TestServer.start { $0.maxEntriesPerRequest = 3 }
