@@ -64,6 +64,13 @@ public struct CouchError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let notServerAdmin = CouchError(status: 401, error: "unauthorized", reason: "You are not a server admin.")
     /// 413: the body is larger than the server accepts.
     public static let tooLarge = CouchError(status: 413, error: "too_large", reason: "the request entity is too large")
+    /// 415: a body in a media type the endpoint does not read (CouchDB's wording).
+    public static let badContentType = CouchError(
+        status: 415, error: "bad_content_type", reason: "Content-Type must be application/json")
+    /// 503: the server holds as many request bodies as it may; the client should retry.
+    public static let bodyBudgetExhausted = CouchError(
+        status: 503, error: "service_unavailable",
+        reason: "The server is holding as many request bodies as it may; retry shortly.")
     /// 405: the resource does not answer this method.
     public static let methodNotAllowed = CouchError(
         status: 405, error: "method_not_allowed", reason: "Only the documented methods are allowed for this resource.")

@@ -68,10 +68,12 @@ extension CouchResponder {
             let body = try request.jsonObjectBody()
             if let value = body["keys"] {
                 guard let array = value.arrayValue else { throw CouchError.badRequest("`keys` must be an array") }
+                try checkEntryCount(array.count, of: "keys")
                 keys = array.compactMap(\.stringValue)
             }
         }
         if keys == nil, let value = try query.json("keys") {
+            try checkEntryCount(value.arrayValue?.count ?? 0, of: "keys")
             keys = value.arrayValue?.compactMap(\.stringValue)
         }
         if keys == nil, let key = try query.json("key")?.stringValue { keys = [key] }

@@ -12,7 +12,9 @@ extension CouchResponder {
         try Self.allow(request, [.post])
         var asked = [String: [RevisionID]]()
         var unparseable = [String: [String]]()
-        for (id, value) in try request.jsonObjectBody() {
+        let offered = try request.jsonObjectBody()
+        try checkEntryCount(offered.count, of: "document IDs")
+        for (id, value) in offered {
             guard let array = value.arrayValue else { throw CouchError.badRequest("_revs_diff values must be arrays") }
             // A revision that does not parse can never be stored here, so it is reported
             // missing rather than failing the whole request.
@@ -57,6 +59,7 @@ extension CouchResponder {
         try Self.allow(request, [.post])
         let body = try request.jsonObjectBody()
         guard let docs = body["docs"]?.arrayValue else { throw CouchError.badRequest("Missing JSON list of 'docs'.") }
+        try checkEntryCount(docs.count, of: "docs")
         var items = [BulkGetItem]()
         for element in docs {
             guard let object = element.objectValue, let id = object["id"]?.stringValue else {
@@ -150,7 +153,7 @@ extension CouchResponder {
         try Self.allow(request, [.post])
         let store = database.store
         let results: [JSONValue]
-        switch try Self.bulkDocsBatch(request, store: store) {
+        switch try Self.bulkDocsBatch(request, store: store, maxEntries: state.configuration.maxEntriesPerRequest) {
         case .newEdits(let documents):
             results = try await BlockingWork.run { try Self.saveBatch(documents, store: store) }
         case .replicated(let revisions):
@@ -168,11 +171,13 @@ extension CouchResponder {
         case replicated([ReplicatedRevision])
     }
 
-    /// Parses and checks a `_bulk_docs` body: a malformed request writes nothing. Design
-    /// documents (`_design/<name>`) are stored and replicated like any other.
-    static func bulkDocsBatch(_ request: CouchRequest, store: DocumentStore) throws -> BulkDocsBatch {
+    /// Parses and checks a `_bulk_docs` body: a malformed request, or one of more than
+    /// `maxEntries` documents, writes nothing. Design documents (`_design/<name>`) are stored
+    /// and replicated like any other.
+    static func bulkDocsBatch(_ request: CouchRequest, store: DocumentStore, maxEntries: Int) throws -> BulkDocsBatch {
         let body = try request.jsonObjectBody()
         guard let docs = body["docs"]?.arrayValue else { throw CouchError.badRequest("POST body must include `docs` parameter.") }
+        try checkEntryCount(docs.count, of: "docs", limit: maxEntries)
         var incoming = [CouchDocument]()
         for element in docs {
             guard let object = element.objectValue else { throw CouchError.badRequest("Document must be a JSON object") }

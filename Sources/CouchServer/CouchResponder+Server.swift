@@ -61,9 +61,9 @@ extension CouchResponder {
             let cookie = state.cookies.issue(user: credentials.user)
             return CouchReply.json(
                 200, ["ok": true, "name": .string(credentials.user), "roles": ["_admin"]],
-                headers: [(.setCookie, state.cookies.header(cookie))])
+                headers: [(.setCookie, state.cookies.header(cookie, secure: SessionCookie.forwardedOverTLS(request.headers)))])
         case .delete:
-            return CouchReply.json(200, CouchReply.ok, headers: [(.setCookie, state.cookies.header(""))])
+            return CouchReply.json(200, CouchReply.ok, headers: [(.setCookie, state.cookies.header("", secure: SessionCookie.forwardedOverTLS(request.headers)))])
         default:
             throw CouchError.methodNotAllowed
         }

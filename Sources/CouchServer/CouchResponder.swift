@@ -6,8 +6,9 @@ import HTTPTypes
 import Hummingbird
 import Logging
 
-/// Answers every HTTP request of the server: reads the body (within the size limit),
-/// authenticates, routes by CouchDB's URL scheme, and turns any thrown error into CouchDB's
+/// Answers every HTTP request of the server: checks the `Host`, authenticates from the
+/// headers, reads the body (within the size limit and the server's body budget), routes by
+/// CouchDB's URL scheme, and turns any thrown error into CouchDB's
 /// error reply. Validation happens before any write, so a refused request changes nothing.
 struct CouchResponder: HTTPResponder {
     typealias Context = BasicRequestContext
@@ -37,16 +38,19 @@ struct CouchResponder: HTTPResponder {
     /// The reply to one request, any error turned into CouchDB's error reply.
     private func answer(_ request: Request) async throws -> Response {
         let isHead = request.method == .head
+        let secureCookies = SessionCookie.forwardedOverTLS(request.headers)
         var response: Response
+        var heldBodyBytes = 0
+        defer { state.bodyBudget.release(heldBodyBytes) }
         do {
-            let couchRequest = try await prepare(request)
+            let couchRequest = try await prepare(request, heldBodyBytes: &heldBodyBytes)
             response = try await dispatch(couchRequest)
             if let renewed = couchRequest.renewedCookie, response.headers[.setCookie] == nil {
-                response.headers[.setCookie] = state.cookies.header(renewed)
+                response.headers[.setCookie] = state.cookies.header(renewed, secure: secureCookies)
             }
         } catch {
             var couchError = CouchError.from(error)
-            if couchError.status >= 500 {
+            if couchError.status >= 500, couchError != .bodyBudgetExhausted {
                 // The detail (a SQLite message, a file path in the data directory) is for the
                 // operator's log only; the client gets CouchDB's shape without it.
                 logger.error("\(request.method) \(request.uri.path) failed: \(couchError)")
@@ -54,7 +58,7 @@ struct CouchResponder: HTTPResponder {
             }
             var extra: [(HTTPField.Name, String)] = []
             if couchError.status == 401, CouchRoute(path: request.uri.path) == .serverEndpoint("_session") {
-                extra.append((.setCookie, state.cookies.header("")))
+                extra.append((.setCookie, state.cookies.header("", secure: secureCookies)))
             }
             response = CouchReply.error(couchError, headers: extra)
         }
@@ -68,28 +72,23 @@ struct CouchResponder: HTTPResponder {
         return allowed.contains("*") || allowed.contains(origin)
     }
 
-    /// Reads and authenticates a request; throws 413 for oversize bodies, 401 for bad
-    /// credentials or anonymous writes.
-    private func prepare(_ request: Request) async throws -> CouchRequest {
+    /// Checks a request from its head (host, credentials, access, content type), and only
+    /// then reads its body within the size limit and the server's body budget, adding the
+    /// bytes it holds to `heldBodyBytes` for the caller to release. Throws 400 for a foreign
+    /// `Host`, 401 for bad or missing credentials, 415 for a body the endpoint cannot read,
+    /// 413 for oversize bodies and 503 when the budget stays full.
+    ///
+    /// A request refused before its body is read leaves the body unread; Hummingbird drains
+    /// it (discarding the bytes) before the connection's next request.
+    private func prepare(_ request: Request, heldBodyBytes: inout Int) async throws -> CouchRequest {
         guard let route = CouchRoute(path: request.uri.path) else {
             throw CouchError.badRequest("Malformed percent-encoding in the URL path")
         }
-        // Read the body up to the limit; past it, keep reading but drop the bytes, so the
-        // client gets its 413 instead of a reset connection.
-        let limit = state.configuration.maxRequestBodySize
-        let declaredLength = request.headers[.contentLength].flatMap(Int.init)
-        var body = Data(capacity: min(declaredLength ?? 0, limit))
-        var tooLarge = declaredLength.map { $0 > limit } ?? false
-        for try await chunk in request.body {
-            if tooLarge { continue }
-            if body.count + chunk.readableBytes > limit {
-                tooLarge = true
-                body = Data()
-                continue
-            }
-            chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
-        }
-        if tooLarge { throw CouchError.tooLarge }
+        try checkHost(request)
+        let identity = try identify(request.headers)
+        if identity.user == nil { try authorizeAnonymous(request.method, route) }
+        try Self.checkContentType(request.method, route, headers: request.headers)
+        let body = try await readBody(request, heldBodyBytes: &heldBodyBytes)
         var query = [String: String]()
         for (key, value) in request.uri.queryParameters {
             query[String(key).removingPercentEncoding ?? String(key)] = String(value)
@@ -97,57 +96,39 @@ struct CouchResponder: HTTPResponder {
         var couchRequest = CouchRequest(
             method: request.method, route: route, query: QueryParameters(query), headers: request.headers,
             authority: request.head.authority, body: body)
-        try authenticate(&couchRequest)
+        couchRequest.user = identity.user
+        couchRequest.authenticatedBy = identity.authenticatedBy
+        couchRequest.renewedCookie = identity.renewedCookie
         return couchRequest
     }
 
-    /// Sets the request's user from basic auth or the session cookie, and refuses writes that
-    /// need a user and have none.
-    private func authenticate(_ request: inout CouchRequest) throws {
-        if let authorization = request.headers[.authorization] {
-            let parts = authorization.split(separator: " ", maxSplits: 1)
-            if parts.count == 2, parts[0].lowercased() == "basic" {
-                guard let decoded = Data(base64Encoded: String(parts[1])).flatMap({ String(data: $0, encoding: .utf8) }),
-                      let colon = decoded.firstIndex(of: ":"),
-                      let credentials = state.configuration.credentials,
-                      credentials.matches(user: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]))
-                else { throw CouchError.wrongCredentials }
-                request.user = credentials.user
-                request.authenticatedBy = "default"
+    /// Reads the whole body. A declared length is checked against the limit and reserved in
+    /// the budget (waiting for room) before the first byte is read; a body without one
+    /// reserves chunk by chunk and gets 503 rather than wait while holding part of the budget.
+    private func readBody(_ request: Request, heldBodyBytes: inout Int) async throws -> Data {
+        let limit = state.configuration.maxRequestBodySize
+        let budget = state.bodyBudget
+        let declaredLength = request.headers[.contentLength].flatMap(Int.init)
+        if let declaredLength {
+            guard declaredLength <= limit, declaredLength <= budget.total else { throw CouchError.tooLarge }
+            if declaredLength == 0 { return Data() }
+            guard await budget.reserve(declaredLength, timeout: state.configuration.bodyBudgetWait) else {
+                throw CouchError.bodyBudgetExhausted
             }
+            heldBodyBytes += declaredLength
         }
-        if request.user == nil, let session = Cookies(from: request.headers[values: .cookie])["AuthSession"]?.value,
-           let verified = state.cookies.verify(session), verified.user == state.configuration.credentials?.user {
-            request.user = verified.user
-            request.authenticatedBy = "cookie"
-            // Like CouchDB, renew a cookie past half its lifetime so long replications keep going.
-            if Date().timeIntervalSince(verified.issued) > Double(state.cookies.lifetime) / 2 {
-                request.renewedCookie = state.cookies.issue(user: verified.user)
+        var body = Data(capacity: declaredLength ?? 0)
+        for try await chunk in request.body {
+            let size = chunk.readableBytes
+            guard body.count + size <= limit else { throw CouchError.tooLarge }
+            if declaredLength == nil || body.count + size > heldBodyBytes {
+                let extra = body.count + size - heldBodyBytes
+                guard budget.tryReserve(extra) else { throw CouchError.bodyBudgetExhausted }
+                heldBodyBytes += extra
             }
+            chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
         }
-        if request.user == nil, !state.configuration.allowAnonymousWrites, Self.isWrite(request) {
-            switch request.route {
-            case .root, .serverEndpoint, .database: throw CouchError.notServerAdmin
-            default: throw CouchError.notAuthorized
-            }
-        }
-    }
-
-    /// Whether a request changes data (and so needs a user unless anonymous writes are allowed).
-    static func isWrite(_ request: CouchRequest) -> Bool {
-        switch request.method {
-        case .get, .head, .options: return false
-        case .post:
-            switch request.route {
-            case .serverEndpoint("_session"): return false
-            case .databaseEndpoint(_, let endpoint):
-                return !["_all_docs", "_revs_diff", "_bulk_get", "_find", "_changes", "_explain", "_ensure_full_commit"]
-                    .contains(endpoint)
-            default: return true
-            }
-        case .delete where request.route == .serverEndpoint("_session"): return false
-        default: return true
-        }
+        return body
     }
 
     private func dispatch(_ request: CouchRequest) async throws -> Response {

@@ -44,8 +44,9 @@ public final class CouchServer: Sendable {
             responder: CouchResponder(state: state, logger: logger),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "Recipes-CouchServer"),
-            onServerRunning: { channel in
+            onServerRunning: { [state] channel in
                 let port = channel.localAddress?.port ?? 0
+                state.listeningPort = port
                 listening.resume(returning: port)
             },
             logger: logger

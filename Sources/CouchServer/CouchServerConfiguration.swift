@@ -1,7 +1,7 @@
 public import Foundation
 
-/// How a `CouchServer` runs: where its databases live, where it listens, who may write, and
-/// how large a request may be.
+/// How a `CouchServer` runs: where its databases live, where it listens, who may read and
+/// write, which host names it answers to, and how large requests may be.
 public struct CouchServerConfiguration: Sendable {
     /// Directory holding one store file per database; created when the first database is.
     public var dataDirectory: URL
@@ -9,12 +9,24 @@ public struct CouchServerConfiguration: Sendable {
     public var host: String
     /// Port to bind; 0 picks a free one (read it back from `CouchServer.start()`).
     public var port: Int
+    /// More names clients may address the server by (the `Host` header), besides the
+    /// loopback names and the bound address; see `HostAllowList` for the rule.
+    public var publicHosts: [String]
     /// The administrator account; `nil` means nobody can log in.
     public var credentials: ServerCredentials?
-    /// Let requests without credentials write (CouchDB's "admin party"); off by default.
-    public var allowAnonymousWrites: Bool
+    /// What requests without credentials may do; `.none` (CouchDB 3's default) by default.
+    public var anonymousAccess: AnonymousAccess
     /// Largest request body accepted, in bytes; larger ones get 413 `too_large`.
     public var maxRequestBodySize: Int
+    /// Request-body bytes the server holds at once across all requests. A request whose
+    /// declared length does not fit waits for others to finish (up to `bodyBudgetWait`),
+    /// then gets 503; one larger than the whole budget gets 413.
+    public var maxBufferedBodyBytes: Int
+    /// Longest a request waits for room in `maxBufferedBodyBytes`.
+    public var bodyBudgetWait: Duration
+    /// Most entries one request may list: `_all_docs` `keys`, `_bulk_get` `docs`,
+    /// `_revs_diff` IDs, `_bulk_docs` `docs`; more get 400 `bad_request`.
+    public var maxEntriesPerRequest: Int
     /// Lifetime of `AuthSession` cookies in seconds.
     public var sessionLifetime: Int
     /// Longest a `feed=longpoll` request waits, in milliseconds (CouchDB's default is 60000).
@@ -28,9 +40,13 @@ public struct CouchServerConfiguration: Sendable {
         dataDirectory: URL,
         host: String = "127.0.0.1",
         port: Int = 5984,
+        publicHosts: [String] = [],
         credentials: ServerCredentials? = nil,
-        allowAnonymousWrites: Bool = false,
+        anonymousAccess: AnonymousAccess = .none,
         maxRequestBodySize: Int = 64 * 1024 * 1024,
+        maxBufferedBodyBytes: Int = 256 * 1024 * 1024,
+        bodyBudgetWait: Duration = .seconds(30),
+        maxEntriesPerRequest: Int = 100_000,
         sessionLifetime: Int = 600,
         maxLongpollTimeout: Int = 60_000,
         corsOrigins: [String] = []
@@ -38,9 +54,13 @@ public struct CouchServerConfiguration: Sendable {
         self.dataDirectory = dataDirectory
         self.host = host
         self.port = port
+        self.publicHosts = publicHosts
         self.credentials = credentials
-        self.allowAnonymousWrites = allowAnonymousWrites
+        self.anonymousAccess = anonymousAccess
         self.maxRequestBodySize = maxRequestBodySize
+        self.maxBufferedBodyBytes = maxBufferedBodyBytes
+        self.bodyBudgetWait = bodyBudgetWait
+        self.maxEntriesPerRequest = maxEntriesPerRequest
         self.sessionLifetime = sessionLifetime
         self.maxLongpollTimeout = maxLongpollTimeout
         self.corsOrigins = corsOrigins

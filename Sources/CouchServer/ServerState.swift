@@ -7,19 +7,32 @@ final class ServerState: Sendable {
     let configuration: CouchServerConfiguration
     let registry: DatabaseRegistry
     let cookies: SessionCookie
+    /// The request-body bytes all requests together may hold.
+    let bodyBudget: RequestBodyBudget
+    /// The `Host` values requests may carry.
+    let hosts: HostAllowList
     /// The server's UUID, stable across restarts on the same data directory.
     let uuid: String
     private let stopping = Mutex<Bool>(false)
+    private let port = Mutex<Int?>(nil)
 
     init(configuration: CouchServerConfiguration) {
         self.configuration = configuration
         self.registry = DatabaseRegistry(directory: configuration.dataDirectory)
         self.cookies = SessionCookie(lifetime: configuration.sessionLifetime)
+        self.bodyBudget = RequestBodyBudget(total: configuration.maxBufferedBodyBytes)
+        self.hosts = HostAllowList(bind: configuration.host, publicHosts: configuration.publicHosts)
         self.uuid = Self.loadUUID(in: configuration.dataDirectory)
     }
 
     /// Whether the server is shutting down (longpoll requests then answer at once).
     var isStopping: Bool { stopping.withLock { $0 } }
+
+    /// The port the server listens on, once it does.
+    var listeningPort: Int? {
+        get { port.withLock { $0 } }
+        set { port.withLock { $0 = newValue } }
+    }
 
     /// Marks the server as shutting down.
     func markStopping() { stopping.withLock { $0 = true } }

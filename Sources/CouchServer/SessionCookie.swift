@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 
 /// CouchDB-style `AuthSession` cookies: `base64url(user:issuedHex:hmac)`, signed with a secret
 /// made when the server starts, valid for a fixed lifetime.
@@ -41,9 +42,24 @@ struct SessionCookie: Sendable {
     }
 
     /// The `Set-Cookie` header value carrying `value` (empty `value` clears the cookie).
-    func header(_ value: String, now: Date = Date()) -> String {
+    ///
+    /// The cookie is `HttpOnly` (scripts cannot read it) and `SameSite=Lax` (browsers do not
+    /// send it with another site's POST), and `Secure` when `secure` is set: the server speaks
+    /// plain HTTP, so it marks cookies `Secure` only for requests a TLS proxy forwarded.
+    func header(_ value: String, secure: Bool = false, now: Date = Date()) -> String {
         let expires = Date(timeInterval: TimeInterval(lifetime), since: now)
-        return "AuthSession=\(value); Version=1; Expires=\(Self.cookieDate(expires)); Max-Age=\(lifetime); Path=/; HttpOnly"
+        return "AuthSession=\(value); Version=1; Expires=\(Self.cookieDate(expires)); Max-Age=\(lifetime); Path=/; HttpOnly; SameSite=Lax"
+            + (secure ? "; Secure" : "")
+    }
+
+    /// Whether a request reached the server through a TLS-terminating proxy, as the proxy
+    /// says with `X-Forwarded-Proto: https` (or `Forwarded: proto=https`).
+    static func forwardedOverTLS(_ headers: HTTPFields) -> Bool {
+        if let proto = headers[HTTPField.Name("X-Forwarded-Proto")!], proto.split(separator: ",").first?
+            .trimmingCharacters(in: .whitespaces).lowercased() == "https" {
+            return true
+        }
+        return headers[values: HTTPField.Name("Forwarded")!].contains { $0.lowercased().contains("proto=https") }
     }
 
     private func signatureHex(_ payload: String) -> String {

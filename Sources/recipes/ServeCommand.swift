@@ -11,9 +11,15 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the local databases over CouchDB's HTTP API.",
         discussion: """
-            Each database is one store file in the data directory. Reads are open; writes need \
-            --user/--password (basic auth or a cookie session from POST /_session) unless \
-            --allow-anonymous is given. Prints "listening on http://HOST:PORT" once ready.
+            Each database is one store file in the data directory. As in CouchDB 3, every request \
+            except GET /, GET /_up and /_session needs the administrator (--user with --password \
+            or --password-file; basic auth or a cookie session from POST /_session). \
+            --allow-anonymous-reads lets requests without credentials read (GET, HEAD and the \
+            read-only POSTs _all_docs, _find, _bulk_get, _revs_diff, _changes); --allow-anonymous \
+            lets them do everything. Without --user, one of the two is required: \
+            --allow-anonymous-reads then serves read-only. Requests must address the server by a \
+            loopback name (localhost, 127.0.0.1, [::1]), the --bind address, or a --public-host. \
+            Prints "listening on http://HOST:PORT" once ready.
             """
     )
 
@@ -22,6 +28,11 @@ struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Address to bind.")
     var bind: String = "127.0.0.1"
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Another name clients reach the server by (the Host header), e.g. a DNS name when binding a public address; repeat it.",
+        valueName: "name"))
+    var publicHost: [String] = []
 
     @Option(name: .long, help: "Port to listen on (0 picks a free port).")
     var port: Int = 5984
@@ -35,11 +46,17 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "File whose first line is the administrator password.")
     var passwordFile: String?
 
-    @Flag(name: .long, help: "Let requests without credentials write.")
+    @Flag(name: .long, help: "Let requests without credentials read (GET, HEAD, and the read-only POSTs).")
+    var allowAnonymousReads = false
+
+    @Flag(name: .long, help: "Let requests without credentials read and write.")
     var allowAnonymous = false
 
     @Option(name: .long, help: "Largest request body accepted, in megabytes.")
     var maxBodyMb: Int = 64
+
+    @Option(name: .long, help: "Request-body megabytes held at once across all requests; others wait, then get 503.")
+    var maxTotalBodyMb: Int = 256
 
     @Option(name: .long, help: "Browser origin allowed to call the server (CORS, for PouchDB in a browser); repeat it, or * for any.")
     var corsOrigin: [String] = []
@@ -57,6 +74,16 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
         if maxBodyMb < 1 { throw ValidationError("--max-body-mb must be at least 1.") }
+        if maxTotalBodyMb < maxBodyMb {
+            throw ValidationError("--max-total-body-mb must be at least --max-body-mb (\(maxBodyMb)).")
+        }
+        if user == nil, !allowAnonymous, !allowAnonymousReads {
+            throw ValidationError(
+                "Give --user and --password-file, or --allow-anonymous-reads to serve read-only, or --allow-anonymous.")
+        }
+        for host in publicHost where host.isEmpty || host.contains("/") || host.contains(" ") {
+            throw ValidationError("--public-host \(host) is not a host name.")
+        }
     }
 
     /// Starts the server and runs until SIGINT or SIGTERM.
@@ -81,8 +108,9 @@ struct ServeCommand: AsyncParsableCommand {
         logger.logLevel = .warning
         let server = CouchServer(
             configuration: CouchServerConfiguration(
-                dataDirectory: directory, host: bind, port: port, credentials: credentials,
-                allowAnonymousWrites: allowAnonymous, maxRequestBodySize: maxBodyMb * 1024 * 1024,
+                dataDirectory: directory, host: bind, port: port, publicHosts: publicHost, credentials: credentials,
+                anonymousAccess: allowAnonymous ? .all : (allowAnonymousReads ? .reads : .none),
+                maxRequestBodySize: maxBodyMb * 1024 * 1024, maxBufferedBodyBytes: maxTotalBodyMb * 1024 * 1024,
                 corsOrigins: corsOrigin),
             logger: logger)
         let boundPort: Int
@@ -94,7 +122,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         if credentials == nil, !allowAnonymous {
             FileHandle.standardError.write(Data(
-                "recipes serve: no --user given and no --allow-anonymous: serving read-only.\n".utf8))
+                "recipes serve: no --user given and --allow-anonymous-reads: serving read-only.\n".utf8))
         }
         let host = bind.contains(":") ? "[\(bind)]" : bind
         // Written straight to the file descriptor: scripts wait for this line through a pipe.

@@ -1,3 +1,4 @@
+import CouchServer
 import DocumentStore
 import Foundation
 import Testing
@@ -10,7 +11,7 @@ struct DesignDocumentTests {
 
     @Test("PUT, GET, attachments and DELETE under /{db}/_design/{name}, with CouchDB's status codes")
     func roundTrip() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         let client = server.client
         #expect(try await client.send("PUT", "/app", headers: server.auth).status == 201)
@@ -61,7 +62,7 @@ struct DesignDocumentTests {
 
     @Test("Other IDs starting with _ are refused with 400 illegal_docid")
     func otherUnderscoreIDsAreRefused() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         let client = server.client
         #expect(try await client.send("PUT", "/app", headers: server.auth).status == 201)
@@ -78,7 +79,7 @@ struct DesignDocumentTests {
 
     @Test("_all_docs, _changes, _bulk_get, _revs_diff and _bulk_docs include design documents")
     func listedEverywhere() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         let client = server.client
         #expect(try await client.send("PUT", "/app", headers: server.auth).status == 201)

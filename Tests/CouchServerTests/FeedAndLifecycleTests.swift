@@ -9,7 +9,7 @@ import Testing
 struct FeedAndLifecycleTests {
     @Test("Continuous feeds stream one line per change then last_seq; _doc_ids filters; main_only keeps the winner")
     func feeds() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         for id in ["a", "b", "c"] {
@@ -50,7 +50,7 @@ struct FeedAndLifecycleTests {
 
     @Test("Deleting a document leaves a tombstone that the feed, _all_docs keys and GET report as CouchDB does")
     func deletion() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         let created = try await server.client.send("PUT", "/db/gone", json: ["v": 1], headers: server.auth).json()
@@ -81,7 +81,7 @@ struct FeedAndLifecycleTests {
 
     @Test("Local documents count their 0-N revisions, stay out of the feed, and delete")
     func localDocuments() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         let first = try await server.client.send("PUT", "/db/_local/cp", json: ["seq": "1"], headers: server.auth).json()
@@ -116,7 +116,7 @@ struct FeedAndLifecycleTests {
 
     @Test("_bulk_get answers multipart/mixed when the client does not ask for JSON")
     func bulkGetMultipart() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         _ = try await server.client.send("PUT", "/db/a", json: ["v": 1], headers: server.auth)
@@ -131,7 +131,7 @@ struct FeedAndLifecycleTests {
 
     @Test("A session cookie past half its lifetime is renewed with a fresh Set-Cookie")
     func cookieRenewal() async throws {
-        let server = try await TestServer.start { $0.sessionLifetime = 8 }
+        let server = try await TestServer.start(anonymous: .reads) { $0.sessionLifetime = 8 }
         defer { Task { await server.stop() } }
         let login = try await server.client.send("POST", "/_session", json: ["name": "admin", "password": "password"])
         let cookie = String(try #require(login.header("Set-Cookie")).split(separator: ";")[0])
@@ -148,7 +148,7 @@ struct FeedAndLifecycleTests {
 
     @Test("A continuous feed with heartbeats streams changes as they happen and ends when the server stops")
     func continuousUntilStop() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         let started = ContinuousClock.now
         async let feed = server.client.send("GET", "/db/_changes?feed=continuous&heartbeat=100&since=now")
@@ -171,7 +171,7 @@ struct FeedAndLifecycleTests {
 
     @Test("CORS headers and preflights only for configured origins")
     func cors() async throws {
-        let server = try await TestServer.start { $0.corsOrigins = ["http://app.example"] }
+        let server = try await TestServer.start(anonymous: .reads) { $0.corsOrigins = ["http://app.example"] }
         defer { Task { await server.stop() } }
         let preflight = try await server.client.send(
             "OPTIONS", "/db/_bulk_docs",

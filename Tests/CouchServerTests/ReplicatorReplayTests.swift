@@ -39,19 +39,19 @@ struct ReplicatorReplayTests {
     func pushReplay() async throws {
         let (server, _) = try await Self.seededServer()
         defer { Task { await server.stop() } }
-        let info = try await server.client.send("GET", "/src").json()
+        let info = try await server.client.send("GET", "/src", headers: server.auth).json()
         #expect(info.objectValue?["doc_count"] == .int(4))
         #expect(info.objectValue?["doc_del_count"] == .int(1))
         let recipe = try await server.client.send(
-            "GET", "/src/CDTIS-Recipe-22222222-2222-4222-8222-222222222222?revs=true", headers: ["Accept": "application/json"]).json()
+            "GET", "/src/CDTIS-Recipe-22222222-2222-4222-8222-222222222222?revs=true", headers: server.auth.merging(["Accept": "application/json"]) { $1 }).json()
         #expect(recipe.objectValue?["_rev"] == "1-209a1f02d51251ec44a1a49103c5dd63")
         #expect(recipe.objectValue?["_attachments"]?.objectValue?["thumbnailImage"]?.objectValue?["digest"]
             == "md5-xJs/8Hg5mpzwSFaxjRw9Ig==")
         let conflicted = try await server.client.send(
-            "GET", "/src/CDTIS-RecipeType-11111111-1111-4111-8111-111111111111?conflicts=true").json()
+            "GET", "/src/CDTIS-RecipeType-11111111-1111-4111-8111-111111111111?conflicts=true", headers: server.auth).json()
         #expect(conflicted.objectValue?["_rev"] == "2-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb")
         #expect(conflicted.objectValue?["_conflicts"] == ["2-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"])
-        let checkpoint = try await server.client.send("GET", "/src/_local/41064405307e9c9a02166b5712824393")
+        let checkpoint = try await server.client.send("GET", "/src/_local/41064405307e9c9a02166b5712824393", headers: server.auth)
         #expect(checkpoint.status == 200)
         #expect(try checkpoint.json().objectValue?["_rev"] == "0-1")
     }

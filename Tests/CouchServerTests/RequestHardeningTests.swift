@@ -17,7 +17,7 @@ struct RequestHardeningTests {
 
     @Test("Limits, skips and feed numbers past 2^53 - 1 are refused with 400, never a crash")
     func outOfRangeNumbers() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         #expect(try await server.client.send("PUT", "/db1", headers: server.auth).status == 201)
         #expect(try await server.client.send("PUT", "/db1/a", json: ["n": 1], headers: server.auth).status == 201)
@@ -54,7 +54,7 @@ struct RequestHardeningTests {
 
     @Test("A revision whose generation cannot be incremented is refused on write and cannot be edited")
     func revisionGenerationOverflow() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         #expect(try await server.client.send("PUT", "/db1", headers: server.auth).status == 201)
 
@@ -93,7 +93,7 @@ struct RequestHardeningTests {
 
     @Test("_local documents follow CouchDB's revision rules: create without _rev, update only with the current one")
     func localDocumentRevisions() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         #expect(try await server.client.send("PUT", "/db1", headers: server.auth).status == 201)
 
@@ -128,7 +128,7 @@ struct RequestHardeningTests {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("couchserver-modes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: parent) }
         let dataDirectory = parent.appendingPathComponent("data")
-        let server = try await TestServer.start { $0.dataDirectory = dataDirectory }
+        let server = try await TestServer.start(anonymous: .reads) { $0.dataDirectory = dataDirectory }
         defer { Task { await server.stop() } }
         #expect(try await server.client.send("PUT", "/db1", headers: server.auth).status == 201)
         #expect(try await server.client.send("PUT", "/db1/a", json: ["n": 1], headers: server.auth).status == 201)

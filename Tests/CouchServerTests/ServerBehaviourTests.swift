@@ -27,7 +27,7 @@ struct ServerBehaviourTests {
 
     @Test("A multipart/related PUT with new_edits=false stores the attachment byte for byte")
     func multipartPutThenGet() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         #expect(try await server.client.send("PUT", "/photos", headers: server.auth).status == 201)
         let doc: JSONValue = [
@@ -69,7 +69,7 @@ struct ServerBehaviourTests {
 
     @Test("A new_edits=true PUT with an inline attachment, then an update with a stub keeps it; omitting it drops it")
     func attachmentStubs() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         let first = try await server.client.send("PUT", "/db/doc", json: [
@@ -94,9 +94,9 @@ struct ServerBehaviourTests {
         #expect(entry?["data"] == nil)
     }
 
-    @Test("Writes without credentials get 401; reads stay open; --allow-anonymous lets them through")
+    @Test("With anonymous reads, writes without credentials get 401 and reads stay open; --allow-anonymous lets them through")
     func authentication() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         let anonymousCreate = try await server.client.send("PUT", "/db")
         #expect(anonymousCreate.status == 401)
@@ -128,7 +128,7 @@ struct ServerBehaviourTests {
         #expect(badLogin.status == 401)
         #expect(try badLogin.json().objectValue?["reason"] == "Name or password is incorrect.")
 
-        let open = try await TestServer.start { $0.credentials = nil; $0.allowAnonymousWrites = true }
+        let open = try await TestServer.start(anonymous: .reads) { $0.credentials = nil; $0.anonymousAccess = .all }
         defer { Task { await open.stop() } }
         #expect(try await open.client.send("PUT", "/db").status == 201)
         #expect(try await open.client.send("PUT", "/db/doc", json: ["a": 1]).status == 201)
@@ -136,7 +136,7 @@ struct ServerBehaviourTests {
 
     @Test("Oversize bodies get 413 too_large and change nothing")
     func oversizeBody() async throws {
-        let server = try await TestServer.start { $0.maxRequestBodySize = 4096 }
+        let server = try await TestServer.start(anonymous: .reads) { $0.maxRequestBodySize = 4096 }
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         let big: JSONValue = ["docs": [["_id": "big", "blob": .string(String(repeating: "x", count: 10_000))]]]
@@ -149,7 +149,7 @@ struct ServerBehaviourTests {
 
     @Test("Database names are validated as CouchDB validates them")
     func databaseNames() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         for bad in ["Bad_Name", "1abc", "_private", "a%20b", "caf%C3%A9"] {
             let reply = try await server.client.send("PUT", "/\(bad)", headers: server.auth)
@@ -167,7 +167,7 @@ struct ServerBehaviourTests {
 
     @Test("Malformed requests are refused whole and change nothing")
     func badRequestsChangeNothing() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         _ = try await server.client.send("PUT", "/db/keep", json: ["v": 1], headers: server.auth)
@@ -199,7 +199,7 @@ struct ServerBehaviourTests {
 
     @Test("A longpoll _changes request answers as soon as a document is written")
     func longpoll() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         let since = try await server.client.send("GET", "/db").json().objectValue?["update_seq"]?.stringValue ?? "0"
@@ -219,7 +219,7 @@ struct ServerBehaviourTests {
 
     @Test("_all_docs honours keys, ranges, descending, limit and skip")
     func allDocs() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         let bulk = try await server.client.send("POST", "/db/_bulk_docs", json: [
@@ -242,7 +242,7 @@ struct ServerBehaviourTests {
 
     @Test("_find answers Mango selectors with sort, limit and fields")
     func find() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         for (id, order) in [("x", 3), ("y", 1), ("z", 2)] {

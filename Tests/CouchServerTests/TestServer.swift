@@ -11,14 +11,18 @@ struct TestServer: Sendable {
     let directory: URL
     let client: HTTPTestClient
 
-    /// Starts a server; `configure` adjusts the configuration first.
-    static func start(_ configure: (inout CouchServerConfiguration) -> Void = { _ in }) async throws -> TestServer {
+    /// Starts a server with the administrator's credentials and `anonymous` access for
+    /// requests without them (the server's own default unless told); `configure` adjusts the
+    /// configuration first.
+    static func start(
+        anonymous: AnonymousAccess = .none, _ configure: (inout CouchServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("couchserver-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = CouchServerConfiguration(
             dataDirectory: directory, host: "127.0.0.1", port: 0,
-            credentials: ServerCredentials(user: user, password: password))
+            credentials: ServerCredentials(user: user, password: password), anonymousAccess: anonymous)
         configure(&configuration)
         var logger = Logger(label: "couchserver-tests")
         logger.logLevel = .warning

@@ -144,13 +144,21 @@ final class RunningProcess: @unchecked Sendable {
     }
 }
 
-/// `recipes serve` on a free port of 127.0.0.1, for sync tests without any CouchDB.
+/// `recipes serve` on a free port of 127.0.0.1 with an administrator, for sync tests without
+/// any CouchDB. Every request needs the administrator (the server's default), so the sync
+/// commands get URLs with the credentials in them, as a user would give them.
 final class ServedDatabase: @unchecked Sendable {
+    static let user = "admin"
+    static let password = "served-s3cret"
+
     let server: RunningProcess
     let baseURL: String
 
     init(in sandbox: Sandbox) async throws {
-        server = try sandbox.start(["serve", "--data-dir", sandbox.path("server"), "--port", "0", "--allow-anonymous"])
+        let passwordFile = try sandbox.write("serve-password", Data("\(Self.password)\n".utf8))
+        server = try sandbox.start([
+            "serve", "--data-dir", sandbox.path("server"), "--port", "0", "--user", Self.user, "--password-file", passwordFile,
+        ])
         guard let out = await server.waitForOutput(containing: "listening on ") else {
             throw ServeError(message: "recipes serve did not start: \(server.stderr)")
         }
@@ -160,12 +168,24 @@ final class ServedDatabase: @unchecked Sendable {
 
     deinit { server.stop() }
 
-    /// The URL of database `name`.
-    func url(_ name: String = "recipes") -> String { "\(baseURL)/\(name)" }
+    /// The URL of database `name`, with the administrator's credentials in it.
+    func url(_ name: String = "recipes") -> String {
+        baseURL.replacingOccurrences(of: "http://", with: "http://\(Self.user):\(Self.password)@") + "/\(name)"
+    }
+
+    /// The `Authorization` header value of the administrator.
+    static var authorization: String { "Basic " + Data("\(user):\(password)".utf8).base64EncodedString() }
+
+    /// A request for `path` of the server, as the administrator.
+    func request(_ path: String) -> URLRequest {
+        var request = URLRequest(url: URL(string: baseURL + path)!)
+        request.setValue(Self.authorization, forHTTPHeaderField: "Authorization")
+        return request
+    }
 
     /// GET a path of the server and decode the JSON reply.
     func get(_ path: String) async throws -> [String: Any] {
-        let (data, _) = try await URLSession.shared.data(from: URL(string: baseURL + path)!)
+        let (data, _) = try await URLSession.shared.data(for: request(path))
         guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw ServeError(message: "not a JSON object: \(String(decoding: data, as: UTF8.self))")
         }

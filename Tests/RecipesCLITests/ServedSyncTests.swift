@@ -80,7 +80,7 @@ struct ServedSyncTests {
         let a = ["--store", sandbox.path("a.sqlite"), "--remote", server.url()]
         #expect((try await sandbox.run(["list", "--json"] + a).json() as? [[String: Any]])?.count == 14)
         #expect(try await sandbox.run(["sync"] + a).status == 0)
-        var request = URLRequest(url: URL(string: server.url() + "/_design/app")!)
+        var request = server.request("/recipes/_design/app")
         request.httpMethod = "PUT"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(#"{"language":"javascript","views":{"byName":{"map":"function(doc){ emit(doc.name, null) }"}}}"#.utf8)

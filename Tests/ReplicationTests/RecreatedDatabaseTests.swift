@@ -32,7 +32,7 @@ import Testing
     /// one it refuses (anonymous, so only the local copy exists and says the peer refused).
     @Test(arguments: [true, false])
     func pullAfterTheRemoteWasRecreatedStartsOver(authenticated: Bool) async throws {
-        let server = try await Server(credentials: ServerCredentials(user: "admin", password: "pw"), anonymousWrites: false)
+        let server = try await Server(credentials: ServerCredentials(user: "admin", password: "pw"), anonymousAccess: .reads)
         defer { Task { await server.stop() } }
         let dir = try TemporaryDirectory()
         let admin = server.url("pl", user: "admin", password: "pw")

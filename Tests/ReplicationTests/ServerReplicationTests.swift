@@ -16,14 +16,14 @@ import Testing
         var port: Int
         let credentials: ServerCredentials?
 
-        init(credentials: ServerCredentials? = nil, anonymousWrites: Bool = true, port: Int = 0, directory: TemporaryDirectory? = nil) async throws {
+        init(credentials: ServerCredentials? = nil, anonymousAccess: AnonymousAccess = .all, port: Int = 0, directory: TemporaryDirectory? = nil) async throws {
             self.directory = try directory ?? TemporaryDirectory()
             self.credentials = credentials
             var logger = Logger(label: "test-server")
             logger.logLevel = .critical
             server = CouchServer(configuration: CouchServerConfiguration(
                 dataDirectory: self.directory.url, host: "127.0.0.1", port: port, credentials: credentials,
-                allowAnonymousWrites: anonymousWrites), logger: logger)
+                anonymousAccess: anonymousAccess), logger: logger)
             self.port = try await server.start()
         }
 
@@ -221,7 +221,7 @@ import Testing
     }
 
     @Test func credentialsBasicCookieAndWrongPassword() async throws {
-        let server = try await Server(credentials: ServerCredentials(user: "admin", password: "correct-horse"), anonymousWrites: false)
+        let server = try await Server(credentials: ServerCredentials(user: "admin", password: "correct-horse"), anonymousAccess: .none)
         defer { Task { await server.stop() } }
         let dir = try TemporaryDirectory()
         let a = try newStore(dir, "a")
@@ -244,7 +244,7 @@ import Testing
     }
 
     @Test func aReadOnlyRemoteRefusingCheckpointsStillPullsAndResumes() async throws {
-        let writable = try await Server(credentials: ServerCredentials(user: "admin", password: "pw"), anonymousWrites: false)
+        let writable = try await Server(credentials: ServerCredentials(user: "admin", password: "pw"), anonymousAccess: .reads)
         defer { Task { await writable.stop() } }
         let dir = try TemporaryDirectory()
         let a = try newStore(dir, "a")

@@ -1,0 +1,151 @@
+import DocumentStore
+import Foundation
+import Testing
+
+/// `recipes serve`'s access and hardening options, end to end through the real executable.
+@Suite("recipes serve access and limits")
+struct ServeAccessTests {
+    /// A running `recipes serve` and what it printed.
+    struct Served {
+        var process: Process
+        var port: Int
+        var stderr: Pipe
+
+        /// Stops the process and waits for it.
+        func stop() {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+    }
+
+    /// Starts `recipes serve --port 0` over `directory` with `arguments`, as admin/`secret`
+    /// unless `withUser` is false.
+    static func serve(_ directory: URL, withUser: Bool = true, _ arguments: [String]) async throws -> Served {
+        let passwordFile = directory.appendingPathComponent("password")
+        try "secret\n".write(to: passwordFile, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = try ServeCommandTests.executable()
+        process.arguments = ["serve", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path]
+            + (withUser ? ["--user", "admin", "--password-file", passwordFile.path] : []) + arguments
+        let stdout = Pipe()
+        let stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let line = try await ServeCommandTests.firstLine(of: stdout.fileHandleForReading)
+        let port = try #require(Int(line.split(separator: ":").last ?? ""))
+        return Served(process: process, port: port, stderr: stderr)
+    }
+
+    /// A fresh temporary directory.
+    static func directory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// Runs `recipes serve arguments` expecting it to exit at once; returns status and stderr.
+    static func refused(_ arguments: [String]) throws -> (status: Int32, stderr: String, stdout: String) {
+        let process = Process()
+        process.executableURL = try ServeCommandTests.executable()
+        process.arguments = ["serve"] + arguments
+        let stderr = Pipe()
+        let stdout = Pipe()
+        process.standardError = stderr
+        process.standardOutput = stdout
+        try process.run()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    }
+
+    static let auth = HTTPTestClient.basic("admin", "secret")
+
+    @Test("Without --user, recipes serve needs --allow-anonymous-reads or --allow-anonymous; --help says so")
+    func needsUserOrAnonymousFlag() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bare = try Self.refused(["--port", "0", "--data-dir", directory.path])
+        #expect(bare.status == 64)
+        #expect(bare.stderr.contains("--allow-anonymous-reads") && bare.stderr.contains("--allow-anonymous"))
+
+        let help = try Self.refused(["--help"])
+        for option in ["--allow-anonymous-reads", "--allow-anonymous ", "--public-host", "--max-total-body-mb"] {
+            #expect(help.stdout.contains(option), "\(option)")
+        }
+
+        // Read-only without a user: reads open, writes refused.
+        let readOnly = try await Self.serve(directory, withUser: false, ["--allow-anonymous-reads"])
+        defer { readOnly.stop() }
+        let client = HTTPTestClient(port: readOnly.port)
+        #expect(try await client.send("GET", "/_all_dbs").json() == [])
+        #expect(try await client.send("PUT", "/recipes").status == 401)
+    }
+
+    @Test("--allow-anonymous-reads opens reads but not writes; --public-host adds a name the server answers")
+    func anonymousReadsAndPublicHost() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let served = try await Self.serve(directory, ["--allow-anonymous-reads", "--public-host", "recipes.example"])
+        defer { served.stop() }
+        let client = HTTPTestClient(port: served.port)
+        #expect(try await client.send("PUT", "/recipes", headers: Self.auth).status == 201)
+        #expect(try await client.send("PUT", "/recipes/cake", json: ["name": "Cake"]).status == 401)
+        #expect(try await client.send("PUT", "/recipes/cake", json: ["name": "Cake"], headers: Self.auth).status == 201)
+        #expect(try await client.send("GET", "/recipes/cake").json().objectValue?["name"] == "Cake")
+        #expect(try await client.send("POST", "/recipes/_all_docs", json: ["keys": ["cake"]]).status == 200)
+
+        for (host, status) in [("recipes.example:\(served.port)", 200), ("localhost:\(served.port)", 200), ("evil.example:\(served.port)", 400)] {
+            #expect(try await BrowserSafetyTests.welcome(port: served.port, host: host).status == status, "\(host)")
+        }
+    }
+
+    /// The peak resident memory of process `pid`, in bytes (`VmHWM` of /proc).
+    static func peakResidentBytes(_ pid: Int32) throws -> Int {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        let line = try #require(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        let kilobytes = try #require(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+        return kilobytes * 1024
+    }
+
+    @Test("Eight concurrent 60 MB bodies stay within the body budget: peak RSS under 400 MB, GET / answers meanwhile")
+    func concurrentLargeBodies() async throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let served = try await Self.serve(directory, [])
+        defer { served.stop() }
+        let port = served.port
+        let body = Data(repeating: UInt8(ascii: " "), count: 60 * 1024 * 1024)
+        let authLine = Self.auth.map { "\($0.key): \($0.value)" }
+
+        // Each body is read whole (it fits --max-body-mb 64), then the missing database is 404.
+        // Every client holds back its last byte for a second once the rest is taken, so
+        // without a budget the server would hold all eight bodies at once.
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    let connection = try RawHTTPConnection(port: port)
+                    try await connection.sendHead([
+                        "POST /missing\(index)/_bulk_docs HTTP/1.1", "Host: 127.0.0.1:\(port)", "Content-Type: application/json",
+                        "Content-Length: \(body.count)", "Connection: close",
+                    ] + authLine)
+                    try await connection.send(body.dropLast())
+                    try await Task.sleep(for: .seconds(1))
+                    try await connection.send(body.suffix(1))
+                    return try await connection.readReply(timeout: 120).status
+                }
+            }
+            try await Task.sleep(for: .milliseconds(500))
+            let started = Date()
+            let welcome = try await HTTPTestClient(port: port).send("GET", "/")
+            #expect(welcome.status == 200)
+            #expect(Date().timeIntervalSince(started) < 5)
+            var statuses = [Int]()
+            for try await status in group { statuses.append(status) }
+            return statuses
+        }
+        #expect(statuses == Array(repeating: 404, count: 8))
+        let peak = try Self.peakResidentBytes(served.process.processIdentifier)
+        #expect(peak < 400 * 1024 * 1024, "peak RSS \(peak / 1024 / 1024) MB")
+    }
+}
