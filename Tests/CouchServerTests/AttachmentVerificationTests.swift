@@ -1,3 +1,4 @@
+import CouchServer
 import DocumentStore
 import Foundation
 import Testing
@@ -23,7 +24,7 @@ import Testing
 
     @Test("new_edits=false: inline bytes and stubs must match their declared length and digest")
     func declaredLengthAndDigest() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         let client = server.client
         #expect(try await client.send("PUT", "/db", headers: server.auth).status == 201)
@@ -59,7 +60,7 @@ import Testing
 
     @Test("A multipart PUT whose part differs from its declared length or digest is refused")
     func multipartPartChecked() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         #expect(try await server.client.send("PUT", "/db", headers: server.auth).status == 201)
         for entry: JSONValue in [
@@ -80,7 +81,7 @@ import Testing
 
     @Test("CR, LF and other control characters in attachment names or content types get 400")
     func controlCharactersRefused() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         let client = server.client
         #expect(try await client.send("PUT", "/db", headers: server.auth).status == 201)

@@ -97,7 +97,7 @@ struct FeedAndLifecycleTests {
 
     @Test("DELETE of a local document checks its revision as PUT does")
     func localDeleteChecksTheRevision() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         _ = try await server.client.send("PUT", "/db", headers: server.auth)
         _ = try await server.client.send("PUT", "/db/_local/cp", json: ["seq": "1"], headers: server.auth)

@@ -1,3 +1,4 @@
+import CouchServer
 import DocumentStore
 import Foundation
 import Testing
@@ -22,7 +23,7 @@ import Testing
 
     @Test("Deleting a database ends its open longpoll and continuous feeds with valid JSON")
     func deleteEndsOpenFeeds() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         let client = server.client
         #expect(try await client.send("PUT", "/db", headers: server.auth).status == 201)
@@ -45,7 +46,7 @@ import Testing
 
     @Test("A database delete racing writes gives 201, 404 or 409 to every request, never 500")
     func deleteRacingWrites() async throws {
-        let server = try await TestServer.start()
+        let server = try await TestServer.start(anonymous: .reads)
         defer { Task { await server.stop() } }
         let client = server.client
         let auth = server.auth
