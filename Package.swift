@@ -24,6 +24,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(
@@ -60,6 +61,7 @@ let package = Package(
                 "store-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .target(
@@ -85,7 +87,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "ObjectGraphTests", dependencies: ["ObjectGraph"]),
+        .testTarget(
+            name: "ObjectGraphTests",
+            dependencies: ["ObjectGraph", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .target(name: "CouchProtocol", dependencies: ["DocumentStore"]),
         .target(name: "AsyncBridge"),
         .testTarget(name: "CouchProtocolTests", dependencies: ["CouchProtocol", "DocumentStore"]),
@@ -144,7 +149,7 @@ let package = Package(
             name: "DocumentIncrementalStoreTests",
             dependencies: ["DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child"]
         ),
-        .testTarget(name: "RecipesCLITests", dependencies: ["recipes", "RecipesKit"]),
+        .testTarget(name: "RecipesCLITests", dependencies: ["recipes", "recipes-bench", "RecipesKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -190,11 +190,18 @@ final class ServerProcess {
     let process = Process()
     let port: Int
 
-    init(executable: String, dataDirectory: URL, maxBodyMegabytes: Int = 64) throws {
+    /// Starts `recipes serve` with `access` (anonymous writes by default, or `--user …`
+    /// options) and waits for its "listening on" line; `errorLog` receives its stderr.
+    init(executable: String, dataDirectory: URL, maxBodyMegabytes: Int = 64, access: [String] = ["--allow-anonymous"],
+         errorLog: URL? = nil) throws {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--data-dir", dataDirectory.path, "--bind", "127.0.0.1", "--port", "0", "--allow-anonymous",
-                             "--max-body-mb", String(maxBodyMegabytes)]
+        process.arguments = ["serve", "--data-dir", dataDirectory.path, "--bind", "127.0.0.1", "--port", "0"] + access
+            + ["--max-body-mb", String(maxBodyMegabytes)]
+        if let errorLog {
+            _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errorLog)
+        }
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -211,6 +218,12 @@ final class ServerProcess {
             throw ValidationError("`recipes serve` did not report its port (said: \(text))")
         }
         self.port = port
+        // Keep reading: the server logs warnings to stdout, and a full pipe would block it.
+        let log = process.standardError as? FileHandle
+        handle.readabilityHandler = { handle in
+            let chunk = handle.availableData
+            if !chunk.isEmpty { log?.write(chunk) }
+        }
     }
 
     func terminate() {

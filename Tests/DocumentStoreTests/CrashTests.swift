@@ -33,7 +33,7 @@ import Testing
         // Output goes to a file, polled on a thread of its own: the wait must neither lag
         // behind a busy pool (the writer would finish first) nor hold one of its threads.
         let outputPath = directory.path("writer.out")
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         try process.run()
 

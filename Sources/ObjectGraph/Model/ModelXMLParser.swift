@@ -6,6 +6,9 @@ import FoundationXML
 /// Reads Xcode's model XML with FoundationXML's `XMLParser`, keeping line numbers.
 /// Unknown elements (layout `<elements>`, configurations) are skipped.
 final class ModelXMLParser: NSObject, XMLParserDelegate {
+    /// Deepest element nesting accepted (Xcode's models use five levels).
+    static let maximumDepth = 64
+
     private var model = ParsedModel()
     private var sawModelRoot = false
     private var stack: [String] = []
@@ -16,6 +19,12 @@ final class ModelXMLParser: NSObject, XMLParserDelegate {
     private init(path: String) { self.path = path }
 
     static func parse(data: Data, path: String) throws -> ParsedModel {
+        // FoundationXML traps on some invalid UTF-8 it is handed back by libxml2 (found by
+        // fuzzing), so bytes that are not UTF-8 are refused before they reach it.
+        if let line = firstInvalidUTF8Line(in: data) {
+            throw ModelError(file: path, line: line, element: "XML",
+                             reason: "the file is not valid UTF-8; save the model as UTF-8 XML")
+        }
         let delegate = ModelXMLParser(path: path)
         let parser = XMLParser(data: data)
         delegate.parser = parser
@@ -34,10 +43,37 @@ final class ModelXMLParser: NSObject, XMLParserDelegate {
         return delegate.model
     }
 
+    /// The 1-based line holding the first byte that is not part of valid UTF-8, if any.
+    static func firstInvalidUTF8Line(in data: Data) -> Int? {
+        var bytes = data.makeIterator()
+        var decoder = Unicode.UTF8.ForwardParser()
+        var line = 1
+        while true {
+            switch decoder.parseScalar(from: &bytes) {
+            case .valid(let encoded):
+                if encoded.count == 1, encoded.first == UInt8(ascii: "\n") { line += 1 }
+            case .error:
+                return line
+            case .emptyInput:
+                return nil
+            }
+        }
+    }
+
     private var line: Int { parser?.lineNumber ?? 0 }
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        // Models nest a few levels; deeper nesting is refused before each element's path
+        // (joined from the stack) makes loading quadratic.
+        guard stack.count < Self.maximumDepth else {
+            if failure == nil {
+                failure = ModelError(file: self.path, line: max(parser.lineNumber, 1), element: "XML",
+                                     reason: "elements nested deeper than \(Self.maximumDepth) levels; this is not a Core Data model")
+            }
+            parser.abortParsing()
+            return
+        }
         defer { stack.append(elementName) }
         let parent = stack.last
         let element = ParsedModel.Element(attributes: attributeDict, line: parser.lineNumber)

@@ -24,7 +24,10 @@ public indirect enum PredicateExpression: Sendable, Hashable, CustomStringConver
         switch self {
         case .keyPath(let path):
             return path.split(separator: ".", omittingEmptySubsequences: false).map { part in
-                Self.reservedWords.contains(part.uppercased()) ? "#" + part : String(part)
+                // A keyword, or a component that does not start like a word (`#1`), keeps its
+                // `#` so the rendering parses back to the same key path.
+                let startsLikeAWord = part.first.map { $0.isLetter || $0 == "_" || $0 == "@" } ?? false
+                return Self.reservedWords.contains(part.uppercased()) || !startsLikeAWord ? "#" + part : String(part)
             }.joined(separator: ".")
         case .constant(let v): return v.description
         case .object(let id): return "OBJECT(\(id.stringRepresentation))"

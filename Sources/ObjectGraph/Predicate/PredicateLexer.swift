@@ -179,7 +179,8 @@ struct PredicateLexer {
             throw error(index, "an operator or the end of the number", "'\(d)'")
         }
         if !isFloat, let i = Int64(text) { return .int(i) }
-        guard let v = Double(text) else { throw error(start, "a number", "'\(text)'") }
+        // A literal past Double's range would become an infinity that renders as a key path.
+        guard let v = Double(text), v.isFinite else { throw error(start, "a number within the range of a double", "'\(text)'") }
         return .double(v)
     }
 }

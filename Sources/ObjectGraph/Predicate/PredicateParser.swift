@@ -11,11 +11,16 @@
 ///             | %@ | %K | %d | %f | "{" expr ("," expr)* "}"
 /// ```
 struct PredicateParser {
+    /// Deeper nesting of parentheses, `NOT`s and `{…}` collections is refused with a
+    /// ``PredicateParseError`` rather than risking the stack on a hostile format string.
+    static let maximumDepth = 128
+
     private var tokens: [PredicateToken] = []
     private var index = 0
     private let format: String
     private let arguments: [any PredicateArgument]
     private var argumentIndex = 0
+    private var depth = 0
 
     init(format: String, arguments: [any PredicateArgument]) {
         self.format = format
@@ -38,6 +43,16 @@ struct PredicateParser {
     private func error(_ expected: String) -> PredicateParseError {
         PredicateParseError(position: current.position, expected: expected, found: current.display)
     }
+
+    /// Counts one level of nesting, refusing more than ``maximumDepth``; pair it with `leave()`.
+    private mutating func enter() throws {
+        guard depth < Self.maximumDepth else {
+            throw error("at most \(Self.maximumDepth) levels of nested parentheses, NOTs and collections")
+        }
+        depth += 1
+    }
+
+    private mutating func leave() { depth -= 1 }
 
     private func isKeyword(_ word: String) -> Bool {
         if case .word(let w) = current.kind { return w.uppercased() == word }
@@ -69,6 +84,8 @@ struct PredicateParser {
 
     private mutating func parseNot() throws -> ObjectPredicate {
         if isKeyword("NOT") || isSymbol("!") {
+            try enter()
+            defer { leave() }
             index += 1
             return .not(try parseNot())
         }
@@ -77,6 +94,8 @@ struct PredicateParser {
 
     private mutating func parsePrimary() throws -> ObjectPredicate {
         if isSymbol("(") {
+            try enter()
+            defer { leave() }
             index += 1
             let inner = try parseOr()
             guard isSymbol(")") else { throw error("')'") }
@@ -186,10 +205,11 @@ struct PredicateParser {
                 }
                 return .keyPath(key + (try parseKeyPathTail()))
             case "d", "i", "u", "D", "x":
-                guard case .constant(let v) = expr, let n = v.numericValue, n == n.rounded() else {
-                    throw PredicateParseError(position: token.position, expected: "an integer for \(spec)", found: "\(expr)")
+                // Exact conversion: a fraction, NaN, an infinity or a value past Int64 is refused.
+                guard case .constant(let v) = expr, let n = Self.exactInteger(v) else {
+                    throw PredicateParseError(position: token.position, expected: "a 64-bit integer for \(spec)", found: "\(expr)")
                 }
-                return .constant(.int(Int64(n)))
+                return .constant(.int(n))
             case "f":
                 guard case .constant(let v) = expr, let n = v.numericValue else {
                     throw PredicateParseError(position: token.position, expected: "a number for \(spec)", found: "\(expr)")
@@ -199,6 +219,8 @@ struct PredicateParser {
                 return expr
             }
         case .symbol("{"):
+            try enter()
+            defer { leave() }
             index += 1
             var items: [PredicateExpression] = []
             if isSymbol("}") { index += 1; return .aggregate(items) }
@@ -230,6 +252,13 @@ struct PredicateParser {
         default:
             throw error("a key path or value")
         }
+    }
+
+    /// The value of a `%d` argument as an exact 64-bit integer: integers as they are, other
+    /// numbers only when they have no fraction and fit (`Int64(exactly:)`), else `nil`.
+    private static func exactInteger(_ value: AttributeValue) -> Int64? {
+        if let integer = value.int64Value { return integer }
+        return value.numericValue.flatMap { Int64(exactly: $0) }
     }
 
     /// Reads `.component` repetitions after the first key path component.

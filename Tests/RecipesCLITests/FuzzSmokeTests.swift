@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// A short `recipes-bench fuzz` run against the debug `recipes serve`, so the fuzz mode
+/// itself keeps working; the long runs stay outside the test suite.
+@Suite("recipes-bench fuzz smoke run")
+struct FuzzSmokeTests {
+    @Test func twoHundredHostileRequestsGetCouchDBShapedRepliesAndTheServerLives() throws {
+        let recipes = try CLIBinary.url()
+        let bench = recipes.deletingLastPathComponent().appendingPathComponent("recipes-bench")
+        try #require(FileManager.default.isExecutableFile(atPath: bench.path), "build recipes-bench next to recipes")
+        let process = Process()
+        process.executableURL = bench
+        process.arguments = ["fuzz", "--requests", "200", "--seed", "9", "--check-every", "50", "--feed-deadline", "0.5",
+                             "--server", recipes.path, "--json"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(text)")
+        let last = try #require(text.split(separator: "\n").last)
+        let figures = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(figures["requests"] as? Int == 200)
+        #expect(figures["malformed"] as? Int == 0, "\(text)")
+        #expect(figures["crashes"] as? Int == 0)
+        #expect(figures["serverAlive"] as? Bool == true)
+        #expect(figures["livenessChecks"] as? Int == 4)
+        let replies = try #require(figures["replies"] as? [String: Int])
+        #expect(replies["2xx", default: 0] > 0 && replies["4xx", default: 0] > 0, "\(replies)")
+        #expect(text.contains("fuzz: 200 requests (seed 9)"))
+    }
+}
