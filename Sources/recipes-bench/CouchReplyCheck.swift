@@ -52,9 +52,14 @@ enum CouchReplyCheck {
         let isHead = request.method == "HEAD"
         switch reply.status {
         case 200..<300:
+            // An attachment comes back with its own content type and bytes.
+            if request.isAttachmentPath, !heldOpen { return .couch(status: reply.status) }
             if isHead || reply.body.isEmpty && (reply.status == 204 || heldOpen) { return .couch(status: reply.status) }
             if type.hasPrefix("application/json") {
-                if request.mayHoldOpen, !jsonLines(reply.body) { return .malformed("\(reply.status) JSON feed with a line that is not JSON") }
+                // A longpoll reply is one JSON object; a continuous feed is one per line.
+                if request.mayHoldOpen, (try? JSONValue.parse(Data(reply.body))) == nil, !jsonLines(reply.body) {
+                    return .malformed("\(reply.status) JSON feed that is neither one JSON value nor JSON lines")
+                }
                 if !request.mayHoldOpen, (try? JSONValue.parse(Data(reply.body))) == nil {
                     return .malformed("\(reply.status) application/json body that does not parse: \(preview(reply.body))")
                 }
@@ -70,8 +75,6 @@ enum CouchReplyCheck {
                 return .couch(status: reply.status)
             }
             if type.hasPrefix("text/event-stream") { return heldOpen ? .heldOpen : .couch(status: reply.status) }
-            // An attachment comes back with its own content type.
-            if request.endpoint == "attachment" { return .couch(status: reply.status) }
             return .malformed("\(reply.status) with content type \"\(type)\": \(preview(reply.body))")
         case 304:
             return .couch(status: 304)

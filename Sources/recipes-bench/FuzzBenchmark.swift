@@ -94,6 +94,9 @@ struct FuzzBenchmark: AsyncParsableCommand {
         print(tally.summaryLine)
         for example in tally.malformedExamples { print("  malformed: \(example)") }
         for example in tally.serverErrorExamples { print("  5xx: \(example)") }
+        if !tally.serverErrorsByEndpoint.isEmpty {
+            print("  5xx by endpoint: " + tally.serverErrorsByEndpoint.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]

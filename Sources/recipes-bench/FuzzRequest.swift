@@ -1,3 +1,5 @@
+import Foundation
+
 /// One generated HTTP request for `recipes-bench fuzz`, kept as raw pieces so it can be
 /// written byte for byte (invalid UTF-8, odd framing and all) and shown in a report.
 struct FuzzRequest {
@@ -37,11 +39,45 @@ struct FuzzRequest {
         return out + body
     }
 
-    /// `METHOD target` with bytes outside printable ASCII escaped, cut to `limit` characters.
+    /// `METHOD target` and the start of the body, bytes outside printable ASCII escaped, each
+    /// cut to `limit` characters.
     func summary(limit: Int = 160) -> String {
-        var text = method + " "
-        for byte in target {
-            text += (0x21...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
+        var text = method + " " + Self.escaped(target, limit: limit)
+        if !body.isEmpty { text += " body " + Self.escaped(body, limit: limit) }
+        return text
+    }
+
+    /// The request target has bytes a request line may not carry raw (spaces, controls,
+    /// non-ASCII), so the HTTP layer may refuse it before the server sees it.
+    var targetIsInvalid: Bool { target.contains { !(0x21...0x7E).contains($0) } }
+
+    /// The path names an attachment (`/db/doc/name`, `/db/_design/x/name`), which comes
+    /// back with whatever content type it was stored with.
+    var isAttachmentPath: Bool {
+        let path = target.split(separator: UInt8(ascii: "?"), maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+        var segments: [String] = []
+        for piece in String(decoding: path, as: UTF8.self).split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            guard let decoded = piece.removingPercentEncoding else { return false }
+            segments.append(decoded)
+        }
+        if segments.last == "" { segments.removeLast() }
+        guard segments.count >= 2, !segments[0].hasPrefix("_") else { return false }
+        var rest = Array(segments.dropFirst())
+        if rest[0].hasPrefix("_design/") || rest[0].hasPrefix("_local/") {
+            rest.replaceSubrange(0...0, with: rest[0].split(separator: "/", maxSplits: 1).map(String.init))
+        }
+        switch rest[0] {
+        case "_local": return false
+        case "_design": return rest.count >= 3
+        case let name where name.hasPrefix("_"): return false
+        default: return rest.count >= 2
+        }
+    }
+
+    private static func escaped(_ bytes: [UInt8], limit: Int) -> String {
+        var text = ""
+        for byte in bytes {
+            text += (0x20...0x7E).contains(byte) ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16)
             if text.count > limit { return text + "…" }
         }
         return text

@@ -12,6 +12,8 @@ struct FuzzTally: Encodable {
     var malformed = 0
     var malformedExamples: [String] = []
     var serverErrorExamples: [String] = []
+    /// 5xx replies by the endpoint family that drew them.
+    var serverErrorsByEndpoint: [String: Int] = [:]
     var livenessChecks = 0
     var livenessFailures = 0
     var crashes = 0
@@ -29,8 +31,9 @@ struct FuzzTally: Encodable {
         switch verdict {
         case .couch(let status):
             replies["\(status / 100)xx", default: 0] += 1
-            if status >= 500, serverErrorExamples.count < Self.exampleLimit {
-                serverErrorExamples.append("\(request.summary()) → \(status)")
+            if status >= 500 {
+                serverErrorsByEndpoint[request.endpoint, default: 0] += 1
+                if serverErrorExamples.count < Self.exampleLimit { serverErrorExamples.append("\(request.summary()) → \(status)") }
             }
         case .refusedFraming:
             refusedAtHTTPLayer += 1

@@ -55,6 +55,7 @@ struct HostileRequestGenerator {
             if let authorization = authorization() { request.headers.append(("Authorization", authorization)) }
         }
         if chance(8) { request.headers.append(oddHeader()) }
+        if request.targetIsInvalid { request.hostileFraming = true }
         return request
     }
 
