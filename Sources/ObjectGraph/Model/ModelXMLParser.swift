@@ -45,6 +45,9 @@ final class ModelXMLParser: NSObject, XMLParserDelegate {
 
     /// The 1-based line holding the first byte that is not part of valid UTF-8, if any.
     static func firstInvalidUTF8Line(in data: Data) -> Int? {
+        // Validate in one pass first; find the line only for a file that fails.
+        let valid = data.withUnsafeBytes { raw in String(validating: raw.bindMemory(to: UInt8.self), as: UTF8.self) != nil }
+        if valid { return nil }
         var bytes = data.makeIterator()
         var decoder = Unicode.UTF8.ForwardParser()
         var line = 1
