@@ -118,7 +118,14 @@ struct CouchResponder: HTTPResponder {
             heldBodyBytes += declaredLength
         }
         var body = Data(capacity: declaredLength ?? 0)
-        for try await chunk in request.body {
+        var chunks = request.body.makeAsyncIterator()
+        while true {
+            // A body cut short or badly chunked is the client's fault: 400, as CouchDB says.
+            let next: ByteBuffer?
+            do { next = try await chunks.next() } catch {
+                throw CouchError.badRequest("The request body ended early or its chunked framing is malformed")
+            }
+            guard let chunk = next else { break }
             let size = chunk.readableBytes
             guard body.count + size <= limit else { throw CouchError.tooLarge }
             if declaredLength == nil || body.count + size > heldBodyBytes {
