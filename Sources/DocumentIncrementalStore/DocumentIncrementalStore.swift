@@ -29,8 +29,9 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// Emptied when it reaches ``toManyCacheLimit`` entries, so reading a whole large book
     /// a page at a time keeps its memory flat (see ``remember(toMany:of:rev:)``).
     var toManyCache: [String: (rev: String, toMany: [String: [ObjectID]])] = [:]
-    /// How many documents' to-many lists ``toManyCache`` holds at most.
-    static let toManyCacheLimit = 4096
+    /// How many documents' to-many lists ``toManyCache`` holds at most (about 20 MB of
+    /// recipe-sized lists; tests lower it).
+    var toManyCacheLimit = 32_768
     /// The latest revision this instance wrote per document (tells own writes from others').
     var ownRevisions: [String: RevisionID] = [:]
     /// Changes-feed position up to which external changes were processed.
@@ -141,7 +142,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// Caches the to-many lists of one document revision, starting the cache afresh when it
     /// is full (a miss only costs reading the document again).
     func remember(toMany: [String: [ObjectID]], of id: String, rev: String) {
-        if toManyCache.count >= Self.toManyCacheLimit, toManyCache[id] == nil { toManyCache.removeAll(keepingCapacity: true) }
+        if toManyCache.count >= toManyCacheLimit, toManyCache[id] == nil { toManyCache.removeAll(keepingCapacity: true) }
         toManyCache[id] = (rev, toMany)
     }
 

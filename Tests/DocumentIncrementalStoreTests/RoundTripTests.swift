@@ -127,8 +127,9 @@ struct RoundTripTests {
     @Test func theToManyCacheStaysBoundedAndMissesReadTheStore() throws {
         let dir = TemporaryDirectory()
         let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
+        stack.store.toManyCacheLimit = 64
         let ctx = stack.context()
-        let count = DocumentIncrementalStore.toManyCacheLimit + 10
+        let count = 64 * 3 + 10
         var things: [ManagedObject] = []
         for n in 0..<count {
             let thing = try ctx.insert("Thing")
@@ -138,14 +139,15 @@ struct RoundTripTests {
             things.append(thing)
         }
         try ctx.save()
-        #expect(stack.store.toManyCache.count <= DocumentIncrementalStore.toManyCacheLimit)
+        #expect(stack.store.toManyCache.count <= 64)
         let fresh = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
+        fresh.store.toManyCacheLimit = 64
         let reader = fresh.context()
         let all = try reader.fetch(FetchRequest(entityName: "Thing"))
         #expect(all.count == count)
-        #expect(fresh.store.toManyCache.count <= DocumentIncrementalStore.toManyCacheLimit)
+        #expect(fresh.store.toManyCache.count <= 64)
         // Lists the cache let go of are read again from the store, unchanged.
-        for (n, thing) in things.enumerated() where n % 500 == 0 || n == count - 1 {
+        for (n, thing) in things.enumerated() where n % 50 == 0 || n == count - 1 {
             let parts = try fresh.store.toManyDestinations(of: thing.objectID, relationship: "parts")
             #expect(try parts.map { try reader.existingObject(with: $0).int("n") } == [Int64(n)])
         }

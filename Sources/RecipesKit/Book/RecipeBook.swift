@@ -52,8 +52,9 @@ public struct RecipeBook {
 
     /// The summaries of the recipes a query selects.
     public func list(_ query: RecipeQuery = RecipeQuery()) throws(RecipesError) -> [RecipeSummary] {
-        let recipes = try recipes(matching: query)
-        return try graph { try recipes.map(summary(of:)) }
+        var summaries: [RecipeSummary] = []
+        try summaryPages(query, pageSize: 500, lettingGo: false) { summaries += $0 }
+        return summaries
     }
 
     /// The summaries of the recipes a query selects, in its order, handed to `body` at most
@@ -62,18 +63,28 @@ public struct RecipeBook {
     /// In the name order without a search, only the recipes' IDs are read up front (from the
     /// index, when the store has one for the query); each page's recipes are then read,
     /// summarized and let go together, the context reset between pages unless it holds
-    /// unsaved changes. A search by relevance and the type and prep-time orders come as one
-    /// page, as ``list(_:)`` gives them.
+    /// unsaved changes (so recipes obtained from the book before are detached: fetch them
+    /// again afterwards). A search by relevance and the type and prep-time orders come as
+    /// one page, as ``list(_:)`` gives them.
     public func forEachSummaryPage(_ query: RecipeQuery = RecipeQuery(), pageSize: Int = 500,
                                    _ body: (_ page: [RecipeSummary]) -> Void) throws(RecipesError) {
+        try summaryPages(query, pageSize: pageSize, lettingGo: true, body)
+    }
+
+    /// Reads and summarizes a query's recipes a page at a time, so each page's rows are
+    /// summarized while the adapter still holds their to-many lists; with `lettingGo`, the
+    /// context and the coordinator's cache forget each page once it is handed over.
+    private func summaryPages(_ query: RecipeQuery, pageSize: Int, lettingGo: Bool,
+                              _ body: ([RecipeSummary]) -> Void) throws(RecipesError) {
         try Self.checkPage(limit: query.limit, offset: query.offset)
         guard (query.sort ?? .name) == .name, query.search.flatMap(Self.nonEmpty) == nil, pageSize > 0 else {
-            body(try list(query))
+            let recipes = try recipes(matching: query)
+            body(try graph { try recipes.map(summary(of:)) })
             return
         }
         if query.limit == 0 { return body([]) }
         try graph {
-            let resets = !context.hasChanges
+            let resets = lettingGo && !context.hasChanges
             let request = FetchRequest(entityName: Recipe.entityName, predicate: try Self.predicate(for: query),
                                        sortDescriptors: [Self.byName], fetchLimit: query.limit, fetchOffset: query.offset)
             let ids = try context.fetchObjectIDs(request)
