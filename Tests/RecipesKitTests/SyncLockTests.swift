@@ -38,6 +38,9 @@ struct SyncLockTests {
         let storeURL = store(in: directory)
         let first = try SyncLock.tryAcquire(forStore: storeURL)
         #expect(first.isHeld)
+        // Like the store files, the lock file is for its owner only.
+        let attributes = try FileManager.default.attributesOfItem(atPath: SyncLock.lockFileURL(forStore: storeURL).path)
+        #expect((attributes[.posixPermissions] as? Int).map { $0 & 0o777 } == 0o600)
         #expect(refusedPID(storeURL) == .some(getpid()))
         do {
             _ = try SyncLock.tryAcquire(forStore: storeURL)

@@ -130,7 +130,7 @@ public final class SyncLock: @unchecked Sendable {
         } catch {
             throw .cannotOpen(lockFile: lockFile.path, reason: "cannot create \(folder.path): \(error.localizedDescription)")
         }
-        let descriptor = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw .cannotOpen(lockFile: lockFile.path, reason: String(cString: strerror(errno)))
         }
