@@ -52,6 +52,7 @@ struct CLIBenchmark: AsyncParsableCommand {
         let objects = recipes * 9 + ScaleSampleSet.typeNames.count
         log("generated \(recipes) recipes (\(objects) objects)")
 
+        let speedBefore = Self.calibration()
         var figures: [Figure] = []
         let firstImport = try ChildProcess.run(executable, ["import", setURL.path, "--store", store])
         let importRate = Double(objects) / (firstImport.milliseconds / 1000)
@@ -87,6 +88,7 @@ struct CLIBenchmark: AsyncParsableCommand {
                                               "--ingredient", "1|water", "--store", store])
         })
 
+        let speedAfter = Self.calibration()
         let nameWidth = figures.map(\.command.count).max() ?? 10
         print("recipes-bench cli: \(recipes) recipes, \(objects) objects, median of \(runs) fresh processes")
         print("command".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "   ms      peak RSS MB")
@@ -95,18 +97,37 @@ struct CLIBenchmark: AsyncParsableCommand {
                 + String(format: "  %8.1f  %8.1f", figure.medianMilliseconds, figure.peakRSSMegabytes))
         }
         print(String(format: "import rate: %.0f objects/s", importRate))
+        print(String(format: "machine speed (a fixed CPU task, lower is faster): %.0f ms before, %.0f ms after", speedBefore, speedAfter))
         if json {
             struct Report: Encodable {
                 var recipes: Int
                 var objects: Int
                 var importObjectsPerSecond: Double
+                var calibrationMilliseconds: [Double]
                 var figures: [Figure]
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
-            let report = Report(recipes: recipes, objects: objects, importObjectsPerSecond: importRate, figures: figures)
+            let report = Report(recipes: recipes, objects: objects, importObjectsPerSecond: importRate,
+                                calibrationMilliseconds: [speedBefore, speedAfter], figures: figures)
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         }
+    }
+
+    /// Milliseconds this machine takes, best of three, for a fixed CPU-bound task (sorting a
+    /// million seeded random integers): printed next to the figures, because this machine's
+    /// speed drifts by up to twofold within minutes and runs are only comparable with it.
+    static func calibration() -> Double {
+        var best = Double.infinity
+        for _ in 0..<3 {
+            var random = SplitMix64(seed: 42)
+            var values = (0..<1_000_000).map { _ in random.next() }
+            let start = ContinuousClock.now
+            values.sort()
+            best = min(best, SyncBenchmark.seconds(since: start) * 1000)
+            precondition(values.count == 1_000_000)
+        }
+        return best
     }
 
     /// Runs `body` `runs` times; the median time and the largest peak RSS.
