@@ -146,10 +146,17 @@ public final class DocumentStore: Sendable {
     @discardableResult
     public func write(_ operations: [WriteOperation]) throws -> [DocumentRevision] {
         try writing { txn in
-            try operations.map { operation in
+            // The rows of the documents a batch creates are read with one statement, when
+            // each is created once (a later operation on the same ID must see the first).
+            var created: [String] = []
+            for case .create(let id, _, _) in operations { created.append(id) }
+            let known: [String: DocRow]? = created.count > 1 && Set(created).count == operations.count
+                ? try TreeRows.docs(txn.db, ids: created) : nil
+            return try operations.map { operation in
                 switch operation {
                 case .create(let id, let body, let attachments):
-                    return try txn.apply(.create, id: id, body: body, attachments: attachments)
+                    return try txn.apply(.create, id: id, body: body, attachments: attachments,
+                                         known: known.map { $0[id] })
                 case .update(let id, let parent, let body, let attachments):
                     return try txn.apply(.update(parent: parent), id: id, body: body, attachments: attachments)
                 case .delete(let id, let parent):

@@ -55,15 +55,16 @@ struct StoreTransaction {
 
     // MARK: local edits
 
-    /// Applies one local edit and returns the revision it made.
+    /// Applies one local edit and returns the revision it made. `known` is the document's row
+    /// when the caller already read it in this transaction (`.some(nil)`: it does not exist).
     mutating func apply(_ edit: Edit, id: String, body: JSONObject,
-                        attachments: [AttachmentChange]) throws -> DocumentRevision {
+                        attachments: [AttachmentChange], known: DocRow?? = nil) throws -> DocumentRevision {
         try Self.validateID(id)
         var deleted = false
         if case .delete = edit { deleted = true }
         let body = deleted ? [:] : body
         let bodyBytes = try Self.encodeBody(body, id: id)
-        let doc = try TreeRows.doc(db, id: id)
+        let doc = try known ?? TreeRows.doc(db, id: id)
 
         var parent: RevRow?
         switch edit {

@@ -23,6 +23,22 @@ enum TreeRows {
         return DocRow(docNum: row[0], id: id, winnerRevNum: row[1], deleted: row[2], seq: row[3])
     }
 
+    /// The rows of several documents at once (one statement instead of one per ID), by ID;
+    /// IDs without a row are absent.
+    static func docs(_ db: Database, ids: [String]) throws -> [String: DocRow] {
+        let json = String(decoding: CanonicalJSON.encode(.array(ids.map { .string($0) })), as: UTF8.self)
+        var rows: [String: DocRow] = [:]
+        rows.reserveCapacity(ids.count)
+        let cursor = try Row.fetchCursor(db, sql: """
+            SELECT doc_num, doc_id, winner_rev_num, deleted, seq FROM docs WHERE doc_id IN (SELECT value FROM json_each(?))
+            """, arguments: [json])
+        while let row = try cursor.next() {
+            let id: String = row[1]
+            rows[id] = DocRow(docNum: row[0], id: id, winnerRevNum: row[2], deleted: row[3], seq: row[4])
+        }
+        return rows
+    }
+
     static func rev(_ db: Database, docNum: Int64, rev: RevisionID) throws -> RevRow? {
         let statement = try db.cachedStatement(sql: """
             SELECT rev_num, rev, parent, deleted, leaf, body, atts FROM revs WHERE doc_num = ? AND rev = ?
