@@ -36,7 +36,7 @@ import Testing
         #expect(try await client.send("DELETE", "/db", headers: server.auth).status == 200)
         let polled = try await longpoll.value
         let streamed = try await continuous.value
-        #expect(clock.now - started < .seconds(3))
+        #expect(clock.now - started < .seconds(15), "a deleted database ends its feeds at once, not at their timeout")
         #expect(polled.status == 200)
         try Self.expectCompleteLongpoll(polled.body)
         let lines = try Self.continuousLines(streamed.body)

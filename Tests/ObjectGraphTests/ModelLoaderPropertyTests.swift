@@ -145,7 +145,7 @@ struct ModelLoaderPropertyTests {
         } catch {
             Issue.record("untyped error \(error)")
         }
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(30), "refused at the depth limit, not after parsing every level")
     }
 
     @Test func bytesThatAreNotUTF8AreRefusedAtTheirLine() {
