@@ -15,7 +15,7 @@ struct ChaosTally {
     var passwordLeaks = 0
     /// The longest run, in seconds.
     var longestSeconds = 0.0
-    /// Each distinct error line of a clean failure, with how often it came.
+    /// Each kind of error line of a clean failure (digits written `N`), with how often it came.
     var errors: [String: Int] = [:]
     /// The stderr tails of crashed, hung and unclean runs, for the report.
     var incidents: [String] = []
@@ -38,10 +38,27 @@ struct ChaosTally {
             succeeded += 1
         } else if let last = lines.last, last.hasPrefix("recipes: ") {
             failedCleanly += 1
-            errors[last, default: 0] += 1
+            errors[Self.shape(of: last), default: 0] += 1
         } else {
             unclean += 1
             incidents.append("\(label): exit \(outcome.exitStatus ?? -1) without an error line: \(tail)")
         }
+    }
+
+    /// An error line with each run of digits (ports, byte counts) written `N`, so lines that
+    /// differ only in those count as one kind.
+    static func shape(of line: String) -> String {
+        var shaped = ""
+        var inDigits = false
+        for character in line {
+            if character.isASCII, character.isNumber {
+                if !inDigits { shaped.append("N") }
+                inDigits = true
+            } else {
+                shaped.append(character)
+                inDigits = false
+            }
+        }
+        return shaped
     }
 }
