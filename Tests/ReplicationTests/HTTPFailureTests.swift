@@ -158,6 +158,32 @@ import Testing
         #expect(!server.requests.contains { $0.method == "PUT" })
     }
 
+    /// The canned server leaves the cut reply's connection open, so the client meets a
+    /// timeout here; a proxy that closes it yields URLError `.unknown`, retried the same way
+    /// (`recipes-bench chaos` covers that path).
+    @Test func aBodyCutShortOnceIsRetriedAndThePullCompletes() async throws {
+        let cuts = Locked(0)
+        let server = try await Self.source { request, _ in
+            guard request.path == "/db/_bulk_get" else { return nil }
+            let first = cuts.withLock { count -> Bool in
+                count += 1
+                return count == 1
+            }
+            return first ? .init(status: 200, body: String(Self.bulkGet.prefix(80)), announcedLength: Self.bulkGet.utf8.count)
+                : .init(status: 200, body: Self.bulkGet)
+        }
+        defer { server.stop() }
+        let dir = try TemporaryDirectory()
+        let local = try store(dir)
+        var client = CouchClientOptions()
+        client.requestTimeout = 5
+        client.initialBackoff = 0.05
+        let result = try await Sync(store: local, remote: try CouchDatabase(url: server.url("db"), options: client)).pull()
+        #expect(cuts.withLock { $0 } == 2, "the cut-short reply was asked for again")
+        #expect(result.docsWritten > 0)
+        #expect(try local.documentCount() == result.docsWritten)
+    }
+
     @Test func bulkGetFallsBackToOpenRevsWhenAbsent() async throws {
         let server = try await Self.source { request, _ in
             if request.path == "/db/_bulk_get" { return .init(status: 405, body: #"{"error":"method_not_allowed","reason":"Only GET"}"#) }

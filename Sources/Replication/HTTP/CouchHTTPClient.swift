@@ -226,7 +226,7 @@ final class CouchHTTPClient: Sendable {
     private static func isTransient(_ error: URLError) -> Bool {
         switch error.code {
         case .timedOut, .networkConnectionLost, .cannotConnectToHost, .notConnectedToInternet,
-             .dnsLookupFailed, .cannotFindHost, .badServerResponse, .secureConnectionFailed, .resourceUnavailable:
+             .dnsLookupFailed, .cannotFindHost, .badServerResponse, .secureConnectionFailed, .resourceUnavailable, .unknown:
             return true
         default:
             return false

@@ -41,7 +41,7 @@ public enum ReplicationError: Error, Sendable, Equatable, CustomStringConvertibl
         case .malformedReply(let url, let detail):
             return "\(url): the server's reply could not be understood (\(detail)); check that the URL points at a CouchDB-compatible database"
         case .unreachable(let url, let detail):
-            return "\(url): the server could not be reached (\(detail)); check the host, port and network, then sync again"
+            return "\(url): the server could not be reached or the connection broke off (\(detail)); check the host, port and network, then sync again"
         case .timedOut(let url):
             return "\(url): the server did not answer in time; check the network or raise the timeout, then sync again"
         case .httpStatus(let url, let status, let error, let reason):
