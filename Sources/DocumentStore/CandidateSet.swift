@@ -74,7 +74,7 @@ struct CandidateSet {
             case .in(let list): ids = list.values.compactMap(\.stringValue)
             default: return nil
             }
-            let json = String(decoding: CanonicalJSON.encode(.array(ids.map { .string($0) })), as: UTF8.self)
+            let json = TreeRows.idList(ids)
             return Set(try Int64.fetchAll(db.cachedStatement(
                 sql: "SELECT doc_num FROM docs WHERE doc_id IN (SELECT value FROM json_each(?))"), arguments: [json]))
         }

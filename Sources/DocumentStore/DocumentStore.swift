@@ -181,7 +181,7 @@ public final class DocumentStore: Sendable {
     /// check thousands of IDs at once.
     public func documents(withIDs ids: [String]) throws -> [DocumentRevision] {
         guard !ids.isEmpty else { return [] }
-        let json = String(decoding: CanonicalJSON.encode(.array(ids.map { .string($0) })), as: UTF8.self)
+        let json = TreeRows.idList(ids)
         return try reading { db in
             try Self.winnerRevisions(db, sql: """
                 SELECT \(QueryPlan.columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num

@@ -23,10 +23,16 @@ enum TreeRows {
         return DocRow(docNum: row[0], id: id, winnerRevNum: row[1], deleted: row[2], seq: row[3])
     }
 
+    /// Document IDs as the one argument of `… IN (SELECT value FROM json_each(?))`: a JSON
+    /// array, so thousands of IDs bind as one value.
+    static func idList(_ ids: [String]) -> String {
+        String(decoding: CanonicalJSON.encode(.array(ids.map { .string($0) })), as: UTF8.self)
+    }
+
     /// The rows of several documents at once (one statement instead of one per ID), by ID;
     /// IDs without a row are absent.
     static func docs(_ db: Database, ids: [String]) throws -> [String: DocRow] {
-        let json = String(decoding: CanonicalJSON.encode(.array(ids.map { .string($0) })), as: UTF8.self)
+        let json = TreeRows.idList(ids)
         var rows: [String: DocRow] = [:]
         rows.reserveCapacity(ids.count)
         let cursor = try Row.fetchCursor(db, sql: """

@@ -35,10 +35,7 @@ struct CLIBenchmark: AsyncParsableCommand {
 
     func run() async throws {
         guard recipes > 0, runs > 0 else { throw ValidationError("--recipes and --runs must be positive") }
-        let executable = recipesExecutable ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("recipes").path
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw ValidationError("no `recipes` executable at \(executable); build it (swift build -c release) or pass --recipes-executable")
-        }
+        let executable = try RecipesExecutable.path(recipesExecutable, option: "--recipes-executable")
         let work = keep.map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("recipes-cli-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)

@@ -34,10 +34,7 @@ struct ChaosBenchmark: AsyncParsableCommand {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-chaos-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let executable = recipes ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("recipes").path
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw ValidationError("no `recipes` executable at \(executable); build it (swift build --product recipes) or pass --recipes")
-        }
+        let executable = try RecipesExecutable.path(recipes, option: "--recipes")
         let password = "chaos-\(seed)-s3cret"
         let passwordFile = work.appendingPathComponent("password")
         try Data((password + "\n").utf8).write(to: passwordFile)

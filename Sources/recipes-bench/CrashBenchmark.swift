@@ -53,10 +53,7 @@ struct CrashBenchmark: AsyncParsableCommand {
 
     func run() async throws {
         guard runs > 0, recipes > 0 else { throw ValidationError("--runs and --recipes must be positive") }
-        let executable = recipesExecutable ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("recipes").path
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw ValidationError("no `recipes` executable at \(executable); build it (swift build -c release) or pass --recipes-executable")
-        }
+        let executable = try RecipesExecutable.path(recipesExecutable, option: "--recipes-executable")
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-crash-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }

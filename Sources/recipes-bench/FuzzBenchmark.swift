@@ -39,10 +39,7 @@ struct FuzzBenchmark: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let executable = server ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("recipes").path
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw ValidationError("no `recipes` executable at \(executable); build it (swift build -c release --product recipes) or pass --server")
-        }
+        let executable = try RecipesExecutable.path(server, option: "--server")
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-fuzz-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }

@@ -39,10 +39,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-sync-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let executable = server ?? Bundle.main.executableURL!.deletingLastPathComponent().appendingPathComponent("recipes").path
-        guard FileManager.default.isExecutableFile(atPath: executable) else {
-            throw ValidationError("no `recipes` executable at \(executable); build it (swift build -c release --product recipes) or pass --server")
-        }
+        let executable = try RecipesExecutable.path(server, option: "--server")
         let process = try ServerProcess(executable: executable, dataDirectory: work.appendingPathComponent("server"),
                                         maxBodyMegabytes: max(64, largeAttachmentMb * 2 + 16))
         defer { process.terminate() }
