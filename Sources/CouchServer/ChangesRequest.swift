@@ -24,7 +24,7 @@ struct ChangesRequest: Sendable {
     var timeout: Duration
 
     /// Reads the options from the query (and, for POST, the body); 400 when malformed.
-    init(_ request: CouchRequest, maxTimeoutMilliseconds: Int) throws {
+    init(_ request: CouchRequest, maxTimeoutMilliseconds: Int) async throws {
         let query = request.query
         guard let feed = Feed(rawValue: query["feed"] ?? "normal") else {
             throw CouchError.badRequest("Supported feeds are normal, longpoll and continuous")
@@ -42,7 +42,7 @@ struct ChangesRequest: Sendable {
             }
             var ids = try query.json("doc_ids")?.arrayValue?.compactMap(\.stringValue)
             if ids == nil, request.method == .post, !request.body.isEmpty {
-                ids = try request.jsonObjectBody()["doc_ids"]?.arrayValue?.compactMap(\.stringValue)
+                ids = try await request.jsonObjectBody()["doc_ids"]?.arrayValue?.compactMap(\.stringValue)
             }
             guard let ids else { throw CouchError.badRequest("filter=_doc_ids needs a doc_ids array") }
             docIDs = Set(ids)

@@ -1,3 +1,4 @@
+import AsyncBridge
 import CouchProtocol
 import DocumentStore
 import Foundation
@@ -20,9 +21,12 @@ struct CouchRequest: Sendable {
     var authenticatedBy: String?
     /// A fresh session cookie to send back, when the one presented is past half its lifetime.
     var renewedCookie: String?
+    /// What this request holds of the server's body budget; parsing its JSON adds to it.
+    let reservation: BodyReservation
 
     init(method: HTTPRequest.Method, route: CouchRoute, query: QueryParameters, headers: HTTPFields,
-         authority: String?, body: Data) {
+         authority: String?, body: Data, reservation: BodyReservation) {
+        self.reservation = reservation
         self.authority = authority
         self.method = method
         self.route = route
@@ -45,25 +49,35 @@ struct CouchRequest: Sendable {
     var prefersMultipartMixed: Bool { !accepts("application/json") }
 
     /// The body as a JSON value; 400 `bad_request` when it is not JSON.
-    func jsonBody() throws -> JSONValue { try Self.json(from: body) }
+    func jsonBody() async throws -> JSONValue { try await json(from: body) }
 
     /// The body as a JSON object; 400 when it is not one.
-    func jsonObjectBody() throws -> JSONObject { try Self.jsonObject(from: body) }
+    func jsonObjectBody() async throws -> JSONObject { try await jsonObject(from: body) }
 
-    /// Parses request JSON (a body, a multipart part); anything malformed is CouchDB's 400
-    /// `bad_request`.
-    static func json(from data: Data) throws -> JSONValue {
+    /// Bodies at least this long are parsed off the cooperative pool, so a few large ones
+    /// cannot keep the server from answering small requests meanwhile.
+    static let offloadedParseBytes = 64 * 1024
+
+    /// Parses request JSON (a body, a multipart part), holding the memory it builds within
+    /// the body budget (413 or 503 past it); anything malformed is CouchDB's 400 `bad_request`.
+    func json(from data: Data) async throws -> JSONValue {
         guard !data.isEmpty else { throw CouchError.invalidJSON }
-        do {
-            return try JSONValue.parse(data)
-        } catch {
-            throw CouchError.invalidJSON
+        let reservation = reservation
+        let parse: @Sendable () throws -> JSONValue = {
+            do {
+                return try JSONValue.parse(data, meteringEvery: 1 << 20) { try reservation.grow(by: $0) }
+            } catch let error as CouchError {
+                throw error
+            } catch {
+                throw CouchError.invalidJSON
+            }
         }
+        return data.count < Self.offloadedParseBytes ? try parse() : try await BlockingWork.run(parse)
     }
 
     /// Parses request JSON that must be an object.
-    static func jsonObject(from data: Data) throws -> JSONObject {
-        guard case .object(let object) = try json(from: data) else {
+    func jsonObject(from data: Data) async throws -> JSONObject {
+        guard case .object(let object) = try await json(from: data) else {
             throw CouchError.badRequest("Request body must be a JSON object")
         }
         return object

@@ -17,7 +17,7 @@ extension CouchResponder {
 
     func changes(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.get, .post])
-        let options = try ChangesRequest(request, maxTimeoutMilliseconds: state.configuration.maxLongpollTimeout)
+        let options = try await ChangesRequest(request, maxTimeoutMilliseconds: state.configuration.maxLongpollTimeout)
         let start = try await BlockingWork.run { try options.since ?? database.store.lastSequence }
         let first = try await BlockingWork.run { try Self.readChanges(database.store, since: start, options: options) }
         switch options.feed {

@@ -49,7 +49,7 @@ extension CouchResponder {
 
     /// `POST /{db}`: a new document, its ID from `_id` or a fresh UUID.
     private func postDocument(_ database: Database, _ request: CouchRequest) async throws -> Response {
-        var incoming = try CouchDocument(request.jsonObjectBody())
+        var incoming = try await CouchDocument(request.jsonObjectBody())
         let id = incoming.id ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         incoming.id = id
         try CouchDocument.validate(id: id)
@@ -65,7 +65,7 @@ extension CouchResponder {
         let query = request.query
         var keys: [String]? = nil
         if request.method == .post, !request.body.isEmpty {
-            let body = try request.jsonObjectBody()
+            let body = try await request.jsonObjectBody()
             if let value = body["keys"] {
                 guard let array = value.arrayValue else { throw CouchError.badRequest("`keys` must be an array") }
                 try checkEntryCount(array.count, of: "keys")

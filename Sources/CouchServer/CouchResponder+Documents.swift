@@ -148,7 +148,7 @@ extension CouchResponder {
     }
 
     /// The document and its attachment parts of a PUT body, JSON or `multipart/related`.
-    private func incomingDocument(_ request: CouchRequest) throws -> CouchDocument {
+    private func incomingDocument(_ request: CouchRequest) async throws -> CouchDocument {
         if request.mediaType == "multipart/related" {
             guard let boundary = HeaderParameters.value(of: "boundary", in: request.headers[.contentType] ?? "") else {
                 throw CouchError.badRequest("multipart/related body without a boundary")
@@ -160,15 +160,15 @@ extension CouchResponder {
                 throw CouchError.badRequest(error.description)
             }
             guard let first = parts.first else { throw CouchError.badRequest("multipart/related body has no parts") }
-            var incoming = try CouchDocument(CouchRequest.jsonObject(from: first.body))
+            var incoming = try await CouchDocument(request.jsonObject(from: first.body))
             try incoming.attachFollowingParts(parts.dropFirst())
             return incoming
         }
-        return try CouchDocument(request.jsonObjectBody())
+        return try await CouchDocument(request.jsonObjectBody())
     }
 
     private func putDocument(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
-        var incoming = try incomingDocument(request)
+        var incoming = try await incomingDocument(request)
         try CouchDocument.validate(id: id)
         if let queryRev = try request.query.revision() {
             if let bodyRev = incoming.rev, bodyRev != queryRev {

@@ -11,7 +11,7 @@ extension CouchResponder {
     /// `POST /{db}/_find`.
     func find(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.post])
-        let body = try request.jsonObjectBody()
+        let body = try await request.jsonObjectBody()
         guard let selector = body["selector"], selector.objectValue != nil else {
             throw CouchError(status: 400, error: "missing_required_key", reason: "Missing required key: selector")
         }
@@ -95,7 +95,7 @@ extension CouchResponder {
     /// `POST /{db}/_index`: declares a JSON index on fields.
     func index(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.post])
-        let body = try request.jsonObjectBody()
+        let body = try await request.jsonObjectBody()
         guard let fieldValues = body["index"]?.objectValue?["fields"]?.arrayValue, !fieldValues.isEmpty else {
             throw CouchError(status: 400, error: "missing_required_key", reason: "Missing required key: index.fields")
         }

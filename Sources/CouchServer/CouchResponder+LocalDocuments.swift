@@ -22,7 +22,7 @@ extension CouchResponder {
             body["_rev"] = .string("0-\(counter)")
             return CouchReply.json(200, .object(body))
         case .put:
-            var object = try request.jsonObjectBody()
+            var object = try await request.jsonObjectBody()
             let bodyRev = object.removeValue(forKey: "_rev")
             // CouchDB's replicator sends `_revisions: {start: 0, ids: ["N"]}` with checkpoints;
             // local documents have no history, so it carries nothing to keep.

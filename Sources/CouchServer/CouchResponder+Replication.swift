@@ -12,7 +12,7 @@ extension CouchResponder {
         try Self.allow(request, [.post])
         var asked = [String: [RevisionID]]()
         var unparseable = [String: [String]]()
-        let offered = try request.jsonObjectBody()
+        let offered = try await request.jsonObjectBody()
         try checkEntryCount(offered.count, of: "document IDs")
         for (id, value) in offered {
             guard let array = value.arrayValue else { throw CouchError.badRequest("_revs_diff values must be arrays") }
@@ -57,7 +57,7 @@ extension CouchResponder {
     /// the client asks only for that).
     func bulkGet(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.post])
-        let body = try request.jsonObjectBody()
+        let body = try await request.jsonObjectBody()
         guard let docs = body["docs"]?.arrayValue else { throw CouchError.badRequest("Missing JSON list of 'docs'.") }
         try checkEntryCount(docs.count, of: "docs")
         var items = [BulkGetItem]()
@@ -153,7 +153,9 @@ extension CouchResponder {
         try Self.allow(request, [.post])
         let store = database.store
         let results: [JSONValue]
-        switch try Self.bulkDocsBatch(request, store: store, maxEntries: state.configuration.maxEntriesPerRequest) {
+        let body = try await request.jsonObjectBody()
+        let maxEntries = state.configuration.maxEntriesPerRequest
+        switch try await BlockingWork.run({ try Self.bulkDocsBatch(body, store: store, maxEntries: maxEntries) }) {
         case .newEdits(let documents):
             results = try await BlockingWork.run { try Self.saveBatch(documents, store: store) }
         case .replicated(let revisions):
@@ -164,18 +166,17 @@ extension CouchResponder {
     }
 
     /// What a `_bulk_docs` body asks for, parsed and validated before anything is written.
-    enum BulkDocsBatch {
+    enum BulkDocsBatch: Sendable {
         /// `new_edits` true (the default): documents to save as new edits, each with an ID.
         case newEdits([CouchDocument])
         /// `new_edits: false`: revisions made elsewhere, with their ancestry.
         case replicated([ReplicatedRevision])
     }
 
-    /// Parses and checks a `_bulk_docs` body: a malformed request, or one of more than
+    /// Checks a parsed `_bulk_docs` body: a malformed request, or one of more than
     /// `maxEntries` documents, writes nothing. Design documents (`_design/<name>`) are stored
     /// and replicated like any other.
-    static func bulkDocsBatch(_ request: CouchRequest, store: DocumentStore, maxEntries: Int) throws -> BulkDocsBatch {
-        let body = try request.jsonObjectBody()
+    static func bulkDocsBatch(_ body: JSONObject, store: DocumentStore, maxEntries: Int) throws -> BulkDocsBatch {
         guard let docs = body["docs"]?.arrayValue else { throw CouchError.badRequest("POST body must include `docs` parameter.") }
         try checkEntryCount(docs.count, of: "docs", limit: maxEntries)
         var incoming = [CouchDocument]()

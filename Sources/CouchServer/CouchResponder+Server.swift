@@ -25,7 +25,7 @@ extension CouchResponder {
             let names = try await state.registry.names()
             return CouchReply.json(200, .array(names.map { .string($0) }))
         case "_session":
-            return try session(request)
+            return try await session(request)
         case "_up":
             try Self.allow(request, [.get])
             return CouchReply.json(200, ["status": "ok"])
@@ -42,7 +42,7 @@ extension CouchResponder {
     }
 
     /// `GET|POST|DELETE /_session`: cookie login as CouchDB does it (JSON or form body).
-    private func session(_ request: CouchRequest) throws -> Response {
+    private func session(_ request: CouchRequest) async throws -> Response {
         switch request.method {
         case .get, .head:
             let roles: JSONValue = request.user == nil ? [] : ["_admin"]
@@ -54,7 +54,7 @@ extension CouchResponder {
                 "info": .object(info),
             ])
         case .post:
-            let (name, password) = try loginFields(request)
+            let (name, password) = try await loginFields(request)
             guard let credentials = state.configuration.credentials,
                   credentials.matches(user: name, password: password)
             else { throw CouchError.wrongCredentials }
@@ -70,7 +70,7 @@ extension CouchResponder {
     }
 
     /// The `name` and `password` of a login body, JSON or `application/x-www-form-urlencoded`.
-    private func loginFields(_ request: CouchRequest) throws -> (String, String) {
+    private func loginFields(_ request: CouchRequest) async throws -> (String, String) {
         if request.mediaType == "application/x-www-form-urlencoded" {
             struct Login: Decodable { var name: String; var password: String }
             guard let text = String(data: request.body, encoding: .utf8),
@@ -78,7 +78,7 @@ extension CouchResponder {
             else { throw CouchError.badRequest("Login form needs name and password") }
             return (login.name, login.password)
         }
-        let object = try request.jsonObjectBody()
+        let object = try await request.jsonObjectBody()
         guard let name = object["name"]?.stringValue, let password = object["password"]?.stringValue else {
             throw CouchError.badRequest("Login body needs name and password strings")
         }

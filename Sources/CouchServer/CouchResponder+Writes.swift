@@ -64,27 +64,40 @@ extension CouchResponder {
         return .create(id: id, body: incoming.body, attachments: changes)
     }
 
-    /// New edits of `_bulk_docs`: one transaction for the whole batch when every document
-    /// goes through; otherwise each document on its own, so each gets its own result.
+    /// New edits of `_bulk_docs`, always in one transaction: all at once when every document
+    /// goes through; otherwise each in a savepoint of its own (`DocumentStore.writeEach`), so
+    /// each gets its own result and one conflict does not cost a transaction per document.
     static func saveBatch(_ documents: [CouchDocument], store: DocumentStore) throws -> [JSONValue] {
         if let operations = try? documents.map({ try writeOperation($0, id: $0.id!, store: store) }),
            Set(documents.map { $0.id! }).count == documents.count,
            let saved = try? store.write(operations), saved.count == documents.count {
             return saved.map { ["ok": true, "id": .string($0.id), "rev": .string($0.rev.description)] }
         }
-        var results = [JSONValue]()
-        for document in documents {
-            let id = document.id!
+        // Some are refused: each gets its own answer, and the rest still commit together.
+        func refusal(_ id: String, _ error: any Error) throws -> JSONValue {
+            let couch = CouchError.from(error)
+            if couch.status >= 500 { throw couch }
+            return ["id": .string(id), "error": .string(couch.error), "reason": .string(couch.reason)]
+        }
+        var results = [JSONValue?](repeating: nil, count: documents.count)
+        var operations: [DocumentStore.WriteOperation] = []
+        var positions: [Int] = []
+        for (position, document) in documents.enumerated() {
             do {
-                let saved = try saveNow(document, id: id, store: store)
-                results.append(["ok": true, "id": .string(id), "rev": .string(saved.rev.description)])
+                operations.append(try writeOperation(document, id: document.id!, store: store))
+                positions.append(position)
             } catch {
-                let couch = CouchError.from(error)
-                if couch.status >= 500 { throw couch }
-                results.append(["id": .string(id), "error": .string(couch.error), "reason": .string(couch.reason)])
+                results[position] = try refusal(document.id!, error)
             }
         }
-        return results
+        for (position, outcome) in zip(positions, try store.writeEach(operations)) {
+            let id = documents[position].id!
+            switch outcome {
+            case .success(let saved): results[position] = ["ok": true, "id": .string(id), "rev": .string(saved.rev.description)]
+            case .failure(let error): results[position] = try refusal(id, error)
+            }
+        }
+        return results.map { $0! }
     }
 
     /// The replicated revision (`new_edits=false`) for `incoming`, stubs without a length

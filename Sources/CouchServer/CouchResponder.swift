@@ -40,10 +40,10 @@ struct CouchResponder: HTTPResponder {
         let isHead = request.method == .head
         let secureCookies = SessionCookie.forwardedOverTLS(request.headers)
         var response: Response
-        var heldBodyBytes = 0
-        defer { state.bodyBudget.release(heldBodyBytes) }
+        let reservation = BodyReservation(budget: state.bodyBudget)
+        defer { reservation.releaseAll() }
         do {
-            let couchRequest = try await prepare(request, heldBodyBytes: &heldBodyBytes)
+            let couchRequest = try await prepare(request, reservation: reservation)
             response = try await dispatch(couchRequest)
             if let renewed = couchRequest.renewedCookie, response.headers[.setCookie] == nil {
                 response.headers[.setCookie] = state.cookies.header(renewed, secure: secureCookies)
@@ -73,14 +73,14 @@ struct CouchResponder: HTTPResponder {
     }
 
     /// Checks a request from its head (host, credentials, access, content type), and only
-    /// then reads its body within the size limit and the server's body budget, adding the
-    /// bytes it holds to `heldBodyBytes` for the caller to release. Throws 400 for a foreign
+    /// then reads its body within the size limit and the server's body budget, counting the
+    /// bytes it holds in `reservation` for the caller to release. Throws 400 for a foreign
     /// `Host`, 401 for bad or missing credentials, 415 for a body the endpoint cannot read,
     /// 413 for oversize bodies and 503 when the budget stays full.
     ///
     /// A request refused before its body is read leaves the body unread; Hummingbird drains
     /// it (discarding the bytes) before the connection's next request.
-    private func prepare(_ request: Request, heldBodyBytes: inout Int) async throws -> CouchRequest {
+    private func prepare(_ request: Request, reservation: BodyReservation) async throws -> CouchRequest {
         guard let route = CouchRoute(path: request.uri.path) else {
             throw CouchError.badRequest("Malformed percent-encoding in the URL path")
         }
@@ -88,34 +88,45 @@ struct CouchResponder: HTTPResponder {
         let identity = try identify(request.headers)
         if identity.user == nil { try authorizeAnonymous(request.method, route) }
         try Self.checkContentType(request.method, route, headers: request.headers)
-        let body = try await readBody(request, heldBodyBytes: &heldBodyBytes)
+        let body = try await readBody(request, reservation: reservation)
         var query = [String: String]()
         for (key, value) in request.uri.queryParameters {
             query[String(key).removingPercentEncoding ?? String(key)] = String(value)
         }
         var couchRequest = CouchRequest(
             method: request.method, route: route, query: QueryParameters(query), headers: request.headers,
-            authority: request.head.authority, body: body)
+            authority: request.head.authority, body: body, reservation: reservation)
         couchRequest.user = identity.user
         couchRequest.authenticatedBy = identity.authenticatedBy
         couchRequest.renewedCookie = identity.renewedCookie
         return couchRequest
     }
 
+    /// What a JSON body is expected to build when parsed, as a multiple of its length: about
+    /// its text again for strings, plus the values' own storage. Reserved with the body; a
+    /// parse that needs more takes it from the budget if it can.
+    static let parseAllowanceFactor = 2
+
     /// Reads the whole body. A declared length is checked against the limit and reserved in
     /// the budget (waiting for room) before the first byte is read; a body without one
     /// reserves chunk by chunk and gets 503 rather than wait while holding part of the budget.
-    private func readBody(_ request: Request, heldBodyBytes: inout Int) async throws -> Data {
+    private func readBody(_ request: Request, reservation: BodyReservation) async throws -> Data {
         let limit = state.configuration.maxRequestBodySize
         let budget = state.bodyBudget
         let declaredLength = request.headers[.contentLength].flatMap(Int.init)
         if let declaredLength {
             guard declaredLength <= limit, declaredLength <= budget.total else { throw CouchError.tooLarge }
             if declaredLength == 0 { return Data() }
-            guard await budget.reserve(declaredLength, timeout: state.configuration.bodyBudgetWait) else {
+            // A JSON body is admitted with room to parse it too (see `parseAllowanceFactor`),
+            // so large bodies arriving together take turns instead of all being admitted and
+            // then all refused for lack of room to parse.
+            let parsing = HeaderParameters.mediaType(of: request.headers[.contentType] ?? "") == "application/json"
+                ? min(declaredLength * Self.parseAllowanceFactor, budget.total - declaredLength) : 0
+            guard await budget.reserve(declaredLength + parsing, timeout: state.configuration.bodyBudgetWait) else {
                 throw CouchError.bodyBudgetExhausted
             }
-            heldBodyBytes += declaredLength
+            reservation.adopt(declaredLength)
+            reservation.adoptForParsing(parsing)
         }
         var body = Data(capacity: declaredLength ?? 0)
         var chunks = request.body.makeAsyncIterator()
@@ -128,10 +139,10 @@ struct CouchResponder: HTTPResponder {
             guard let chunk = next else { break }
             let size = chunk.readableBytes
             guard body.count + size <= limit else { throw CouchError.tooLarge }
-            if declaredLength == nil || body.count + size > heldBodyBytes {
-                let extra = body.count + size - heldBodyBytes
+            if declaredLength == nil || body.count + size > reservation.bytes {
+                let extra = body.count + size - reservation.bytes
                 guard budget.tryReserve(extra) else { throw CouchError.bodyBudgetExhausted }
-                heldBodyBytes += extra
+                reservation.adopt(extra)
             }
             chunk.withUnsafeReadableBytes { body.append(contentsOf: $0) }
         }

@@ -41,6 +41,17 @@ final class RequestBodyBudget: Sendable {
         }
     }
 
+    /// Reserves `bytes` if they are free now, ahead of anyone waiting: for a request already
+    /// admitted that needs more to finish (parsing its body), so it can finish and give
+    /// everything back rather than stall behind requests that wait for what it holds.
+    func reserveAhead(_ bytes: Int) -> Bool {
+        state.withLock { state in
+            guard state.available >= bytes else { return false }
+            state.available -= bytes
+            return true
+        }
+    }
+
     /// Reserves `bytes`, waiting up to `timeout` for them; `false` when the wait ran out, the
     /// task was cancelled, or `bytes` exceeds the whole budget.
     func reserve(_ bytes: Int, timeout: Duration) async -> Bool {

@@ -153,14 +153,24 @@ public final class DocumentStore: Sendable {
             let known: [String: DocRow]? = created.count > 1 && Set(created).count == operations.count
                 ? try TreeRows.docs(txn.db, ids: created) : nil
             return try operations.map { operation in
-                switch operation {
-                case .create(let id, let body, let attachments):
-                    return try txn.apply(.create, id: id, body: body, attachments: attachments,
-                                         known: known.map { $0[id] })
-                case .update(let id, let parent, let body, let attachments):
-                    return try txn.apply(.update(parent: parent), id: id, body: body, attachments: attachments)
-                case .delete(let id, let parent):
-                    return try txn.apply(.delete(parent: parent), id: id, body: [:], attachments: [])
+                guard case .create(let id, _, _) = operation, let known else { return try txn.perform(operation) }
+                return try txn.perform(operation, known: known[id])
+            }
+        }
+    }
+
+    /// Several independent writes in one transaction, as CouchDB's `_bulk_docs` makes them:
+    /// each in a savepoint of its own, so one the store refuses (a conflict, a bad ID or
+    /// body) is reported in its place and the others still commit, together, with one sync
+    /// to disk. A storage failure ends the whole batch (nothing commits) and is thrown.
+    public func writeEach(_ operations: [WriteOperation]) throws -> [Result<DocumentRevision, DocumentStoreError>] {
+        try writing { txn in
+            try operations.map { operation in
+                do {
+                    return .success(try txn.undoable { try $0.perform(operation) })
+                } catch let refusal as DocumentStoreError {
+                    if case .storage = refusal { throw refusal }
+                    return .failure(refusal)
                 }
             }
         }

@@ -19,8 +19,22 @@ struct JSONParser {
     /// Reused for strings with escapes, so each one does not allocate a new buffer.
     private var scratch: [UInt8] = []
 
-    private init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    /// The memory a built value is reckoned to take beyond its text: an enum slot plus its
+    /// share of the array or dictionary storage holding it, growth slack included.
+    static let bytesPerValue = 64
+    /// Estimated bytes built so far and not yet reported to `meter`.
+    private var unreported = 0
+    /// `unreported` at which `meter` is told next; never reached when there is no meter.
+    private var reportAt = Int.max
+    /// Told the estimated bytes built, in steps of `meterStep`; throws to stop the parse.
+    private var meter: ((Int) throws -> Void)?
+    private let meterStep: Int
+
+    private init(_ bytes: UnsafeBufferPointer<UInt8>, meter: ((Int) throws -> Void)? = nil, meterStep: Int = 1 << 20) {
         self.bytes = bytes
+        self.meter = meter
+        self.meterStep = meterStep
+        if meter != nil { reportAt = meterStep }
     }
 
     /// Parses one JSON value (any kind) filling the whole of `data`, whitespace aside.
@@ -30,14 +44,41 @@ struct JSONParser {
         }
     }
 
+    /// Parses one JSON value filling the whole of `data`, telling `meter` the memory the value
+    /// is estimated to take as it grows (in steps of `step` bytes, then the rest at the end).
+    /// An error `meter` throws stops the parse and is rethrown.
+    static func parse(_ data: Data, step: Int, meter: @escaping (Int) throws -> Void) throws -> JSONValue {
+        try data.withUnsafeBytes { raw in
+            var parser = JSONParser(raw.bindMemory(to: UInt8.self), meter: meter, meterStep: max(step, 1))
+            let value = try parser.parseWhole()
+            if parser.unreported > 0 { try meter(parser.unreported) }
+            return value
+        }
+    }
+
     /// Parses one JSON value filling the whole of `bytes`, whitespace aside.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
         var parser = JSONParser(bytes)
-        parser.skipWhitespace()
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else { throw parser.failure("unexpected text after the JSON value") }
+        return try parser.parseWhole()
+    }
+
+    private mutating func parseWhole() throws -> JSONValue {
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else { throw failure("unexpected text after the JSON value") }
         return value
+    }
+
+    /// Adds `bytes` to the estimate, telling the meter once a step has built up.
+    @inline(__always)
+    private mutating func account(_ bytes: Int) throws {
+        unreported &+= bytes
+        if unreported >= reportAt {
+            let report = unreported
+            unreported = 0
+            try meter?(report)
+        }
     }
 
     /// Parses a JSON object filling the whole of `data`, keeping only the members named in
@@ -67,6 +108,7 @@ struct JSONParser {
 
     private mutating func parseValue() throws -> JSONValue {
         guard index < bytes.count else { throw failure("the text ends where a value was expected") }
+        try account(Self.bytesPerValue)
         switch bytes[index] {
         case UInt8(ascii: "\""):
             return .string(try parseString())
@@ -105,6 +147,7 @@ struct JSONParser {
             throw failure("an object key must be a string")
         }
         let key = try parseString()
+        try account(Self.bytesPerValue)
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
             throw failure("expected ':' after an object key")
@@ -292,6 +335,7 @@ struct JSONParser {
                 // ASCII needs no validation (the common case: keys, IDs, base64 attachment data).
                 let string = nonASCII & 0x80 == 0 ? String(decoding: utf8, as: UTF8.self) : try makeString(utf8, at: start)
                 index += 1
+                try account(utf8.count)
                 return string
             }
             nonASCII |= byte
@@ -307,6 +351,7 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
+                try account(scratch.count)
                 return try scratch.withUnsafeBufferPointer { try makeString($0, at: start) }
             case UInt8(ascii: "\\"):
                 index += 1

@@ -13,6 +13,15 @@ extension JSONValue {
         try JSONParser.parse(bytes)
     }
 
+    /// Parses JSON text from outside while telling `meter` the memory the value being built is
+    /// estimated to take (text bytes of strings plus a fixed share per value and key), in
+    /// steps of about `step` bytes and the remainder at the end. A server hands untrusted
+    /// bodies to it so what they build stays within a budget: whatever `meter` throws stops
+    /// the parse there and is rethrown. Not JSON → `DocumentStoreError.invalidJSON`.
+    public static func parse(_ data: Data, meteringEvery step: Int, meter: @escaping (Int) throws -> Void) throws -> JSONValue {
+        try JSONParser.parse(data, step: step, meter: meter)
+    }
+
     /// Parses JSON text that must be an object, such as a document body.
     public static func parseObject(_ data: Data) throws -> JSONObject {
         guard case .object(let object) = try parse(data) else {

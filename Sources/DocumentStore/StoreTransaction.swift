@@ -53,6 +53,36 @@ struct StoreTransaction {
         return bytes
     }
 
+    /// Runs `body` in a savepoint of this transaction: when it throws, its rows and this
+    /// transaction's bookkeeping (sequence, counters) are undone and the transaction goes on,
+    /// so one refused write in a batch does not take the others with it.
+    mutating func undoable<T>(_ body: (inout StoreTransaction) throws -> T) throws -> T {
+        let before = self
+        var result: T?
+        do {
+            try db.inSavepoint {
+                result = try body(&self)
+                return .commit
+            }
+        } catch {
+            self = before
+            throw error
+        }
+        return result!
+    }
+
+    /// Applies one write of a batch; `known` as for `apply`.
+    mutating func perform(_ operation: DocumentStore.WriteOperation, known: DocRow?? = nil) throws -> DocumentRevision {
+        switch operation {
+        case .create(let id, let body, let attachments):
+            return try apply(.create, id: id, body: body, attachments: attachments, known: known)
+        case .update(let id, let parent, let body, let attachments):
+            return try apply(.update(parent: parent), id: id, body: body, attachments: attachments)
+        case .delete(let id, let parent):
+            return try apply(.delete(parent: parent), id: id, body: [:], attachments: [])
+        }
+    }
+
     // MARK: local edits
 
     /// Applies one local edit and returns the revision it made. `known` is the document's row

@@ -1,11 +1,16 @@
 import Foundation
 
-/// The process's peak resident set size, read from `VmHWM` in `/proc/self/status` (Linux).
+/// Resident memory figures read from `/proc/<pid>/status` (Linux): this process's peak by
+/// default, or any line of a child's.
 enum PeakMemory {
     /// Peak RSS in mebibytes, or nil where `/proc` is not available.
-    static func megabytes() -> Double? {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
-        for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+    static func megabytes() -> Double? { megabytes("VmHWM:", of: "self") }
+
+    /// A memory line of `/proc/<process>/status` (`VmRSS:`, `VmHWM:`) in mebibytes, for this
+    /// process (`"self"`) or a child's PID; nil where it cannot be read.
+    static func megabytes(_ field: String, of process: String) -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(field) {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count >= 2, let kibibytes = Double(fields[1]) else { return nil }
             return kibibytes / 1024

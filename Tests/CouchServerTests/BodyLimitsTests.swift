@@ -46,17 +46,19 @@ struct BodyLimitsTests {
     @Test("Bodies share one budget: a request waits while others hold it, GET / still answers, and a long wait is 503")
     func bodyBudget() async throws {
         let server = try await TestServer.start {
-            $0.maxRequestBodySize = 1000
-            $0.maxBufferedBodyBytes = 1000
+            $0.maxRequestBodySize = 2000
+            $0.maxBufferedBodyBytes = 3000
             $0.bodyBudgetWait = .seconds(2)
         }
         defer { Task { await server.stop() } }
         let port = try #require(server.server.port)
         #expect(try await server.client.send("PUT", "/db", headers: server.auth).status == 201)
         let auth = server.auth.map { "\($0.key): \($0.value)" }
-        let document = Data((#"{"docs":[{"_id":"x","pad":""# + String(repeating: "p", count: 700) + #""}]}"#).utf8)
+        // Padded with whitespace: 1,720 bytes to hold, little to build when parsed, so the one
+        // being served fits its parse beside its body while a second body does not fit.
+        let document = Data((#"{"docs":[{"_id":"x"}]}"# + String(repeating: " ", count: 1700)).utf8)
 
-        // The first request reserves its 800 bytes and sends only part of them.
+        // The first request reserves its 1,720 bytes and sends only part of them.
         let holder = try RawHTTPConnection(port: port)
         try await holder.sendHead(Self.head("POST", "/db/_bulk_docs", port: port, [
             "Content-Type: application/json", "Content-Length: \(document.count)", "Connection: close",
@@ -91,6 +93,30 @@ struct BodyLimitsTests {
         #expect(try await third.readReply(timeout: 10).status == 201)
         let count = try await server.client.send("GET", "/db", headers: server.auth).json().objectValue?["doc_count"]
         #expect(count == 2)
+    }
+
+    @Test("What a body's JSON builds counts against the budget: 413 past it, and the server answers on")
+    func parsedMemoryIsBudgeted() async throws {
+        let server = try await TestServer.start {
+            $0.maxRequestBodySize = 200_000
+            $0.maxBufferedBodyBytes = 1_000_000
+        }
+        defer { Task { await server.stop() } }
+        #expect(try await server.client.send("PUT", "/db", headers: server.auth).status == 201)
+        // 100 KB of `0,` builds 50,000 values, far more than the 1 MB budget once parsed.
+        let values = Array(repeating: "0", count: 50_000).joined(separator: ",")
+        let dense = Data(#"{"keys":["#.utf8) + Data(values.utf8) + Data("]}".utf8)
+        #expect(dense.count < 200_000)
+        let refused = try await server.client.send(
+            "POST", "/db/_all_docs", headers: server.auth.merging(["Content-Type": "application/json"]) { $1 }, body: dense)
+        #expect(refused.status == 413)
+        #expect(try RequestHardeningTests.error(refused) == "too_large")
+        // A shorter key list is answered afterwards: what the refused request held was given back.
+        let keys = JSONValue.array((0..<2_000).map { .string("k\($0)") })
+        let answered = try await server.client.send("POST", "/db/_all_docs", json: ["keys": keys], headers: server.auth)
+        #expect(answered.status == 200)
+        #expect(try answered.json().objectValue?["rows"]?.arrayValue?.count == 2_000)
+        try await RequestHardeningTests.expectAlive(server)
     }
 
     @Test("A chunked body reserves as it arrives: 503 at once when the budget is taken, 413 past the size limit")

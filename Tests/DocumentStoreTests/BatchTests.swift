@@ -56,4 +56,33 @@ import Testing
         #expect(try store.get(id: "a")?.rev == made[1].rev)
         #expect(try store.changes(since: 0, limit: 10).changes.map(\.id) == ["a"])
     }
+
+    @Test func writeEachReportsRefusalsInPlaceAndCommitsTheRestTogether() throws {
+        let directory = try TemporaryDirectory()
+        var store: DocumentStore? = try DocumentStore(path: directory.path())
+        let existing = try store!.create(id: "keep", body: ["v": 1])
+        let outcomes = try store!.writeEach([
+            .create(id: "new-1", body: ["v": 1], attachments: [.put(name: "a.txt", contentType: "text/plain", data: Data("hello".utf8))]),
+            .create(id: "keep", body: ["v": 9], attachments: []),                  // exists: refused
+            .update(id: "keep", parent: existing.rev, body: ["v": 2], attachments: []),
+            .update(id: "keep", parent: existing.rev, body: ["v": 3], attachments: []),   // stale now: refused
+            .create(id: "_bad", body: [:], attachments: []),                         // reserved ID: refused
+            .create(id: "new-2", body: ["v": 2], attachments: []),
+        ])
+        #expect(outcomes.count == 6)
+        #expect(outcomes.map { (try? $0.get()) != nil } == [true, false, true, false, false, true])
+        if case .failure(let error) = outcomes[1] { #expect(error == .conflict(id: "keep")) }
+        if case .failure(let error) = outcomes[4] { #expect(error == .invalidDocumentID("_bad")) }
+        // What went through is committed and counted; refusals left no rows, sequences or counts behind.
+        #expect(try outcomes.compactMap { try? $0.get().sequence } == [2, 3, 4])
+        try store!.close()
+        store = nil
+        let reopened = try DocumentStore(path: directory.path())
+        #expect(try reopened.get(id: "keep")?.body == ["v": 2])
+        #expect(try reopened.get(id: "new-1") != nil)
+        #expect(try reopened.get(id: "new-2") != nil)
+        #expect(try reopened.documentCount() == 3)
+        #expect(try reopened.lastSequence == 4)
+        #expect(try countRows(directory.path(), "SELECT count(*) FROM revs") == 4)
+    }
 }

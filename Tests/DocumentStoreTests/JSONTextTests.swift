@@ -58,6 +58,31 @@ import Testing
         let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
         #expect(ours == decoded)
     }
+
+    @Test func meteredParseReportsWhatItBuildsAndStopsWhenTheMeterThrows() throws {
+        struct Refused: Error {}
+        let dense = Data(("[" + Array(repeating: "0", count: 10_000).joined(separator: ",") + "]").utf8)
+        var reported: [Int] = []
+        let value = try JSONValue.parse(dense, meteringEvery: 4096) { reported.append($0) }
+        #expect(value.arrayValue?.count == 10_000)
+        // Each of the 10,001 values counts, in steps of about 4 KB, the rest at the end.
+        #expect(reported.reduce(0, +) >= 10_001 * 64)
+        #expect(reported.dropLast().allSatisfy { $0 >= 4096 })
+        // Whitespace costs nothing to build; string bytes do.
+        var padded = 0
+        _ = try JSONValue.parse(Data(("[\"" + String(repeating: "x", count: 1000) + "\"" + String(repeating: " ", count: 9000) + "]").utf8),
+                                meteringEvery: 1 << 20) { padded += $0 }
+        #expect(padded >= 1000 && padded < 2000)
+        // A meter that refuses stops the parse with its own error.
+        var calls = 0
+        #expect(throws: Refused.self) {
+            _ = try JSONValue.parse(dense, meteringEvery: 4096) { _ in
+                calls += 1
+                if calls == 3 { throw Refused() }
+            }
+        }
+        #expect(calls == 3)
+    }
 }
 
 @Suite struct JSONWriterTests {
