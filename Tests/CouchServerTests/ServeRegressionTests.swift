@@ -111,7 +111,9 @@ struct ServeRegressionTests {
         keys.append(Data(#""k"]}"#.utf8))
 
         // Refused from its head: the 401 comes before a byte of the body is sent. The body is
-        // then read and discarded, and the same connection answers the next request.
+        // then read and discarded, and the same connection answers the next request. (Not with
+        // `Connection: close`: then the server sends the 401, stops reading and waits for the
+        // client to close, so a client that sends its whole body before reading never finishes.)
         let connection = try RawHTTPConnection(port: port)
         try await connection.sendHead([
             "POST /case7/_all_docs HTTP/1.1", "Host: 127.0.0.1:\(port)", "Content-Type: application/json",
