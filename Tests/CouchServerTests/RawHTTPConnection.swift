@@ -32,6 +32,9 @@ final class RawHTTPConnection: @unchecked Sendable {
             close(descriptor)
             throw RawHTTPError(description: "connect() to port \(port) failed")
         }
+        // A peer that stops reading fails `send` after 30 s instead of blocking it for ever.
+        var sendTimeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
     deinit { close(descriptor) }

@@ -45,15 +45,30 @@ struct ServeAccessTests {
     }
 
     /// Runs `recipes serve arguments` expecting it to exit at once; returns status and stderr.
-    static func refused(_ arguments: [String]) throws -> (status: Int32, stderr: String, stdout: String) {
+    static func refused(_ arguments: [String]) async throws -> (status: Int32, stderr: String, stdout: String) {
+        try await run(["serve"] + arguments)
+    }
+
+    /// Runs `recipes arguments` (with `environment`, else this process's) to its end, waiting
+    /// without holding a thread; returns status, stderr and stdout (both small: read once it exits).
+    static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, stderr: String, stdout: String) {
         let process = Process()
         process.executableURL = try ServeCommandTests.executable()
-        process.arguments = ["serve"] + arguments
+        process.arguments = arguments
+        if let environment { process.environment = environment }
         let stderr = Pipe()
         let stdout = Pipe()
         process.standardError = stderr
         process.standardOutput = stdout
-        try process.run()
+        process.standardInput = FileHandle.nullDevice
+        let launched: Result<Void, any Error> = await withCheckedContinuation { exited in
+            process.terminationHandler = { _ in exited.resume(returning: .success(())) }
+            do { try process.run() } catch {
+                process.terminationHandler = nil
+                exited.resume(returning: .failure(error))
+            }
+        }
+        try launched.get()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
                 String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
@@ -65,11 +80,11 @@ struct ServeAccessTests {
     func needsUserOrAnonymousFlag() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let bare = try Self.refused(["--port", "0", "--data-dir", directory.path])
+        let bare = try await Self.refused(["--port", "0", "--data-dir", directory.path])
         #expect(bare.status == 64)
         #expect(bare.stderr.contains("--allow-anonymous-reads") && bare.stderr.contains("--allow-anonymous"))
 
-        let help = try Self.refused(["--help"])
+        let help = try await Self.refused(["--help"])
         for option in ["--allow-anonymous-reads", "--allow-anonymous ", "--public-host", "--max-total-body-mb"] {
             #expect(help.stdout.contains(option), "\(option)")
         }
