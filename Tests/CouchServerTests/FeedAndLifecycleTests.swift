@@ -131,18 +131,19 @@ struct FeedAndLifecycleTests {
 
     @Test("A session cookie past half its lifetime is renewed with a fresh Set-Cookie")
     func cookieRenewal() async throws {
-        let server = try await TestServer.start(anonymous: .reads) { $0.sessionLifetime = 8 }
+        let server = try await TestServer.start(anonymous: .reads) { $0.sessionLifetime = 20 }
         defer { Task { await server.stop() } }
+        let loggedIn = ContinuousClock.now
         let login = try await server.client.send("POST", "/_session", json: ["name": "admin", "password": "password"])
         let cookie = String(try #require(login.header("Set-Cookie")).split(separator: ";")[0])
         let fresh = try await server.client.send("GET", "/_session", headers: ["Cookie": cookie])
         #expect(fresh.header("Set-Cookie") == nil)
-        // Cookies carry whole seconds: after 4.2 s the age is past half of 8 s whatever the
-        // rounding, with seconds to spare before it expires on a busy machine.
-        try await Task.sleep(for: .milliseconds(4200))
+        // Cookies carry whole seconds: after 11 s the age is past half of 20 s whatever the
+        // rounding, with seconds to spare on a busy machine before it expires.
+        try await Task.sleep(until: loggedIn + .seconds(11))
         let renewed = try await server.client.send("GET", "/_session", headers: ["Cookie": cookie])
         #expect(renewed.header("Set-Cookie")?.hasPrefix("AuthSession=") == true)
-        try await Task.sleep(for: .milliseconds(4000))
+        try await Task.sleep(until: loggedIn + .seconds(22))
         #expect(try await server.client.send("PUT", "/db", headers: ["Cookie": cookie]).status == 401)
     }
 

@@ -154,7 +154,8 @@ struct ServeAccessTests {
             let started = Date()
             let welcome = try await HTTPTestClient(port: port).send("GET", "/")
             #expect(welcome.status == 200)
-            #expect(Date().timeIntervalSince(started) < 5)
+            // A hang guard only: the latency itself is measured by `recipes-bench load`.
+            #expect(Date().timeIntervalSince(started) < 30)
             var statuses = [Int]()
             for try await status in group { statuses.append(status) }
             return statuses
