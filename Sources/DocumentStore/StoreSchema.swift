@@ -19,6 +19,8 @@ import GRDB
 ///   `query_indexes.counted` (v4): the index also counts its rows per leading key.
 /// - `meta.created_at` (v5): microseconds since 1970 when the file was created (for files
 ///   from before v5, when v5 first opened them); it tells a recreated database from the old.
+/// - `peer_revisions` (v6): per replication peer (a remote database instance) and document,
+///   the leaf revisions that peer is known to hold (``DocumentStore/recordRevisions(_:heldBy:)``).
 enum StoreSchema {
     /// Bytes per stored attachment chunk.
     static let chunkSize = 256 * 1024
@@ -91,6 +93,16 @@ enum StoreSchema {
             let microseconds = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
             try db.execute(sql: "INSERT OR IGNORE INTO meta(key, value) VALUES ('created_at', ?)",
                            arguments: [String(microseconds)])
+        }
+        migrator.registerMigration("v6") { db in
+            try db.execute(sql: """
+                CREATE TABLE peer_revisions (
+                    peer TEXT NOT NULL,
+                    id TEXT NOT NULL,
+                    revs TEXT NOT NULL,
+                    PRIMARY KEY (peer, id)
+                ) WITHOUT ROWID
+                """)
         }
         return migrator
     }

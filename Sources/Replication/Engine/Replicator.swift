@@ -43,6 +43,11 @@ public final class Replicator: Sendable {
     /// One batch read from the source, ready to write.
     private struct Batch: Sendable {
         var changes: Int
+        /// Each changed document's leaf revisions on the source, as its changes feed listed
+        /// them (filter applied).
+        var listed: [String: [RevisionID]]
+        /// Of `listed`, what was offered to the target: those it was not remembered to hold.
+        var offered: [String: [RevisionID]]
         var revisions: [TransferRevision]
         var readFailures: [DocumentFailure]
         var lastSequence: ReplicationSequence
@@ -63,6 +68,13 @@ public final class Replicator: Sendable {
             var endSequence: ReplicationSequence?
             /// The source database's instance, as its info reported it at the start.
             var sourceInstance: String?
+            /// Each side's identity and instance (`identity@instance`), under which the other
+            /// side remembers what it holds; nil when that side reports no instance, and
+            /// then nothing is remembered about it (README, "No echo").
+            var sourceKey: String?
+            var targetKey: String?
+            /// Batches with changes since the last checkpoint (see `write`).
+            var uncheckpointedBatches = 0
         }
 
         private let values = Mutex(Values())
@@ -91,7 +103,7 @@ public final class Replicator: Sendable {
             if options.createTarget {
                 try await target.createDatabase()
             }
-            _ = try await target.databaseInfo()
+            let targetInstance = try await target.databaseInfo().instance
             let sourceInstance = try await sourceInfo.instance
             async let sourceCheckpoint = source.localDocument(id: repID)
             let targetCheckpoint = try await target.localDocument(id: repID)
@@ -103,6 +115,23 @@ public final class Replicator: Sendable {
             }
             let start = ReplicationCheckpoint.startSequence(source: sourceCopy, target: targetCheckpoint,
                                                             sourceInstance: sourceInstance)
+            let sourceKey = sourceInstance.map { source.peerIdentity + "@" + $0 }
+            let targetKey = targetInstance.map { target.peerIdentity + "@" + $0 }
+            state.update {
+                $0.sourceKey = sourceKey
+                $0.targetKey = targetKey
+            }
+            // What was remembered of an earlier instance of either database no longer holds;
+            // nor does what was remembered of a database whose checkpoint copy vanished while
+            // the other side's stayed (it was recreated, whatever its instance stamp says).
+            if let sourceKey {
+                try await target.forgetOtherInstances(
+                    of: sourceKey, includingThis: Self.copyVanished(sourceCopy, besides: targetCheckpoint))
+            }
+            if let targetKey {
+                try await source.forgetOtherInstances(
+                    of: targetKey, includingThis: Self.copyVanished(targetCheckpoint, besides: sourceCopy))
+            }
             logger.info("replication \(repID) \(source.peerIdentity) -> \(target.peerIdentity) from \(start?.description ?? "the start")")
             state.update {
                 $0.endSequence = start
@@ -170,13 +199,19 @@ public final class Replicator: Sendable {
     private func readBatch(since: ReplicationSequence?, state: RunState) async throws -> Batch {
         try Task.checkCancellation()
         let (page, isLast) = try await ChangesFeed.page(of: source, since: since, pageSize: options.batchSize)
-        var wanted: [String: [RevisionID]] = [:]
+        var listed: [String: [RevisionID]] = [:]
         for row in page.rows where options.filter?.includes(row.id) ?? true {
-            wanted[row.id, default: []].append(contentsOf: row.revisions)
+            listed[row.id, default: []].append(contentsOf: row.revisions)
+        }
+        // Revisions the target is remembered to hold (it sent them, or took them) are not
+        // offered back to it.
+        var wanted = listed
+        if let targetKey = state.snapshot.targetKey, !listed.isEmpty {
+            for id in try await source.documentsHeld(listed, by: targetKey) { wanted[id] = nil }
         }
         if wanted.isEmpty {
-            return Batch(changes: page.rows.count, revisions: [], readFailures: [], lastSequence: page.lastSequence,
-                         isLast: isLast, pending: page.pending)
+            return Batch(changes: page.rows.count, listed: listed, offered: [:], revisions: [], readFailures: [],
+                         lastSequence: page.lastSequence, isLast: isLast, pending: page.pending)
         }
         let diff = try await target.revsDiff(wanted)
         let fetches = diff.sorted { $0.key < $1.key }.map {
@@ -194,7 +229,7 @@ public final class Replicator: Sendable {
             revisions += result.revisions
             failures += result.failures
         }
-        return Batch(changes: page.rows.count, revisions: revisions, readFailures: failures,
+        return Batch(changes: page.rows.count, listed: listed, offered: wanted, revisions: revisions, readFailures: failures,
                      lastSequence: page.lastSequence, isLast: isLast, pending: page.pending)
     }
 
@@ -213,6 +248,7 @@ public final class Replicator: Sendable {
         for failure in allFailures {
             logger.warning("document not replicated: \(failure)")
         }
+        try await remember(batch, failures: allFailures, state: state)
         let written = batch.revisions.count - writeFailures.count
         let bytes = batch.revisions.reduce(0) { $0 + $1.attachmentBytesToSend }
         state.update { values in
@@ -229,11 +265,47 @@ public final class Replicator: Sendable {
             } ?? max(values.progress.totalChangesEstimate ?? 0, values.progress.changesProcessed)
             if values.failures.count < 1000 { values.failures += allFailures.prefix(1000 - values.failures.count) }
         }
-        if batch.changes > 0, batch.lastSequence != state.snapshot.endSequence {
+        // A batch that moved nothing is checkpointed only every `idleBatchesPerCheckpoint`
+        // batches and at the end: a no-op push of 180,000 remembered documents would
+        // otherwise spend most of its time writing checkpoints.
+        let movedNothing = batch.revisions.isEmpty && allFailures.isEmpty
+        var due = false
+        state.update { values in
+            if batch.changes > 0 { values.uncheckpointedBatches += 1 }
+            due = values.uncheckpointedBatches > 0
+                && (!movedNothing || batch.isLast || values.uncheckpointedBatches >= Self.idleBatchesPerCheckpoint)
+            if due { values.uncheckpointedBatches = 0 }
+        }
+        if due {
             try await checkpoint(batch.lastSequence, state: state, sessionID: sessionID, started: started, start: start)
         }
         state.update { $0.endSequence = batch.lastSequence }
         report(state)
+    }
+
+    /// Whether one side's checkpoint copy is gone while the other side still has its copy,
+    /// which did not record that this side refused to keep one.
+    private static func copyVanished(_ copy: JSONObject?, besides other: JSONObject?) -> Bool {
+        guard copy == nil, let other else { return false }
+        return other["peer_refused_checkpoint"] == nil
+    }
+
+    /// Batches that moved nothing between two checkpoints, at most.
+    static let idleBatchesPerCheckpoint = 20
+
+    /// Once a batch is written, each side that keeps a memory remembers what the other now
+    /// holds: the target, that the source holds what its changes feed listed; the source,
+    /// that the target holds what was offered to it and not refused.
+    private func remember(_ batch: Batch, failures: [DocumentFailure], state: RunState) async throws {
+        let keys = state.snapshot
+        if let sourceKey = keys.sourceKey, !batch.listed.isEmpty {
+            try await target.recordRevisions(batch.listed, heldBy: sourceKey)
+        }
+        if let targetKey = keys.targetKey, !batch.offered.isEmpty {
+            var accepted = batch.offered
+            for failure in failures { accepted[failure.id] = nil }
+            try await source.recordRevisions(accepted, heldBy: targetKey)
+        }
     }
 
     /// Groups revisions into write requests bounded by count and attachment bytes.

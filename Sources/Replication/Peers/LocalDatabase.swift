@@ -36,6 +36,22 @@ public struct LocalDatabase: ReplicationPeer {
     /// A local store always exists once opened.
     public func createDatabase() async throws {}
 
+    /// Keeps in the store which revisions `peer` holds (`DocumentStore.recordRevisions`).
+    public func recordRevisions(_ revisions: [String: [RevisionID]], heldBy peer: String) async throws {
+        try await offPool { try store.recordRevisions(revisions, heldBy: peer) }
+    }
+
+    /// The documents the store remembers `peer` holding at these revisions.
+    public func documentsHeld(_ revisions: [String: [RevisionID]], by peer: String) async throws -> Set<String> {
+        try await offPool { try store.documentsHeld(revisions, by: peer) }
+    }
+
+    /// Drops what the store remembers of the other instances of `peer`'s database.
+    public func forgetOtherInstances(of peer: String, includingThis: Bool) async throws {
+        guard let at = peer.lastIndex(of: "@") else { return }
+        try await offPool { try store.forgetPeers(withPrefix: String(peer[...at]), except: includingThis ? nil : peer) }
+    }
+
     /// The store's changes feed; its sequences are the store's own integers.
     public func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage {
         let start = try localSequence(since)

@@ -44,4 +44,31 @@ public protocol ReplicationPeer: Sendable {
 
     /// The bytes of one attachment of one revision.
     func attachment(documentID: String, rev: RevisionID, name: String) async throws -> Data
+
+    /// Remembers that the database `peer` names (an identity and instance) holds each
+    /// document's `revisions`: after a pull, what its changes feed listed; after a push, what
+    /// it accepted. A peer that keeps no such memory (a server) ignores it.
+    func recordRevisions(_ revisions: [String: [RevisionID]], heldBy peer: String) async throws
+
+    /// Of `revisions`, the documents whose every listed revision `peer` is remembered to hold;
+    /// a push leaves those out of `_revs_diff` (no echo of what came from, or went to, the
+    /// other side). Empty for a peer that keeps no memory.
+    func documentsHeld(_ revisions: [String: [RevisionID]], by peer: String) async throws -> Set<String>
+
+    /// Forgets what was remembered for other instances of the database `peer` names (its
+    /// identity followed by `@`), once that database turned out to be a new instance; with
+    /// `includingThis`, for `peer` itself too (its checkpoint vanished: it may have been
+    /// recreated within the resolution of its instance stamp).
+    func forgetOtherInstances(of peer: String, includingThis: Bool) async throws
+}
+
+extension ReplicationPeer {
+    /// A peer without memory of what others hold: nothing to record.
+    public func recordRevisions(_ revisions: [String: [RevisionID]], heldBy peer: String) async throws {}
+
+    /// A peer without memory of what others hold: nothing is known held.
+    public func documentsHeld(_ revisions: [String: [RevisionID]], by peer: String) async throws -> Set<String> { [] }
+
+    /// A peer without memory of what others hold: nothing to forget.
+    public func forgetOtherInstances(of peer: String, includingThis: Bool) async throws {}
 }

@@ -1,0 +1,64 @@
+import Foundation
+import GRDB
+
+extension DocumentStore {
+    /// Records that the database `peer` names holds each document's `revisions` (its leaf
+    /// revisions as that database listed them in its changes feed, or as it accepted them),
+    /// replacing what was recorded for those documents.
+    ///
+    /// A push asks ``documentsHeld(_:by:)`` before `_revs_diff`, so revisions that came from a
+    /// remote, or went to it, are never offered back to it (README, "No echo"). `peer` should
+    /// name one instance of a database (identity and creation time), so a database deleted
+    /// and recreated under the same name starts with nothing recorded.
+    public func recordRevisions(_ revisions: [String: [RevisionID]], heldBy peer: String) throws {
+        guard !revisions.isEmpty else { return }
+        try writing { txn in
+            let statement = try txn.db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO peer_revisions(peer, id, revs) VALUES (?, ?, ?)")
+            for (id, revs) in revisions where !revs.isEmpty {
+                try statement.execute(arguments: [peer, id, Self.revisionList(revs)])
+            }
+        }
+    }
+
+    /// The documents of `revisions` whose every listed revision `peer` is recorded to hold
+    /// (see ``recordRevisions(_:heldBy:)``).
+    public func documentsHeld(_ revisions: [String: [RevisionID]], by peer: String) throws -> Set<String> {
+        guard !revisions.isEmpty else { return [] }
+        return try reading { db in
+            var held = Set<String>()
+            let cursor = try Row.fetchCursor(db, sql: """
+                SELECT p.id, p.revs FROM json_each(?) AS j
+                JOIN peer_revisions AS p ON p.peer = ? AND p.id = j.value
+                """, arguments: [TreeRows.idList(Array(revisions.keys)), peer])
+            while let row = try cursor.next() {
+                let id: String = row[0]
+                let recorded = Set((row[1] as String).split(separator: " ").map(String.init))
+                if let wanted = revisions[id], wanted.allSatisfy({ recorded.contains($0.description) }) { held.insert(id) }
+            }
+            return held
+        }
+    }
+
+    /// Forgets what was recorded for every peer whose name starts with `prefix` except `keep`:
+    /// the instances of a remote database that were replaced by a newer one.
+    public func forgetPeers(withPrefix prefix: String, except keep: String?) throws {
+        try writing { txn in
+            try txn.db.execute(
+                sql: "DELETE FROM peer_revisions WHERE peer >= ? AND peer < ? AND peer IS NOT ?",
+                arguments: [prefix, prefix + "\u{10FFFF}", keep])
+        }
+    }
+
+    /// How many documents are recorded for `peer`.
+    public func recordedDocumentCount(heldBy peer: String) throws -> Int {
+        try reading { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM peer_revisions WHERE peer = ?", arguments: [peer]) ?? 0
+        }
+    }
+
+    /// A document's revisions as stored: sorted, space-separated.
+    private static func revisionList(_ revisions: [RevisionID]) -> String {
+        revisions.map(\.description).sorted().joined(separator: " ")
+    }
+}
