@@ -300,8 +300,11 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     }
 
     /// `PUT /db/_local/{id}` with the `_rev` last read or written (none for a document not
-    /// seen yet), as CouchDB requires for updates. On 409 (another writer moved it on) the
-    /// current `_rev` is read once and the write retried.
+    /// seen yet), as CouchDB requires for updates. On 409 the current `_rev` is read and the
+    /// write retried, up to `maxRetries` times (at least once): besides another writer
+    /// moving it on, a 409 comes whenever an earlier try was applied but its reply was lost
+    /// (connection dropped, 5xx after the write) and the client resent it with the old `_rev`,
+    /// which can happen on every try of one checkpoint.
     public func putLocalDocument(id: String, body: JSONObject) async throws {
         let target = client.databaseURL(["_local", CouchURL.encodeSegment(id)])
         var attempt = 0
@@ -314,7 +317,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
                 localRevisions.withLock { $0[id] = rev }
                 return
             }
-            if reply.status == 409, attempt == 0 {
+            if reply.status == 409, attempt < max(1, client.options.maxRetries) {
                 attempt += 1
                 let current = try await client.send("GET", target)
                 document["_rev"] = (200..<300).contains(current.status) ? try client.parse(current).objectValue?["_rev"] : nil
