@@ -27,9 +27,11 @@ extension DocumentStore {
         guard !revisions.isEmpty else { return [] }
         return try reading { db in
             var held = Set<String>()
+            // CROSS JOIN keeps the ID list as the outer loop: one primary-key lookup per ID
+            // rather than a scan of everything recorded for the peer per ID.
             let cursor = try Row.fetchCursor(db, sql: """
                 SELECT p.id, p.revs FROM json_each(?) AS j
-                JOIN peer_revisions AS p ON p.peer = ? AND p.id = j.value
+                CROSS JOIN peer_revisions AS p ON p.peer = ? AND p.id = j.value
                 """, arguments: [TreeRows.idList(Array(revisions.keys)), peer])
             while let row = try cursor.next() {
                 let id: String = row[0]

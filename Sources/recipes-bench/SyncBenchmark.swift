@@ -86,6 +86,14 @@ struct SyncBenchmark: AsyncParsableCommand {
             throw ValidationError("replication incomplete: pushed \(pushed.docsWritten), pulled \(pulled.docsWritten) of \(docs)")
         }
 
+        // The copy's first sync after its pull: everything it holds came from the server, so
+        // its push (the first, without a checkpoint) must offer nothing back (no echo).
+        clock = ContinuousClock.now
+        let echo = try await copySync.sync(options: options)
+        let echoMs = Self.seconds(since: clock) * 1000
+        log("first sync after the pull: \(String(format: "%.1f", echoMs)) ms (\(echo.push.docsWritten) pushed)")
+        guard echo.push.docsWritten == 0 else { throw ValidationError("the sync after a pull pushed \(echo.push.docsWritten) documents back") }
+
         _ = try await sourceSync.sync(options: options)  // establishes the pull checkpoint of the source
         clock = ContinuousClock.now
         let noop = try await sourceSync.sync(options: options)
@@ -106,6 +114,7 @@ struct SyncBenchmark: AsyncParsableCommand {
             ("docs", "\(docs)"),
             ("push_docs_per_s", String(format: "%.0f", Double(docs) / pushSeconds)),
             ("pull_docs_per_s", String(format: "%.0f", Double(docs) / pullSeconds)),
+            ("sync_after_pull_ms", String(format: "%.1f", echoMs)),
             ("noop_sync_ms", String(format: "%.1f", noopMs)),
             ("one_change_sync_ms", String(format: "%.1f", oneMs)),
             ("peak_rss_mb", String(format: "%.1f", rss)),
