@@ -18,6 +18,9 @@ struct ChangesRequest: Sendable {
     var descending: Bool
     /// Only these document IDs (`filter=_doc_ids`), if set.
     var docIDs: Set<String>?
+    /// Only documents whose winning revision matches (`filter=_selector`), if set; a deleted
+    /// document matches nothing, as in CouchDB.
+    var selector: DocumentSelector?
     /// Newline interval while waiting, if the client asked for heartbeats.
     var heartbeat: Duration?
     /// Longest wait for longpoll/continuous feeds.
@@ -36,9 +39,19 @@ struct ChangesRequest: Sendable {
         includeDocs = try query.bool("include_docs")
         conflicts = try query.bool("conflicts")
         descending = try query.bool("descending")
-        if let filter = query["filter"] {
+        if query["filter"] == "_selector" {
+            guard request.method == .post, !request.body.isEmpty,
+                  let given = try await request.jsonObjectBody()["selector"] else {
+                throw CouchError.badRequest("filter=_selector needs a POST body with a selector object")
+            }
+            do {
+                selector = try DocumentSelector(given)
+            } catch let error as DocumentStoreError {
+                throw CouchError(status: 400, error: "bad_request", reason: "Invalid selector: \(error)")
+            }
+        } else if let filter = query["filter"] {
             guard filter == "_doc_ids" else {
-                throw CouchError(status: 400, error: "bad_request", reason: "Only the _doc_ids filter is supported")
+                throw CouchError(status: 400, error: "bad_request", reason: "Only the _doc_ids and _selector filters are supported")
             }
             var ids = try query.json("doc_ids")?.arrayValue?.compactMap(\.stringValue)
             if ids == nil, request.method == .post, !request.body.isEmpty {
@@ -80,5 +93,13 @@ struct ChangesRequest: Sendable {
             throw CouchError(status: 400, error: "bad_request", reason: "Malformed sequence supplied in 'since' parameter.")
         }
         return value
+    }
+
+    /// Whether `change` passes the request's filter (`_doc_ids`, `_selector`), if any.
+    func selects(_ change: Change, in store: DocumentStore) throws -> Bool {
+        if let docIDs, !docIDs.contains(change.id) { return false }
+        guard let selector else { return true }
+        guard !change.deleted, let winner = try store.get(id: change.id) else { return false }
+        return selector.matches(id: change.id, body: winner.body)
     }
 }

@@ -131,17 +131,17 @@ extension CouchResponder {
             for change in batch.changes {
                 if rows.count >= wanted { limited = true; break scan }
                 position = change.sequence
-                if let ids = options.docIDs, !ids.contains(change.id) { continue }
+                guard try options.selects(change, in: store) else { continue }
                 rows.append(try row(for: change, store: store, options: options))
             }
             position = max(position, batch.lastSequence)
         }
         var pending = 0
-        if limited, options.docIDs == nil {
+        if limited, options.docIDs == nil, options.selector == nil {
             pending = try store.changeCount(since: position)
         } else if limited {
             try store.forEachChange(since: position, batch: 5000) { change in
-                if options.docIDs?.contains(change.id) ?? true { pending += 1 }
+                if try options.selects(change, in: store) { pending += 1 }
             }
         }
         return ChangesPage(rows: rows, lastSequence: position, pending: pending)

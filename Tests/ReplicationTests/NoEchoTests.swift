@@ -30,8 +30,8 @@ import Testing
         var preferredConcurrency: Int { inner.preferredConcurrency }
         func databaseInfo() async throws -> DatabaseInfo { try await inner.databaseInfo() }
         func createDatabase() async throws { try await inner.createDatabase() }
-        func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage {
-            try await inner.changes(since: since, limit: limit)
+        func changes(since: ReplicationSequence?, limit: Int, selection: ChangesSelection?) async throws -> ChangesPage {
+            try await inner.changes(since: since, limit: limit, selection: selection)
         }
         func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry] {
             counts.withLock {

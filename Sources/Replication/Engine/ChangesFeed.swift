@@ -22,8 +22,8 @@ public enum ChangesFeed {
     /// The next page starts at the page's `lastSequence`.
     /// - Throws: what the peer throws (`ReplicationError`).
     public static func page(of peer: any ReplicationPeer, since: ReplicationSequence?,
-                            pageSize: Int) async throws -> (page: ChangesPage, isLast: Bool) {
-        let page = try await peer.changes(since: since, limit: pageSize)
-        return (page, page.rows.count < pageSize)
+                            pageSize: Int, selection: ChangesSelection? = nil) async throws -> (page: ChangesPage, isLast: Bool) {
+        let page = try await peer.changes(since: since, limit: pageSize, selection: selection)
+        return (page, page.reachedEnd ?? (page.rows.count < pageSize))
     }
 }

@@ -1,3 +1,5 @@
+public import DocumentStore
+
 /// Settings of one replication.
 public struct ReplicationOptions: Sendable {
     /// Changes read from the source per batch (a checkpoint follows each written batch).
@@ -13,9 +15,33 @@ public struct ReplicationOptions: Sendable {
     public var createTarget: Bool = false
     /// Replicate only some documents; its name is part of the replication ID.
     public var filter: ReplicationFilter?
+    /// Replicate only these documents (CouchDB's `_doc_ids` filter: applied by a server
+    /// source, locally for a local one); part of the replication ID.
+    public var docIDs: [String]?
+    /// Replicate only documents whose winning revision matches this Mango selector (CouchDB's
+    /// `_selector` filter); part of the replication ID, so widening it later replicates what
+    /// the old one left out. A deleted document matches nothing, so deletions of selected
+    /// documents do not travel (as with CouchDB). A malformed selector fails the run before
+    /// anything is transferred (`ReplicationError.invalidSelector`).
+    public var selector: JSONValue?
 
     /// Defaults: batches of 500 changes, no filter, the target must exist.
     public init() {}
+
+    /// The `docIDs` and `selector` as a changes selection; nil when neither is set.
+    public func changesSelection() throws -> ChangesSelection? {
+        guard docIDs != nil || selector != nil else { return nil }
+        var selection = ChangesSelection(docIDs: docIDs.map(Set.init))
+        if let selector {
+            do {
+                selection.selector = try DocumentSelector(selector)
+            } catch let error as DocumentStoreError {
+                guard case .invalidJSON(let reason) = error else { throw ReplicationError.invalidSelector(error.description) }
+                throw ReplicationError.invalidSelector(reason)
+            }
+        }
+        return selection
+    }
 }
 
 /// Selects the documents a replication carries, by ID (for example one entity's prefix).

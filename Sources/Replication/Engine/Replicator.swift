@@ -33,10 +33,15 @@ public final class Replicator: Sendable {
     }
 
     /// A stable hash of both peers' identities (local store UUID, remote URL without
-    /// credentials), the direction and the filter: the name of the checkpoint documents.
+    /// credentials), the direction and the filters (`filter`, `docIDs`, `selector`): the
+    /// name of the checkpoint documents, so a changed filter starts its own history.
     public var replicationID: String {
-        let text = ["recipes-replication-1", "source=" + source.peerIdentity, "target=" + target.peerIdentity,
-                    "filter=" + (options.filter?.name ?? "")].joined(separator: "\n")
+        var parts = ["recipes-replication-1", "source=" + source.peerIdentity, "target=" + target.peerIdentity,
+                     "filter=" + (options.filter?.name ?? "")]
+        // Only present when set, so unfiltered replications keep the IDs they always had.
+        if let ids = options.docIDs { parts.append("doc_ids=" + JSONWriter.canonical.string(.array(ids.sorted().map { .string($0) }))) }
+        if let selector = options.selector { parts.append("selector=" + JSONWriter.canonical.string(selector)) }
+        let text = parts.joined(separator: "\n")
         return SHA256.hash(data: Data(text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
     }
 
@@ -75,6 +80,8 @@ public final class Replicator: Sendable {
             var targetKey: String?
             /// Batches with changes since the last checkpoint (see `write`).
             var uncheckpointedBatches = 0
+            /// The `docIDs` and `selector` filters, checked before anything is transferred.
+            var selection: ChangesSelection?
         }
 
         private let values = Mutex(Values())
@@ -99,6 +106,8 @@ public final class Replicator: Sendable {
         let state = RunState()
         report(state)
         do {
+            let selection = try options.changesSelection()
+            state.update { $0.selection = selection }
             async let sourceInfo = source.databaseInfo()
             if options.createTarget {
                 try await target.createDatabase()
@@ -198,7 +207,8 @@ public final class Replicator: Sendable {
     /// Reads the changes after `since`, asks the target what it lacks and fetches that.
     private func readBatch(since: ReplicationSequence?, state: RunState) async throws -> Batch {
         try Task.checkCancellation()
-        let (page, isLast) = try await ChangesFeed.page(of: source, since: since, pageSize: options.batchSize)
+        let (page, isLast) = try await ChangesFeed.page(of: source, since: since, pageSize: options.batchSize,
+                                                        selection: state.snapshot.selection)
         var listed: [String: [RevisionID]] = [:]
         for row in page.rows where options.filter?.includes(row.id) ?? true {
             listed[row.id, default: []].append(contentsOf: row.revisions)

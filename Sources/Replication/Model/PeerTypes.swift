@@ -49,6 +49,9 @@ public struct ChangesPage: Sendable {
     public var lastSequence: ReplicationSequence
     /// Changes left after this page, when the peer reports it.
     public var pending: Int?
+    /// Whether the page reaches the end of the feed, when the peer knows better than a short
+    /// page would tell (a local store filtering its own feed reads more than it returns).
+    public var reachedEnd: Bool?
 
     /// Makes a page.
     public init(rows: [ChangeRow], lastSequence: ReplicationSequence, pending: Int?) {

@@ -28,6 +28,8 @@ public enum ReplicationError: Error, Sendable, Equatable, CustomStringConvertibl
     case store(String, cause: (any Error & Sendable)? = nil)
     /// The replication was cancelled.
     case cancelled
+    /// The replication's selector is not a valid Mango selector; nothing was transferred.
+    case invalidSelector(String)
 
     /// A sentence naming what failed and how to fix it.
     public var description: String {
@@ -52,6 +54,8 @@ public enum ReplicationError: Error, Sendable, Equatable, CustomStringConvertibl
             return "local store failed: \(text)"
         case .cancelled:
             return "the replication was cancelled; run it again to resume from the last checkpoint"
+        case .invalidSelector(let reason):
+            return "invalid selector: \(reason); write a Mango selector object such as {\"type\":\"Recipe\"}"
         }
     }
 
@@ -67,6 +71,7 @@ public enum ReplicationError: Error, Sendable, Equatable, CustomStringConvertibl
         case let (.timedOut(a), .timedOut(b)): return a == b
         case let (.httpStatus(a, b, c, d), .httpStatus(e, f, g, h)): return a == e && b == f && c == g && d == h
         case let (.invalidURL(a), .invalidURL(b)): return a == b
+        case let (.invalidSelector(a), .invalidSelector(b)): return a == b
         case let (.store(a, x), .store(b, y)):
             switch (x, y) {
             case (nil, nil): return a == b

@@ -56,11 +56,27 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     }
 
     /// `GET /db/_changes?style=all_docs&since=…&limit=…`.
-    public func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage {
+    public func changes(since: ReplicationSequence?, limit: Int, selection: ChangesSelection?) async throws -> ChangesPage {
         var query: [(String, String)] = [("feed", "normal"), ("style", "all_docs")]
         query.append(("since", since?.queryText ?? "0"))
         query.append(("limit", String(limit)))
-        let reply = try await client.sendJSON("GET", client.databaseURL(["_changes"], query: query), missingDatabaseOn404: true)
+        // Filters go in a POST body, as CouchDB's replicator sends them: `_selector` (with
+        // the IDs folded in when both are given) or `_doc_ids`.
+        var body: JSONValue?
+        if let selector = selection?.combinedSelector {
+            query.append(("filter", "_selector"))
+            body = ["selector": selector]
+        } else if let ids = selection?.docIDs {
+            query.append(("filter", "_doc_ids"))
+            body = ["doc_ids": .array(ids.sorted().map { .string($0) })]
+        }
+        let target = client.databaseURL(["_changes"], query: query)
+        let reply: JSONValue
+        if let body {
+            reply = try await client.sendJSON("POST", target, body: JSONWriter.couchDB.data(body), missingDatabaseOn404: true)
+        } else {
+            reply = try await client.sendJSON("GET", target, missingDatabaseOn404: true)
+        }
         return try shaped { try CouchReplies.changes(reply) }
     }
 

@@ -52,17 +52,32 @@ public struct LocalDatabase: ReplicationPeer {
         try await offPool { try store.forgetPeers(withPrefix: String(peer[...at]), except: includingThis ? nil : peer) }
     }
 
-    /// The store's changes feed; its sequences are the store's own integers.
-    public func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage {
+    /// The store's changes feed; its sequences are the store's own integers. A `selection`
+    /// is applied to each page read (winning bodies read in one statement for a selector),
+    /// so a page may hold fewer rows than `limit` without being the last (`reachedEnd`).
+    public func changes(since: ReplicationSequence?, limit: Int, selection: ChangesSelection?) async throws -> ChangesPage {
         let start = try localSequence(since)
         return try await offPool {
             let batch = try store.changes(since: start, limit: limit)
-            let rows = batch.changes.map {
+            var changes = batch.changes
+            if let selection {
+                changes = changes.filter { selection.docIDs?.contains($0.id) ?? true }
+                if selection.selector != nil {
+                    let live = changes.filter { !$0.deleted }.map(\.id)
+                    var bodies: [String: JSONObject] = [:]
+                    for revision in try store.documents(withIDs: live) { bodies[revision.id] = revision.body }
+                    changes = changes.filter { selection.includes(id: $0.id, body: bodies[$0.id]) }
+                }
+            }
+            let rows = changes.map {
                 ChangeRow(sequence: ReplicationSequence(.int($0.sequence)), id: $0.id, revisions: $0.revisions, deleted: $0.deleted)
             }
             // Sequences left after this page bound the changes left (superseded ones are skipped).
-            let pending = rows.count < limit ? 0 : Int(max(0, try store.lastSequence - batch.lastSequence))
-            return ChangesPage(rows: rows, lastSequence: ReplicationSequence(.int(batch.lastSequence)), pending: pending)
+            let reachedEnd = batch.changes.count < limit
+            let pending = reachedEnd ? 0 : Int(max(0, try store.lastSequence - batch.lastSequence))
+            var page = ChangesPage(rows: rows, lastSequence: ReplicationSequence(.int(batch.lastSequence)), pending: pending)
+            page.reachedEnd = reachedEnd
+            return page
         }
     }
 

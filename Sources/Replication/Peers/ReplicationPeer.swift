@@ -21,8 +21,9 @@ public protocol ReplicationPeer: Sendable {
     /// Creates the database; succeeds when it already exists.
     func createDatabase() async throws
 
-    /// Up to `limit` changes after `since` (`nil` = from the start), every leaf revision listed.
-    func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage
+    /// Up to `limit` changes after `since` (`nil` = from the start), every leaf revision
+    /// listed; with a `selection`, only the documents it selects.
+    func changes(since: ReplicationSequence?, limit: Int, selection: ChangesSelection?) async throws -> ChangesPage
 
     /// For each document, the given revisions this database lacks and the revisions it holds
     /// that could be their ancestors; documents with nothing missing are left out.
@@ -63,6 +64,11 @@ public protocol ReplicationPeer: Sendable {
 }
 
 extension ReplicationPeer {
+    /// Up to `limit` changes after `since`, unfiltered.
+    public func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage {
+        try await changes(since: since, limit: limit, selection: nil)
+    }
+
     /// A peer without memory of what others hold: nothing to record.
     public func recordRevisions(_ revisions: [String: [RevisionID]], heldBy peer: String) async throws {}
 
