@@ -29,8 +29,9 @@ struct ServeShutdownTests {
 
         let longpoll = Task { try await client.send("GET", "/feeds/_changes?feed=longpoll&since=now&heartbeat=1000") }
         let continuous = Task { try await client.send("GET", "/feeds/_changes?feed=continuous&heartbeat=1000") }
-        // Long enough for both feeds to be open and to have sent a heartbeat.
-        try await Task.sleep(for: .milliseconds(1500))
+        // Long enough for both feeds to be open and to have sent a heartbeat, with room for a
+        // machine so busy that the two requests take a while to connect.
+        try await Task.sleep(for: .milliseconds(3000))
 
         let clock = ContinuousClock()
         let signalled = clock.now
