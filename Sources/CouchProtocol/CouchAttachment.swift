@@ -39,9 +39,13 @@ public enum CouchAttachment: Sendable, Equatable {
             self = .follows(contentType: contentType ?? "application/octet-stream", length: length, digest: digest, revpos: revpos)
         } else if let text = object["data"]?.stringValue {
             // Base64 as CouchDB reads it: white space between the characters is ignored,
-            // anything else that is not base64 makes the entry invalid.
-            let compact = text.filter { !$0.isWhitespace }
-            guard let data = Data(base64Encoded: compact) else {
+            // anything else that is not base64 makes the entry invalid. Without white space
+            // (the usual case) the text decodes as it is; otherwise the white space bytes are
+            // dropped first (by byte: a per-Character test cost a fifth of a push's time).
+            let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D, 0x0C, 0x0B]
+            let decoded = Data(base64Encoded: text)
+                ?? Data(base64Encoded: Data(text.utf8.filter { !whitespace.contains($0) }))
+            guard let data = decoded else {
                 throw CouchError.badRequest("Invalid attachment data for \(name)")
             }
             try AttachmentValidation.checkBytes(data, length: length, digest: digest, of: name)
