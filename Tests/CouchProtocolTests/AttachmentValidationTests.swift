@@ -35,4 +35,21 @@ import Testing
             try CouchAttachment(name: "x", json: ["content_type": "text/plain", "data": .string(Data("hi".utf8).base64EncodedString()), "length": 3])
         }
     }
+
+    @Test("Inline base64 may hold white space between its characters, and nothing else that is not base64")
+    func base64WhiteSpace() throws {
+        let bytes = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let plain = bytes.base64EncodedString()
+        let wrapped = bytes.base64EncodedString(options: [.lineLength64Characters, .endLineWithCarriageReturn, .endLineWithLineFeed])
+        for text in [plain, wrapped, " " + plain + "\t\n"] {
+            guard case .data(_, let data, _) = try CouchAttachment(name: "a", json: ["content_type": "application/octet-stream", "data": .string(text)]) else {
+                Issue.record("not read as inline data")
+                continue
+            }
+            #expect(data == bytes)
+        }
+        #expect(throws: CouchError.self) {
+            try CouchAttachment(name: "a", json: ["content_type": "text/plain", "data": .string(plain + "!")])
+        }
+    }
 }
