@@ -279,40 +279,16 @@ import Testing
     /// The checkpoint is this replication's own document, so each such 409 is answered by
     /// reading the current `_rev` again.
     @Test func aCheckpointWriteAppliedTwiceWithoutAReplyIsRereadAndCompletes() async throws {
-        let stored = Locked<[String: (rev: Int, body: JSONObject)]>([:])
-        let conflicts = Locked(0)
+        let locals = VersionedLocalDocuments()
         let lostReplies = Locked(0)
         let server = try await Self.source { request, _ in
-            guard request.path.hasPrefix("/db/_local/") else { return nil }
-            switch request.method {
-            case "GET":
-                guard let entry = stored.withLock({ $0[request.path] }) else { return nil }
-                var body = entry.body
-                body["_rev"] = .string("0-\(entry.rev)")
-                return .init(status: 200, body: JSONWriter.couchDB.string(.object(body)))
-            case "PUT":
-                guard var body = (try? JSONValue.parse(request.body))?.objectValue else { return nil }
-                let given = body.removeValue(forKey: "_rev")?.stringValue
-                let next = stored.withLock { documents -> Int? in
-                    let current = documents[request.path]
-                    guard given == current.map({ "0-\($0.rev)" }) else { return nil }
-                    let rev = (current?.rev ?? 0) + 1
-                    documents[request.path] = (rev, body)
-                    return rev
-                }
-                guard let next else {
-                    conflicts.withLock { $0 += 1 }
-                    return .init(status: 409, body: #"{"error":"conflict","reason":"Document update conflict."}"#)
-                }
+            locals.reply(to: request) { _ in
                 // The first two applied writes lose their reply.
                 let lose = lostReplies.withLock { count -> Bool in
                     count += 1
                     return count <= 2
                 }
-                return lose ? .init(status: 503, body: #"{"error":"unavailable","reason":"reply lost"}"#)
-                    : .init(status: 201, body: #"{"ok":true,"id":"_local/x","rev":"0-\#(next)"}"#)
-            default:
-                return nil
+                return lose ? .init(status: 503, body: #"{"error":"unavailable","reason":"reply lost"}"#) : nil
             }
         }
         defer { server.stop() }
@@ -322,10 +298,9 @@ import Testing
         client.initialBackoff = 0.01
         let sync = Sync(store: local, remote: try CouchDatabase(url: server.url("db"), options: client))
         let first = try await sync.pull()
-        #expect(conflicts.withLock { $0 } == 2, "each lost reply led to one 409")
+        #expect(locals.conflicts.withLock { $0 } == 2, "each lost reply led to one 409")
         #expect(first.docsWritten == 1)
-        let revs = stored.withLock { $0.values.map(\.rev) }
-        #expect(revs == [3], "the checkpoint holds the last write")
+        #expect(locals.revisions == [3], "the checkpoint holds the last write")
         let second = try await sync.pull()
         #expect(second.startSequence == first.endSequence, "the next pull resumes at the checkpoint")
     }

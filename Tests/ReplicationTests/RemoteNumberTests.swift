@@ -103,8 +103,7 @@ import Testing
     @Test func checkpointsAreWrittenWithTheRevisionLastRead() async throws {
         // A remote that versions local documents as CouchDB does: an update without the
         // current `_rev` is a conflict.
-        let stored = Locked<[String: (rev: Int, body: JSONObject)]>([:])
-        let conflicts = Locked(0)
+        let locals = VersionedLocalDocuments()
         let feedCalls = Locked(0)
         let server = try await HTTPFailureTests.source { request, _ in
             if request.path == "/db/_changes" {
@@ -112,31 +111,7 @@ import Testing
                 let seq = feedCalls.withLock { calls -> Int in calls += 1; return calls + 2 }
                 return .init(status: 200, body: HTTPFailureTests.changes.replacingOccurrences(of: "3-g1AAAA", with: "\(seq)-g1AAAA"))
             }
-            guard request.path.hasPrefix("/db/_local/") else { return nil }
-            switch request.method {
-            case "GET":
-                guard let entry = stored.withLock({ $0[request.path] }) else { return nil }
-                var body = entry.body
-                body["_rev"] = .string("0-\(entry.rev)")
-                return .init(status: 200, body: JSONWriter.couchDB.string(.object(body)))
-            case "PUT":
-                guard var body = (try? JSONValue.parse(request.body))?.objectValue else { return nil }
-                let given = body.removeValue(forKey: "_rev")?.stringValue
-                let next = stored.withLock { documents -> Int? in
-                    let current = documents[request.path]
-                    guard given == current.map({ "0-\($0.rev)" }) else { return nil }
-                    let rev = (current?.rev ?? 0) + 1
-                    documents[request.path] = (rev, body)
-                    return rev
-                }
-                guard let next else {
-                    conflicts.withLock { $0 += 1 }
-                    return .init(status: 409, body: #"{"error":"conflict","reason":"Document update conflict."}"#)
-                }
-                return .init(status: 201, body: #"{"ok":true,"id":"_local/x","rev":"0-\#(next)"}"#)
-            default:
-                return nil
-            }
+            return locals.reply(to: request)
         }
         defer { server.stop() }
         let dir = try TemporaryDirectory()
@@ -144,8 +119,8 @@ import Testing
         for _ in 0..<3 {
             _ = try await Sync(store: local, remoteURL: server.url("db")).pull()
         }
-        #expect(conflicts.withLock { $0 } == 0)
-        let revs = stored.withLock { $0.values.map(\.rev) }
+        #expect(locals.conflicts.withLock { $0 } == 0)
+        let revs = locals.revisions
         #expect(revs.count == 1 && (revs.first ?? 0) >= 3)
     }
 }
