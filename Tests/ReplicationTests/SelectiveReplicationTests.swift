@@ -26,13 +26,19 @@ import Testing
         return ids.sorted()
     }
 
-    @Test func aSelectorPullBringsExactlyTheMatchesAndWideningItBringsTheRest() async throws {
+    /// A server whose database `book` holds the mixed store's 10 documents.
+    private func publishedBook() async throws -> (Server, TemporaryDirectory) {
         let server = try await Server()
-        defer { Task { await server.stop() } }
         let dir = try TemporaryDirectory()
         var create = ReplicationOptions()
         create.createTarget = true
         _ = try await Sync(store: try mixedStore(dir, "origin.sqlite"), remoteURL: server.url("book")).push(options: create)
+        return (server, dir)
+    }
+
+    @Test func aSelectorPullBringsExactlyTheMatchesAndWideningItBringsTheRest() async throws {
+        let (server, dir) = try await publishedBook()
+        defer { Task { await server.stop() } }
 
         let copy = try DocumentStore(path: dir.path("copy.sqlite"))
         let sync = try Sync(store: copy, remoteURL: server.url("book"))
@@ -108,12 +114,8 @@ import Testing
     }
 
     @Test func theServerAnswersTheSelectorFilterAndRefusesAMissingOne() async throws {
-        let server = try await Server()
+        let (server, dir) = try await publishedBook()
         defer { Task { await server.stop() } }
-        let dir = try TemporaryDirectory()
-        var create = ReplicationOptions()
-        create.createTarget = true
-        _ = try await Sync(store: try mixedStore(dir, "origin.sqlite"), remoteURL: server.url("book")).push(options: create)
         func changes(_ method: String, _ body: String?) async throws -> (Int, JSONValue) {
             var request = URLRequest(url: URL(string: server.url("book") + "/_changes?filter=_selector&style=all_docs")!)
             request.httpMethod = method
