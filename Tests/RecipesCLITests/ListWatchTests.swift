@@ -73,4 +73,23 @@ struct ListWatchTests {
         let refused = try await sandbox.run(["list", "--watch", "--json"] + store)
         #expect(refused.status == 64, "\(refused)")
     }
+
+    @Test("a sync that pulls a recipe into the watched store is redrawn")
+    func watchesSyncPulls() async throws {
+        let sandbox = try Sandbox()
+        let local = ["--store", sandbox.path("local.sqlite"), "--no-samples"]
+        let remote = sandbox.path("remote.sqlite")
+        #expect(try await sandbox.run(["add", "--name", "Local Stew"] + local).status == 0)
+        #expect(try await sandbox.run(["add", "--name", "Remote Dal", "--store", remote, "--no-samples"]).status == 0)
+        let watcher = try sandbox.start(["list", "--watch"] + local)
+        #expect(await watcher.waitForOutput(containing: "Local Stew") != nil, "watcher stderr: \(watcher.stderr)")
+        let sync = try await sandbox.run(["sync", "--pull-only", "--remote", remote] + local)
+        #expect(sync.status == 0, "\(sync)")
+        #expect(await watcher.waitForOutput(containing: "Remote Dal") != nil, "stdout: \(watcher.stdout)")
+        kill(watcher.process.processIdentifier, SIGINT)
+        let result = try await watcher.finish(timeout: 30)
+        #expect(result.status == 130, "\(result)")
+        let last = try #require(Self.lists(result.stdout).last)
+        #expect(last.contains("Local Stew") && last.contains("Remote Dal"), "\(result)")
+    }
 }
