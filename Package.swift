@@ -134,6 +134,7 @@ let package = Package(
             dependencies: [
                 "CouchServer",
                 "RecipesKit",
+                "ObjectGraph",
                 "DocumentStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -482,6 +482,13 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
 
     // MARK: Changes from elsewhere
 
+    /// The datastore's last changes-feed sequence: every committed document write, by any
+    /// process on the file or a replicator, moves it. One look-up at the end of the
+    /// sequence index (a few microseconds), so live fetches can poll it.
+    public func changeToken() throws -> StoreChangeToken? {
+        StoreChangeToken(String(try ds { try documentStore.lastSequence }))
+    }
+
     /// Looks at the datastore's changes feed for documents written by anything other than
     /// this store instance (a replication pull, another process), drops what it cached about
     /// them, and reports them to the coordinator so contexts refresh. Returns the change set.

@@ -3,8 +3,8 @@ import Foundation
 
 /// Turns SIGINT and SIGTERM into cancellation of a task, so an interrupted sync stops
 /// between requests, keeps its checkpoints and reports "cancelled" instead of dying
-/// mid-write. Install it before starting the task: a signal that arrives before the task
-/// is attached cancels it as soon as it is.
+/// mid-write, and `list --watch` stops watching. Install it before starting the task: a
+/// signal that arrives before the task is attached cancels it as soon as it is.
 final class InterruptHandler: @unchecked Sendable {
     private let lock = NSLock()
     private var sources: [DispatchSourceSignal] = []
@@ -13,10 +13,21 @@ final class InterruptHandler: @unchecked Sendable {
     private var stopped = false
     /// How long a cancelled sync may take to wind down before the process exits anyway.
     private let deadline: DispatchTimeInterval = .seconds(5)
+    /// The line printed on stderr when a signal comes (`nil`: none).
+    private let notice: String?
+    /// The line printed when the cancelled task has not stopped by the deadline.
+    private let overdue: String
+    /// Whether a signal came.
+    var wasInterrupted: Bool { lock.withLock { interrupted } }
 
     /// Starts catching SIGINT and SIGTERM, and returns only once both are being caught, so
-    /// a signal sent right after the caller reports progress is never lost.
-    init() {
+    /// a signal sent right after the caller reports progress is never lost. `notice` is
+    /// printed when a signal comes, `overdue` when the task then fails to stop within 5 s
+    /// (the process exits 130 anyway).
+    init(notice: String? = "recipes: stopping after the current request…",
+         overdue: String = "the sync was cancelled but did not stop in time; exiting now (nothing committed is lost, the next sync resumes)") {
+        self.notice = notice
+        self.overdue = overdue
         let registered = DispatchGroup()
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
@@ -42,7 +53,7 @@ final class InterruptHandler: @unchecked Sendable {
     }
 
     private func interrupt() {
-        Terminal.note("recipes: stopping after the current request…")
+        if let notice { Terminal.note(notice) }
         let cancel = lock.withLock { () -> (@Sendable () -> Void)? in
             interrupted = true
             return cancelTask
@@ -53,7 +64,7 @@ final class InterruptHandler: @unchecked Sendable {
         // keep the process from ending.
         DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak self] in
             guard let self, !self.lock.withLock({ self.stopped }) else { return }
-            Terminal.error("the sync was cancelled but did not stop in time; exiting now (nothing committed is lost, the next sync resumes)")
+            Terminal.error(self.overdue)
             _exit(130)
         }
         if let cancel { DispatchQueue.global().async { cancel() } }

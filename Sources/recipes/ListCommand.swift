@@ -10,7 +10,10 @@ struct ListCommand: AsyncParsableCommand {
             Names are in order ignoring case and accents. --search looks in names, overviews, type \
             names and ingredient names (ignoring case and accents) and lists the best matches first \
             unless --sort is given. --limit and --offset page through the list. --json prints an \
-            array of {id, name, type, prepTime, overview, ingredientCount, hasImage}.
+            array of {id, name, type, prepTime, overview, ingredientCount, hasImage}. --watch keeps \
+            the list up: it redraws it whenever it changes (a save by another recipes command, a \
+            sync), checking the store every 250 ms, until Ctrl-C (exit status 130); when stdout is \
+            not a terminal each new list follows a line of three dashes.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -33,7 +36,11 @@ struct ListCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print JSON.")
     var json = false
 
+    @Flag(name: .long, help: "Keep watching: redraw the list whenever it changes, until Ctrl-C.")
+    var watch = false
+
     func validate() throws {
+        if watch && json { throw ValidationError("--watch prints the table; it cannot be combined with --json") }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
         if offset < 0 { throw ValidationError("--offset must be 0 or more, not \(offset)") }
     }
@@ -42,6 +49,10 @@ struct ListCommand: AsyncParsableCommand {
         try await reportingFailures {
             let session = try await Session.open(global)
             let query = RecipeQuery(type: type, search: search, sort: sort, limit: limit, offset: offset)
+            if watch {
+                try await ListWatch(store: session.store, query: query).run()
+                return
+            }
             if json {
                 var stream = JSONArrayStream()
                 var out: [UInt8] = []
@@ -63,9 +74,14 @@ struct ListCommand: AsyncParsableCommand {
                 Terminal.note(type == nil && search == nil ? "no recipes yet; add one with `recipes add --name NAME`" : "no recipe matches")
                 return
             }
-            let rows = recipes.map { [$0.name, $0.type ?? "-", $0.prepTime ?? "-", String($0.ingredientCount)] }
-            for line in Terminal.table(["NAME", "TYPE", "PREP TIME", "INGREDIENTS"], rows) { Terminal.print(line) }
+            for line in Self.table(recipes) { Terminal.print(line) }
         }
+    }
+
+    /// The lines of the list's table.
+    static func table(_ recipes: [RecipeSummary]) -> [String] {
+        let rows = recipes.map { [$0.name, $0.type ?? "-", $0.prepTime ?? "-", String($0.ingredientCount)] }
+        return Terminal.table(["NAME", "TYPE", "PREP TIME", "INGREDIENTS"], rows)
     }
 }
 

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Connects contexts to one ``IncrementalStore``: serializes store calls, keeps a row cache
 /// shared by all its contexts, finishes in memory what a store leaves of a fetch, and
@@ -18,6 +18,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     private var knownAbsent = Set<ObjectID>()
     private final class WeakContext { weak var context: ObjectContext?; init(_ c: ObjectContext) { context = c } }
     private var contexts: [ObjectIdentifier: WeakContext] = [:]
+    /// Called after every save through this coordinator and every change the store reports
+    /// (live fetches wake on them); see ``addChangeListener(_:)``.
+    private var changeListeners: [UUID: @Sendable () -> Void] = [:]
 
     /// Opens `store` for `model`.
     /// - Throws: ``ObjectGraphError/store(_:)`` when the store cannot be loaded (for example
@@ -256,20 +259,55 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         }
     }
 
-    /// Tells the other contexts that want it about a save (``ObjectContext/automaticallyMergesChanges``).
+    /// Tells the other contexts that want it about a save (``ObjectContext/automaticallyMergesChanges``),
+    /// then the change listeners.
     func contextDidSave(_ source: ObjectContext, _ notification: SaveNotification) {
-        let others = locked { contexts.values.compactMap(\.context).filter { $0 !== source } }
+        let (others, listeners) = locked { (contexts.values.compactMap(\.context).filter { $0 !== source }, Array(changeListeners.values)) }
         for context in others { context.siblingDidSave(notification) }
+        for listener in listeners { listener() }
+    }
+
+    /// Registers `listener`, called (on the saving or reporting thread; it must return
+    /// quickly) after every successful save of any context on this coordinator and every
+    /// change the store reports underneath. Live fetches wake on it instead of waiting for
+    /// their next poll. Returns a token for ``removeChangeListener(_:)``.
+    @discardableResult
+    public func addChangeListener(_ listener: @escaping @Sendable () -> Void) -> UUID {
+        locked {
+            let token = UUID()
+            changeListeners[token] = listener
+            return token
+        }
+    }
+
+    /// Removes a listener added with ``addChangeListener(_:)``.
+    public func removeChangeListener(_ token: UUID) {
+        locked { changeListeners[token] = nil }
+    }
+
+    /// The store's change token (``IncrementalStore/changeToken()``): it moves with every
+    /// committed write, from this process or another; `nil` when the store cannot tell.
+    public func changeToken() throws -> StoreChangeToken? {
+        try storeCall { try store.changeToken() }
+    }
+
+    /// Lets the store catch up with writes made elsewhere (``IncrementalStore/processExternalChanges()``):
+    /// what it finds is dropped from the row cache and passed to the contexts and the change
+    /// listeners, as any change reported underneath. Returns it.
+    @discardableResult
+    public func processExternalChanges() throws -> StoreChangeSet {
+        try storeCall { try store.processExternalChanges() }
     }
 
     /// Called (through the store's observer) when rows changed underneath: drops them from
     /// the cache and lets every context refresh its copies.
     public func storeDidChange(_ changes: StoreChangeSet) {
-        let live = locked { () -> [ObjectContext] in
+        let (live, listeners) = locked { () -> ([ObjectContext], [@Sendable () -> Void]) in
             for id in changes.updated.union(changes.deleted).union(changes.inserted) { rowCache[id] = nil }
             knownAbsent = []
-            return contexts.values.compactMap(\.context)
+            return (contexts.values.compactMap(\.context), Array(changeListeners.values))
         }
         for context in live { context.storeDidChange(changes) }
+        for listener in listeners { listener() }
     }
 }

@@ -27,6 +27,8 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
     private let lock = NSLock()
     private var rows: [ObjectID: StoredRow] = [:]
     private var nextSequence = 0
+    /// Counts every write (saves, external changes, resolutions, rollbacks): the change token.
+    private var writeCount: UInt64 = 0
     private var metadata: StoreMetadata?
     private var model: ObjectModel?
     private var observer: (@Sendable (StoreChangeSet) -> Void)?
@@ -171,7 +173,10 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         do {
             return try body()
         } catch {
-            locked { (rows, nextSequence, alternatives, nextAlternative) = saved }
+            locked {
+                (rows, nextSequence, alternatives, nextAlternative) = saved
+                writeCount += 1
+            }
             throw error
         }
     }
@@ -221,6 +226,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
                 rows[deletion.objectID] = nil
                 alternatives[deletion.objectID] = nil
             }
+            writeCount += 1
             return StoreSaveResult(versions: versions)
         }
     }
@@ -245,6 +251,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
                 }
             }
             for id in deletions where rows.removeValue(forKey: id) != nil { set.deleted.insert(id) }
+            writeCount += 1
             return (set, self.observer)
         }
         observer?(changes)
@@ -338,12 +345,24 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
             }
             rows = newRows
             alternatives = newAlternatives
+            writeCount += 1
             return self.observer
         }
         let resolved = decisions.map(\.0.objectID)
         observer?(StoreChangeSet(updated: Set(resolved)))
         return resolved
     }
+
+    /// The number of writes so far (saves, external changes, resolutions, undone atomic
+    /// blocks): it moves with every write, and reading it costs a lock.
+    public func changeToken() throws -> StoreChangeToken? {
+        locked { StoreChangeToken(String(writeCount)) }
+    }
+
+    /// Nothing to catch up with: ``applyExternalChanges(upserts:deletions:)`` reports each
+    /// external change to the observer as it is applied.
+    @discardableResult
+    public func processExternalChanges() throws -> StoreChangeSet { StoreChangeSet() }
 
     /// The stored to-many destinations of every row (for comparing stores in tests).
     public func toManyTable() -> [ObjectID: [String: [ObjectID]]] {

@@ -31,6 +31,19 @@
 ///   replica agrees on is the base), in one transaction (nothing is written if any decision
 ///   or write fails). Contexts reach it through ``ObjectContext/resolveReplicationConflicts(policy:)``.
 ///   Stores without such conflicts keep the default implementations (no conflicts).
+/// - **Change token.** ``changeToken()`` answers, in microseconds and without reading rows,
+///   a value that changes with every committed write that may have changed rows, whoever
+///   made it: this store instance, another instance or process on the same file, a
+///   replicator. ``processExternalChanges()`` then catches up with the writes that were not
+///   made through this instance: it drops what the store cached about them and reports them
+///   through the change observer (and returns them). Live fetches (``LiveFetch``) poll the
+///   token (every 250 ms by default) and call ``processExternalChanges()`` when it moved, so
+///   a watcher sees other processes' saves and replicated documents. `InMemoryStore` counts
+///   its writes and reports external ones as they happen (nothing to catch up with);
+///   `DocumentIncrementalStore` answers the datastore's last changes-feed sequence (one
+///   look-up in its sequence index) and reads the feed from where it last stopped. A store
+///   that cannot tell keeps the defaults (`nil`: live fetches then see only changes made
+///   through the coordinator or reported by the store; an empty change set).
 /// - **Calls are synchronous.** A store that waits on I/O blocks the calling context's
 ///   queue, never the caller of ``ObjectContext/perform(_:)``.
 public protocol IncrementalStore: AnyObject, Sendable {
@@ -95,6 +108,18 @@ public protocol IncrementalStore: AnyObject, Sendable {
     /// written, and all writes are one transaction: if a decision or a write fails, nothing
     /// changes. Returns the objects resolved, in object order.
     func resolveReplicaConflicts(policy: ReplicaMergePolicy) throws -> [ObjectID]
+
+    /// A value that changes whenever a committed write by anyone (this process, another
+    /// process on the same file, a replicator) may have changed rows; cheap enough to poll a
+    /// few times a second. `nil` when the store cannot tell.
+    func changeToken() throws -> StoreChangeToken?
+
+    /// Catches up with writes made other than through this store instance (another process,
+    /// a replicator writing to the same file): forgets what it cached about the rows they
+    /// touched, reports them through the change observer (``setChangeObserver(_:)``) and
+    /// returns them. A store that reports every such change as it happens returns an empty set.
+    @discardableResult
+    func processExternalChanges() throws -> StoreChangeSet
 }
 
 extension IncrementalStore {
@@ -117,6 +142,13 @@ extension IncrementalStore {
 
     /// Nothing to resolve: for stores whose rows have a single version.
     public func resolveReplicaConflicts(policy: ReplicaMergePolicy) throws -> [ObjectID] { [] }
+
+    /// Cannot tell when rows changed: live fetches see only what the coordinator is told.
+    public func changeToken() throws -> StoreChangeToken? { nil }
+
+    /// Nothing to catch up with: the store reports changes as they happen, or not at all.
+    @discardableResult
+    public func processExternalChanges() throws -> StoreChangeSet { StoreChangeSet() }
 
     /// The objects ``replicaConflicts()`` reports.
     public func objectsWithConflicts() throws -> [ObjectID] {
