@@ -1,5 +1,6 @@
 public import ArgumentParser
 import Foundation
+import Logging
 import RecipesKit
 
 /// `recipes sync`: pull → resolve conflicts → push → refresh with the remote.
@@ -56,9 +57,14 @@ struct SyncCommand: AsyncParsableCommand {
             guard let remoteURL = session.configuration.remoteURL else {
                 throw CommandFailure(message: "no remote configured; give --remote URL, set RECIPES_REMOTE, or put {\"remote\": \"URL\"} in \(session.configuration.configFileURL.path)")
             }
+            // A live sync says what it does in its event lines; the client's retry warnings
+            // and the failed runs' errors while the remote is away would only repeat them
+            // (--verbose shows them).
+            var logger = session.logger
+            if live && !global.verbose { logger.logLevel = .critical }
             let sync: RecipesSync
             do {
-                sync = try session.store.sync(with: remoteURL, logger: session.logger)
+                sync = try session.store.sync(with: remoteURL, logger: logger)
             } catch {
                 throw CommandFailure(message: "\(error)")
             }
@@ -67,7 +73,7 @@ struct SyncCommand: AsyncParsableCommand {
             let preference = prefer
             let lockBehaviour: RecipesSync.LockBehaviour = wait ? .wait(timeout: nil) : .failIfRunning
             if live {
-                try await runLive(sync, direction: direction, prefer: preference, lock: lockBehaviour, logger: session.logger)
+                try await runLive(sync, direction: direction, prefer: preference, lock: lockBehaviour, logger: logger)
                 return
             }
             let interrupts = InterruptHandler()
