@@ -76,7 +76,12 @@ struct LiveEventPrinter: Sendable {
             guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
             FileHandle.standardOutput.write(data + Data("\n".utf8))
         } else {
-            let text = if case .connected = event { "connected to \(remote)" } else { event.description }
+            // A failure's reason follows as the last line, `recipes: REASON`, as for every command.
+            let text = switch event {
+            case .connected: "connected to \(remote)"
+            case .stopped: "stopped"
+            default: event.description
+            }
             FileHandle.standardError.write(Data("live: \(text)\n".utf8))
         }
     }

@@ -133,6 +133,30 @@ import Testing
         #expect(log.all.count == 1, "\(log.all)")
     }
 
+    @Test func aServerFeedWaitEndsWithTheTimeoutOrTheFirstChange() async throws {
+        let server = try await ServerReplicationTests.Server()
+        defer { Task { await server.stop() } }
+        let dir = try TemporaryDirectory()
+        let a = try DocumentStore(path: dir.path("a.sqlite"))
+        _ = try a.create(id: "first", body: recipeBody(1))
+        let sync = try Sync(store: a, remoteURL: server.url("feed"))
+        let pushed = try await sync.push(options: Self.create)
+        let remote = try CouchDatabase(url: server.url("feed"))
+        // Changes after the start exist; none after the push's end, until one comes.
+        #expect(try await remote.waitForChanges(since: nil, timeout: .seconds(30)))
+        #expect(try await !remote.waitForChanges(since: pushed.endSequence, timeout: .milliseconds(200)))
+        let waiting = Task { try await remote.waitForChanges(since: pushed.endSequence, timeout: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(200))
+        _ = try a.create(id: "second", body: recipeBody(2))
+        _ = try await sync.push(options: Self.create)
+        #expect(try await waiting.value)
+        // Cancelling a wait ends it at once.
+        let cancelled = Task { try await remote.waitForChanges(since: .init(.string("99999")), timeout: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(100))
+        cancelled.cancel()
+        await #expect(throws: ReplicationError.cancelled) { try await cancelled.value }
+    }
+
     @Test func twoLocalStoresLiveWithoutAServer() async throws {
         let dir = try TemporaryDirectory()
         let a = try DocumentStore(path: dir.path("a.sqlite"))

@@ -23,9 +23,10 @@ public struct LiveSyncOptions: Sendable {
     public init() {}
 }
 
-/// The events of one live sync, as an `AsyncSequence` iterated once.
+/// The events of a live sync, as an `AsyncSequence`.
 ///
-/// The work starts when iteration starts and runs in a task of its own. Cancelling the
+/// The work starts when iteration starts (each iteration runs a live sync of its own) and
+/// runs in a task of its own. Cancelling the
 /// iterating task (or ending the iteration early) cancels it; the iteration still delivers
 /// what the work reports while it winds down and ends with ``LiveSyncEvent/stopped(_:)``
 /// only once it has really stopped, with its checkpoints saved, so a caller that iterates
