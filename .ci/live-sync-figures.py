@@ -2,7 +2,9 @@
 """Live sync figures: latency from `recipes add` on store A to the recipe being pulled into
 store B, both running `recipes sync --live --json` against one `recipes serve`, and the idle
 CPU of a live sync. Usage: .ci/live-sync-figures.py [path/to/recipes] [samples] [idle-seconds]
-(default .build/release/recipes, 7 samples, 20 s)."""
+(default .build/release/recipes, 7 samples, 20 s). Then the server is killed and restarted
+on the same port 2 s later, and the time until B has pulled a recipe A added meanwhile is
+reported."""
 import json, os, re, signal, statistics, subprocess, sys, tempfile, time
 
 binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".build/release/recipes")
@@ -65,6 +67,20 @@ try:
     time.sleep(idle_seconds)
     idle = {name: (cpu_ticks(p.pid) - ticks[name]) / hz / idle_seconds * 100 for name, p in live.items()}
     server_idle = (cpu_ticks(server.pid) - server_ticks) / hz / idle_seconds * 100
+
+    # The server dies (SIGKILL) and comes back on the same port and data directory 2 s later;
+    # a recipe added meanwhile on A must reach B.
+    server.kill()
+    server.wait()
+    before = events(f"{work}/b.events").count("pulled")
+    subprocess.run([binary, "add", "--name", "While Offline"] + store("a"), env=env, check=True, capture_output=True)
+    time.sleep(2)
+    offline = {name: "offline" in events(f"{work}/{name}.events") for name in live}
+    server = start(["serve", "--data-dir", work + "/server", "--port", port, "--user", "admin", "--password-file", work + "/pw"], work + "/serve2.out")
+    wait_for(lambda: "listening on" in open(work + "/serve2.out").read())
+    restarted = time.monotonic()
+    assert wait_for(lambda: events(f"{work}/b.events").count("pulled") > before, 60), "B never pulled after the restart"
+    catch_up = (time.monotonic() - restarted) * 1000
 finally:
     for p in live.values():
         p.send_signal(signal.SIGINT)
@@ -79,6 +95,8 @@ result = {
     "idleSeconds": idle_seconds,
     "idleCPUPercentOfOneCore": {k: round(v, 2) for k, v in idle.items()},
     "serverIdleCPUPercentOfOneCore": round(server_idle, 2),
+    "offlineReportedWithin2s": offline,
+    "catchUpAfterRestartMs": round(catch_up, 1),
     "sigintExitCodes": codes,
 }
 print(json.dumps(result, indent=2))

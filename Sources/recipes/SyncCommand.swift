@@ -2,6 +2,7 @@ public import ArgumentParser
 import Foundation
 import Logging
 import RecipesKit
+import Replication
 
 /// `recipes sync`: pull → resolve conflicts → push → refresh with the remote.
 struct SyncCommand: AsyncParsableCommand {
@@ -62,9 +63,13 @@ struct SyncCommand: AsyncParsableCommand {
             // (--verbose shows them).
             var logger = session.logger
             if live && !global.verbose { logger.logLevel = .critical }
+            // A live sync retries on its own schedule (0.5 s doubling to 30 s) and reports
+            // `offline` meanwhile; the client only retries a blip twice (after 0.1 and 0.2 s).
+            var clientOptions = CouchClientOptions()
+            if live { clientOptions.maxRetries = 2 }
             let sync: RecipesSync
             do {
-                sync = try session.store.sync(with: remoteURL, logger: logger)
+                sync = try session.store.sync(with: remoteURL, clientOptions: clientOptions, logger: logger)
             } catch {
                 throw CommandFailure(message: "\(error)")
             }
