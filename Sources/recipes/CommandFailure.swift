@@ -18,6 +18,8 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
         try await body()
     } catch let exit as ExitCode {
         throw exit
+    } catch let failure as ExitCodeFailure {
+        throw ExitCode(failure.status)
     } catch let failure as CommandFailure {
         Terminal.error(failure.message)
         throw ExitCode(failure.status)

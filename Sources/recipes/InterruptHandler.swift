@@ -11,8 +11,11 @@ final class InterruptHandler: @unchecked Sendable {
     private var cancelTask: (@Sendable () -> Void)?
     private var interrupted = false
     private var stopped = false
+    private var received: Int32?
     /// How long a cancelled sync may take to wind down before the process exits anyway.
-    private let deadline: DispatchTimeInterval = .seconds(5)
+    private let deadline: DispatchTimeInterval
+    /// The exit status when SIGTERM came (SIGINT is always 130).
+    private let terminatedStatus: Int32
     /// The line printed on stderr when a signal comes (`nil`: none).
     private let notice: String?
     /// The line printed when the cancelled task has not stopped by the deadline.
@@ -22,17 +25,20 @@ final class InterruptHandler: @unchecked Sendable {
 
     /// Starts catching SIGINT and SIGTERM, and returns only once both are being caught, so
     /// a signal sent right after the caller reports progress is never lost. `notice` is
-    /// printed when a signal comes, `overdue` when the task then fails to stop within 5 s
-    /// (the process exits 130 anyway).
+    /// printed when a signal comes, `overdue` when the task then fails to stop within
+    /// `deadline`: the process then exits with 130 (SIGINT) or `terminatedStatus` (SIGTERM).
     init(notice: String? = "recipes: stopping after the current request…",
-         overdue: String = "the sync was cancelled but did not stop in time; exiting now (nothing committed is lost, the next sync resumes)") {
+         overdue: String = "the sync was cancelled but did not stop in time; exiting now (nothing committed is lost, the next sync resumes)",
+         deadline: DispatchTimeInterval = .seconds(5), terminatedStatus: Int32 = 130) {
         self.notice = notice
         self.overdue = overdue
+        self.deadline = deadline
+        self.terminatedStatus = terminatedStatus
         let registered = DispatchGroup()
         for number in [SIGINT, SIGTERM] {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.interrupt() }
+            source.setEventHandler { [weak self] in self?.interrupt(number) }
             registered.enter()
             source.setRegistrationHandler { registered.leave() }
             source.resume()
@@ -52,12 +58,20 @@ final class InterruptHandler: @unchecked Sendable {
         if already { task.cancel() }
     }
 
-    private func interrupt() {
+    /// The first signal caught (SIGINT or SIGTERM), if any.
+    var caughtSignal: Int32? { lock.withLock { received } }
+
+    /// The exit status for an interruption: 130 after SIGINT, `terminatedStatus` after SIGTERM.
+    var exitStatus: Int32 { caughtSignal == SIGTERM ? terminatedStatus : 130 }
+
+    private func interrupt(_ number: Int32) {
         if let notice { Terminal.note(notice) }
         let cancel = lock.withLock { () -> (@Sendable () -> Void)? in
             interrupted = true
+            if received == nil { received = number }
             return cancelTask
         }
+        let status = exitStatus
         // A step blocked below the cancellation points must not keep the process alive:
         // whatever was committed is durable and the next sync resumes from its checkpoint.
         // The timer is armed before cancelling, so even a cancellation that blocks cannot
@@ -65,7 +79,7 @@ final class InterruptHandler: @unchecked Sendable {
         DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak self] in
             guard let self, !self.lock.withLock({ self.stopped }) else { return }
             Terminal.error(self.overdue)
-            _exit(130)
+            _exit(status)
         }
         if let cancel { DispatchQueue.global().async { cancel() } }
     }

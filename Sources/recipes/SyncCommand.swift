@@ -1,6 +1,8 @@
 public import ArgumentParser
 import Foundation
+import Logging
 import RecipesKit
+import Replication
 
 /// `recipes sync`: pull → resolve conflicts → push → refresh with the remote.
 struct SyncCommand: AsyncParsableCommand {
@@ -13,6 +15,17 @@ struct SyncCommand: AsyncParsableCommand {
             reason; nothing is lost and the next sync resumes. --json prints {result, direction, \
             remote, startedAt, finishedAt, pulled, pushed, conflictsResolved, refused, error, \
             steps: [{name, state, error}]}.
+
+            --live keeps syncing until interrupted: a pull and a push at once, then a pull \
+            whenever the remote has new changes (one longpoll request held open) and a push \
+            within a second of any save to the store, by any process (other commands keep \
+            working meanwhile). It holds the sync lock all along. Each change of state is one \
+            line on stderr (connected, pulled N, pushed N, caught up, offline: REASON (retrying \
+            in S s), stopped), or with --json one JSON object per line on stdout: {event, time, \
+            count, error, retryIn, remote}. While the remote cannot be reached it retries, waiting \
+            0.5 s doubling to 30 s; refused credentials or access (401, 403) stop it with \
+            status 1. SIGINT stops it within 2 s with status 130, SIGTERM with status 143; \
+            what was synced is checkpointed and the next sync resumes there.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -29,8 +42,11 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Which side wins conflicting properties: remote (default) or local.")
     var prefer: ConflictPreference = .remote
 
-    @Flag(name: .long, help: "Print the report as JSON.")
+    @Flag(name: .long, help: "Print the report as JSON (with --live: one JSON object per event and line).")
     var json = false
+
+    @Flag(name: .long, help: "Keep syncing until interrupted (SIGINT: exit 130, SIGTERM: exit 143).")
+    var live = false
 
     func validate() throws {
         if pullOnly && pushOnly { throw ValidationError("Give --pull-only or --push-only, not both.") }
@@ -42,9 +58,18 @@ struct SyncCommand: AsyncParsableCommand {
             guard let remoteURL = session.configuration.remoteURL else {
                 throw CommandFailure(message: "no remote configured; give --remote URL, set RECIPES_REMOTE, or put {\"remote\": \"URL\"} in \(session.configuration.configFileURL.path)")
             }
+            // A live sync says what it does in its event lines; the client's retry warnings
+            // and the failed runs' errors while the remote is away would only repeat them
+            // (--verbose shows them).
+            var logger = session.logger
+            if live && !global.verbose { logger.logLevel = .critical }
+            // A live sync retries on its own schedule (0.5 s doubling to 30 s) and reports
+            // `offline` meanwhile; the client only retries a blip twice (after 0.1 and 0.2 s).
+            var clientOptions = CouchClientOptions()
+            if live { clientOptions.maxRetries = 2 }
             let sync: RecipesSync
             do {
-                sync = try session.store.sync(with: remoteURL, logger: session.logger)
+                sync = try session.store.sync(with: remoteURL, clientOptions: clientOptions, logger: logger)
             } catch {
                 throw CommandFailure(message: "\(error)")
             }
@@ -52,6 +77,10 @@ struct SyncCommand: AsyncParsableCommand {
             let direction: SyncDirection = pullOnly ? .pullOnly : (pushOnly ? .pushOnly : .both)
             let preference = prefer
             let lockBehaviour: RecipesSync.LockBehaviour = wait ? .wait(timeout: nil) : .failIfRunning
+            if live {
+                try await runLive(sync, direction: direction, prefer: preference, lock: lockBehaviour, logger: logger)
+                return
+            }
             let interrupts = InterruptHandler()
             defer { interrupts.stop() }
             let task = Task {

@@ -154,10 +154,12 @@ final class ServedDatabase: @unchecked Sendable {
     let server: RunningProcess
     let baseURL: String
 
-    init(in sandbox: Sandbox) async throws {
+    /// Starts a server on `port` (0: a free one) over the sandbox's `server` folder, so a
+    /// server started again on the port of one that died serves the same databases.
+    init(in sandbox: Sandbox, port: Int = 0) async throws {
         let passwordFile = try sandbox.write("serve-password", Data("\(Self.password)\n".utf8))
         server = try sandbox.start([
-            "serve", "--data-dir", sandbox.path("server"), "--port", "0", "--user", Self.user, "--password-file", passwordFile,
+            "serve", "--data-dir", sandbox.path("server"), "--port", String(port), "--user", Self.user, "--password-file", passwordFile,
         ])
         guard let out = await server.waitForOutput(containing: "listening on ") else {
             throw ServeError(message: "recipes serve did not start: \(server.stderr)")
@@ -167,6 +169,9 @@ final class ServedDatabase: @unchecked Sendable {
     }
 
     deinit { server.stop() }
+
+    /// The port the server listens on.
+    var port: Int { URL(string: baseURL)?.port ?? 0 }
 
     /// The URL of database `name`, with the administrator's credentials in it.
     func url(_ name: String = "recipes") -> String {

@@ -1,14 +1,17 @@
 public import DocumentStore
 public import Foundation
 public import Logging
+public import Replication
 public import ObjectGraph
 public import DocumentIncrementalStore
 
 extension RecipesStore {
-    /// A sync of this store with the peer at `remoteURL`.
-    public func sync(with remoteURL: URL, logger: Logger = Logger(label: "recipes.sync")) throws(RecipesError) -> RecipesSync {
+    /// A sync of this store with the peer at `remoteURL` (a server is reached with `clientOptions`).
+    public func sync(with remoteURL: URL, clientOptions: CouchClientOptions = .init(),
+                     logger: Logger = Logger(label: "recipes.sync")) throws(RecipesError) -> RecipesSync {
         RecipesSync(
-            documentStore: documentStore, storeURL: url, remote: try RemoteEndpoint.peer(for: remoteURL, logger: logger),
+            documentStore: documentStore, storeURL: url,
+            remote: try RemoteEndpoint.peer(for: remoteURL, clientOptions: clientOptions, logger: logger),
             remoteDescription: URLMasking.masked(remoteURL.isFileURL ? remoteURL.path : remoteURL.absoluteString),
             hooks: SyncHooks(store: self), logger: logger)
     }

@@ -49,6 +49,12 @@ public struct RecipesSync: Sendable {
     /// Copies the remote's new revisions into the store and returns how many were written.
     /// A remote database that does not exist yet counts as empty (the push creates it).
     public func pull(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> Int {
+        try await pullSummary(progress: progress)?.docsWritten ?? 0
+    }
+
+    /// ``pull(progress:)``, returning the replication's summary (`nil` when the remote
+    /// database does not exist yet).
+    func pullSummary(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> ReplicationSummary? {
         let pendingBefore = try pendingChangeCount()
         try hooks.willPull()
         let summary: ReplicationSummary
@@ -56,7 +62,7 @@ public struct RecipesSync: Sendable {
             summary = try await Sync(store: documentStore, remote: remote, logger: logger).pull(observer: observer("pull", progress))
         } catch ReplicationError.databaseNotFound {
             logger.info("the remote database does not exist yet; the push will create it", metadata: ["remote": "\(remoteDescription)"])
-            return 0
+            return nil
         }
         // What the pull wrote is on the remote already: if nothing local was pending before,
         // nothing is pending now either.
@@ -65,7 +71,7 @@ public struct RecipesSync: Sendable {
             record.pushedThrough = max(record.pushedThrough, try documentStore.lastSequence)
             try writeStatusRecord(record)
         }
-        return summary.docsWritten
+        return summary
     }
 
     /// Copies the store's new revisions to the remote (creating the remote database if it is

@@ -6,10 +6,11 @@ public import Replication
 /// The other side of a sync, made from the configured remote: a CouchDB-compatible server
 /// (http/https URL) or another store file on this machine (any other location).
 public enum RemoteEndpoint {
-    /// A replication peer for `url`.
+    /// A replication peer for `url` (a server is reached with `clientOptions`).
     /// - Throws: ``RecipesError/store(_:cause:)`` naming the remote (password masked) when it is
     ///   not usable.
-    public static func peer(for url: URL, logger: Logger = Logger(label: "recipes.sync")) throws(RecipesError) -> any ReplicationPeer {
+    public static func peer(for url: URL, clientOptions: CouchClientOptions = .init(),
+                            logger: Logger = Logger(label: "recipes.sync")) throws(RecipesError) -> any ReplicationPeer {
         if url.isFileURL {
             do {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -19,7 +20,7 @@ public enum RemoteEndpoint {
             }
         }
         do {
-            return try CouchDatabase(url: url.absoluteString, logger: logger)
+            return try CouchDatabase(url: url.absoluteString, options: clientOptions, logger: logger)
         } catch {
             throw .store("the remote \(URLMasking.masked(url.absoluteString)) is not usable: \(error)", cause: error)
         }

@@ -25,6 +25,12 @@ public protocol ReplicationPeer: Sendable {
     /// listed; with a `selection`, only the documents it selects.
     func changes(since: ReplicationSequence?, limit: Int, selection: ChangesSelection?) async throws -> ChangesPage
 
+    /// Waits until the database has changes after `since` (`nil` = from the start) and
+    /// returns `true`, or returns `false` once `timeout` has passed without any. Live sync
+    /// follows a remote with it. The default polls ``changes(since:limit:)`` every 250 ms;
+    /// `CouchDatabase` holds one `_changes?feed=longpoll` request open instead.
+    func waitForChanges(since: ReplicationSequence?, timeout: Duration) async throws -> Bool
+
     /// For each document, the given revisions this database lacks and the revisions it holds
     /// that could be their ancestors; documents with nothing missing are left out.
     func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry]

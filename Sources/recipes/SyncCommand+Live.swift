@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import RecipesKit
+import Replication
+
+extension SyncCommand {
+    /// `recipes sync --live`: takes the sync lock, then reports the live sync's events until
+    /// a signal stops it (exit 130 for SIGINT, 143 for SIGTERM) or an error it cannot retry
+    /// does (exit 1).
+    func runLive(_ sync: RecipesSync, direction: SyncDirection, prefer: ConflictPreference,
+                 lock behaviour: RecipesSync.LockBehaviour, logger: Logger) async throws {
+        let printer = LiveEventPrinter(json: json, remote: sync.remoteDescription)
+        // Stopping is fast (the running request is dropped, committed batches are
+        // checkpointed); the deadline only guards a step stuck below its cancellation points.
+        let interrupts = InterruptHandler(deadline: .milliseconds(1800), terminatedStatus: 143)
+        defer { interrupts.stop() }
+        let storeURL = sync.storeURL
+        let task = Task { () throws -> LiveSyncStop in
+            let lock: SyncLock
+            switch behaviour {
+            case .failIfRunning: lock = try SyncLock.tryAcquire(forStore: storeURL)
+            case .wait(let timeout): lock = try await SyncLock.acquire(forStore: storeURL, timeout: timeout, logger: logger)
+            }
+            defer { lock.release() }
+            var stop = LiveSyncStop.cancelled
+            for await event in sync.live(direction: direction, prefer: prefer) {
+                printer.print(event)
+                if case .stopped(let reason) = event { stop = reason }
+            }
+            return stop
+        }
+        interrupts.attach(task)
+        let stop: LiveSyncStop
+        do {
+            stop = try await task.value
+        } catch let error as SyncLockError {
+            if case .alreadyRunning = error { throw CommandFailure(message: error.description, status: 75) }
+            throw CommandFailure(message: error.description)
+        } catch is CancellationError {
+            stop = .cancelled
+        }
+        switch stop {
+        case .cancelled:
+            throw ExitCodeFailure(status: interrupts.exitStatus)
+        case .failed(let error):
+            throw CommandFailure(message: error.description)
+        }
+    }
+}
+
+/// A silent non-zero exit: the live sync already said why it stopped.
+struct ExitCodeFailure: Error {
+    var status: Int32
+}
+
+/// Prints live sync events: one line each on stderr, or one JSON object each on stdout.
+struct LiveEventPrinter: Sendable {
+    let json: Bool
+    let remote: String
+
+    func print(_ event: LiveSyncEvent) {
+        if json {
+            var object: [String: Any] = ["event": name(event), "time": ISO8601DateFormatter().string(from: Date())]
+            object["count"] = NSNull()
+            object["error"] = NSNull()
+            object["retryIn"] = NSNull()
+            object["remote"] = remote
+            switch event {
+            case .pulled(let count), .pushed(let count): object["count"] = count
+            case .offline(let error, let delay):
+                object["error"] = error.description
+                object["retryIn"] = Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18
+            case .stopped(.failed(let error)): object["error"] = error.description
+            default: break
+            }
+            guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        } else {
+            // A failure's reason follows as the last line, `recipes: REASON`, as for every command.
+            let text = switch event {
+            case .connected: "connected to \(remote)"
+            case .stopped: "stopped"
+            default: event.description
+            }
+            FileHandle.standardError.write(Data("live: \(text)\n".utf8))
+        }
+    }
+
+    private func name(_ event: LiveSyncEvent) -> String {
+        switch event {
+        case .connected: "connected"
+        case .pulled: "pulled"
+        case .pushed: "pushed"
+        case .caughtUp: "caughtUp"
+        case .offline: "offline"
+        case .stopped: "stopped"
+        }
+    }
+}

@@ -1,0 +1,173 @@
+import CouchServer
+import DocumentStore
+import Foundation
+import Testing
+@testable import Replication
+
+/// `Sync.live` against the in-process server (`ServerReplicationTests.Server`) and between
+/// two local stores. Timeouts are hang guards only.
+@Suite struct LiveSyncTests {
+    /// The events one live sync reported, collected by a task of its own.
+    final class EventLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [LiveSyncEvent] = []
+        private(set) var task: Task<Void, Never>?
+
+        init(_ sequence: LiveSyncEvents) {
+            task = Task { [self] in
+                for await event in sequence { lock.withLock { events.append(event) } }
+            }
+        }
+
+        var all: [LiveSyncEvent] { lock.withLock { events } }
+
+        /// Waits until `condition` holds for the events so far (at most `timeout` seconds).
+        func wait(timeout: TimeInterval = 20, _ condition: ([LiveSyncEvent]) -> Bool) async -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while !condition(all) {
+                if Date() > deadline { return false }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return true
+        }
+
+        /// Cancels the live sync and waits for its events to end.
+        func stop() async {
+            task?.cancel()
+            await task?.value
+        }
+    }
+
+    static func options() -> LiveSyncOptions {
+        var options = LiveSyncOptions()
+        options.initialBackoff = .milliseconds(100)
+        options.maxBackoff = .milliseconds(400)
+        return options
+    }
+
+    static var create: ReplicationOptions {
+        var options = ReplicationOptions()
+        options.createTarget = true
+        return options
+    }
+
+    static func waitFor(_ id: String, in store: DocumentStore, timeout: TimeInterval = 20) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while try store.get(id: id) == nil {
+            if Date() > deadline { return false }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return true
+    }
+
+    @Test func twoStoresFollowEachOtherThroughAServerAndStopWhenCancelled() async throws {
+        let server = try await ServerReplicationTests.Server()
+        defer { Task { await server.stop() } }
+        let dir = try TemporaryDirectory()
+        let a = try DocumentStore(path: dir.path("a.sqlite"))
+        let b = try DocumentStore(path: dir.path("b.sqlite"))
+        _ = try a.create(id: "before", body: recipeBody(0))
+        let liveA = EventLog(try Sync(store: a, remoteURL: server.url("live")).live(options: Self.options(), replication: Self.create))
+        #expect(await liveA.wait { $0.contains(.caughtUp) }, "\(liveA.all)")
+        #expect(liveA.all.prefix(3) == [.connected, .pushed(1), .caughtUp], "\(liveA.all)")
+        let liveB = EventLog(try Sync(store: b, remoteURL: server.url("live")).live(options: Self.options(), replication: Self.create))
+        #expect(await liveB.wait { $0.contains(.caughtUp) }, "\(liveB.all)")
+        #expect(liveB.all.prefix(3) == [.connected, .pulled(1), .caughtUp], "\(liveB.all)")
+
+        _ = try a.create(id: "from-a", body: recipeBody(1))
+        #expect(try await Self.waitFor("from-a", in: b))
+        _ = try b.create(id: "from-b", body: recipeBody(2))
+        #expect(try await Self.waitFor("from-b", in: a))
+        #expect(await liveB.wait { $0.contains(.pushed(1)) && $0.last == .caughtUp }, "\(liveB.all)")
+
+        await liveA.stop()
+        await liveB.stop()
+        for log in [liveA, liveB] {
+            #expect(log.all.last == .stopped(.cancelled), "\(log.all)")
+            #expect(!log.all.contains { if case .offline = $0 { true } else { false } }, "\(log.all)")
+        }
+        #expect(try StoreSnapshot(a) == StoreSnapshot(b))
+    }
+
+    @Test func theServerGoingAwayIsOfflineWithGrowingDelaysAndTheSyncCatchesUpWhenItComesBack() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try await ServerReplicationTests.Server(directory: directory)
+        let port = server.port
+        let dir = try TemporaryDirectory()
+        let a = try DocumentStore(path: dir.path("a.sqlite"))
+        let b = try DocumentStore(path: dir.path("b.sqlite"))
+        var client = CouchClientOptions()
+        client.maxRetries = 0
+        let liveA = EventLog(try Sync(store: a, remoteURL: server.url("live"), clientOptions: client).live(options: Self.options(), replication: Self.create))
+        let liveB = EventLog(try Sync(store: b, remoteURL: server.url("live"), clientOptions: client).live(options: Self.options(), replication: Self.create))
+        #expect(await liveA.wait { $0.contains(.caughtUp) })
+        #expect(await liveB.wait { $0.contains(.caughtUp) })
+
+        await server.stop()
+        _ = try a.create(id: "while-offline", body: recipeBody(1))
+        let delays: ([LiveSyncEvent]) -> [Duration] = { $0.compactMap { if case .offline(_, let delay) = $0 { delay } else { nil } } }
+        #expect(await liveA.wait { delays($0).count >= 3 }, "\(liveA.all)")
+        let seen = delays(liveA.all)
+        #expect(Array(seen.prefix(3)) == [.milliseconds(100), .milliseconds(200), .milliseconds(400)], "\(seen)")
+
+        let restarted = try await ServerReplicationTests.Server(port: port, directory: directory)
+        defer { Task { await restarted.stop() } }
+        #expect(try await Self.waitFor("while-offline", in: b))
+        #expect(await liveA.wait { $0.last == .caughtUp }, "\(liveA.all)")
+        await liveA.stop()
+        await liveB.stop()
+        #expect(liveA.all.filter { $0 == .connected }.count == 2, "\(liveA.all)")
+    }
+
+    @Test func refusedCredentialsStopWithTheTypedError() async throws {
+        let server = try await ServerReplicationTests.Server(credentials: ServerCredentials(user: "admin", password: "correct-horse"), anonymousAccess: .none)
+        defer { Task { await server.stop() } }
+        let dir = try TemporaryDirectory()
+        let a = try DocumentStore(path: dir.path("a.sqlite"))
+        let log = EventLog(try Sync(store: a, remoteURL: server.url("live", user: "admin", password: "wrong")).live(options: Self.options(), replication: Self.create))
+        await log.task?.value
+        guard case .stopped(.failed(.unauthorized))? = log.all.last else {
+            Issue.record("expected a stop on 401: \(log.all)")
+            return
+        }
+        #expect(log.all.count == 1, "\(log.all)")
+    }
+
+    @Test func aServerFeedWaitEndsWithTheTimeoutOrTheFirstChange() async throws {
+        let server = try await ServerReplicationTests.Server()
+        defer { Task { await server.stop() } }
+        let dir = try TemporaryDirectory()
+        let a = try DocumentStore(path: dir.path("a.sqlite"))
+        _ = try a.create(id: "first", body: recipeBody(1))
+        let sync = try Sync(store: a, remoteURL: server.url("feed"))
+        let pushed = try await sync.push(options: Self.create)
+        let remote = try CouchDatabase(url: server.url("feed"))
+        // Changes after the start exist; none after the push's end, until one comes.
+        #expect(try await remote.waitForChanges(since: nil, timeout: .seconds(30)))
+        #expect(try await !remote.waitForChanges(since: pushed.endSequence, timeout: .milliseconds(200)))
+        let waiting = Task { try await remote.waitForChanges(since: pushed.endSequence, timeout: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(200))
+        _ = try a.create(id: "second", body: recipeBody(2))
+        _ = try await sync.push(options: Self.create)
+        #expect(try await waiting.value)
+        // Cancelling a wait ends it at once.
+        let cancelled = Task { try await remote.waitForChanges(since: .init(.string("99999")), timeout: .seconds(30)) }
+        try await Task.sleep(for: .milliseconds(100))
+        cancelled.cancel()
+        await #expect(throws: ReplicationError.cancelled) { try await cancelled.value }
+    }
+
+    @Test func twoLocalStoresLiveWithoutAServer() async throws {
+        let dir = try TemporaryDirectory()
+        let a = try DocumentStore(path: dir.path("a.sqlite"))
+        let b = try DocumentStore(path: dir.path("b.sqlite"))
+        let log = EventLog(Sync(store: a, remote: LocalDatabase(store: b)).live(options: Self.options()))
+        #expect(await log.wait { $0.contains(.caughtUp) })
+        _ = try a.create(id: "pushed", body: recipeBody(1))
+        #expect(try await Self.waitFor("pushed", in: b))
+        _ = try b.create(id: "pulled", body: recipeBody(2))
+        #expect(try await Self.waitFor("pulled", in: a))
+        await log.stop()
+        #expect(log.all.contains(.pushed(1)) && log.all.contains(.pulled(1)) && log.all.last == .stopped(.cancelled), "\(log.all)")
+    }
+}
