@@ -30,6 +30,9 @@ struct HTTPTestClient: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
+        // No shared cookie jar either: other tests' clients log in to other servers on the
+        // same host, and their cookies must never ride along with these requests.
+        configuration.httpCookieStorage = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.timeoutIntervalForRequest = 30
         session = URLSession(configuration: configuration)
