@@ -14,7 +14,7 @@ struct LiveSyncTests {
     }
 
     /// Polls `recipes list --json` on a store until it lists `name` (at most `timeout` seconds).
-    static func waitForRecipe(_ name: String, _ sandbox: Sandbox, _ store: [String], timeout: TimeInterval = 20) async throws -> Bool {
+    static func waitForRecipe(_ name: String, _ sandbox: Sandbox, _ store: [String], timeout: TimeInterval = 60) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let listed = try await sandbox.run(["list", "--json"] + store)
