@@ -22,6 +22,11 @@ extension DocumentIncrementalStore {
                     encryptor = found
                 } else {
                     let (entry, fresh) = try EncryptionKeyRecord.newEntry(password: password)
+                    // A store without a record may still hold values (pulled from a replica):
+                    // the first password it is given must open one of them.
+                    if let sample = try firstEncryptedValue(), (try? fresh.decrypt(sample)) == nil {
+                        throw EncryptedAttributeError.wrongPassword
+                    }
                     try EncryptionKeyRecord(entries: [entry]).write(to: documentStore)
                     encryptor = fresh
                 }
@@ -31,6 +36,21 @@ extension DocumentIncrementalStore {
                 throw DocumentIncrementalStoreError.datastore(e)
             }
         }
+    }
+
+    /// The message bytes of one stored encrypted value, if the store holds any (a query per
+    /// encrypted attribute, limit one).
+    private func firstEncryptedValue() throws -> Data? {
+        guard let model else { return nil }
+        for entity in model.entities where !entity.isAbstract {
+            for attribute in entity.attributes where attribute.isEncrypted {
+                let selector: JSONValue = ["$and": [Self.entitySelector([entity.name]), .object([attribute.name: ["$gt": ""]])]]
+                for revision in try documentStore.find(Query(selector: selector, limit: 1)) {
+                    if let text = revision.body[attribute.name]?.stringValue, let data = Data(base64Encoded: text) { return data }
+                }
+            }
+        }
+        return nil
     }
 
     /// Re-encrypts every encrypted value of the store from `oldPassword` to `newPassword` in

@@ -94,6 +94,13 @@ struct EncryptedAttributeTests {
         #expect(throws: EncryptedAttributeError.wrongPassword) { try other.store.unlock(password: "wrong") }
         #expect(try other.store.documentStore.lastSequence == sequence)
         try other.store.unlock(password: "right")
+        // A replica without the key record (it is a local document) checks the first
+        // password against a stored value instead.
+        try stack.store.documentStore.deleteLocal(id: EncryptionKeyRecord.documentID)
+        let replica = try DocumentStack(model: Self.model, directory: dir)
+        #expect(throws: EncryptedAttributeError.wrongPassword) { try replica.store.unlock(password: "wrong") }
+        #expect(try replica.store.documentStore.getLocal(id: EncryptionKeyRecord.documentID) == nil)
+        try replica.store.unlock(password: "right")
     }
 
     @Test func tamperedValueFailsOnlyItsOwnRead() throws {
