@@ -23,7 +23,11 @@ struct RekeyCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let session = try await Session.open(global)
-            guard let oldFile = session.configuration.passwordFileURL else {
+            let configured: URL?
+            do { configured = try session.configuration.checkedPasswordFileURL() } catch {
+                throw CommandFailure(message: "\(error)")
+            }
+            guard let oldFile = configured else {
                 throw CommandFailure(message: "rekey needs the current password; give --password-file FILE or set RECIPES_PASSWORD_FILE")
             }
             let old = try Session.readPassword(oldFile)

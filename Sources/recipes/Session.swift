@@ -51,7 +51,11 @@ struct Session {
             throw CommandFailure(message: error.description)
         }
         if unlocking != .never {
-            if let file = configuration.passwordFileURL {
+            let passwordFile: URL?
+            do { passwordFile = try configuration.checkedPasswordFileURL() } catch {
+                throw CommandFailure(message: "\(error)")
+            }
+            if let file = passwordFile {
                 try unlock(store, passwordFile: file)
             } else if unlocking == .required {
                 throw CommandFailure(message: "the notes are encrypted and no password was given; give --password-file FILE, set RECIPES_PASSWORD_FILE, or add \"passwordFile\" to \(configuration.configFileURL.path)")
@@ -88,7 +92,7 @@ struct Session {
     static func unlock(_ store: RecipesStore, passwordFile: URL) throws {
         let password = try readPassword(passwordFile)
         do { try store.unlock(password: password) } catch {
-            throw CommandFailure(message: error.description)
+            throw CommandFailure(message: "\(error)")
         }
     }
 

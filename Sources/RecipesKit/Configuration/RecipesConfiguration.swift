@@ -77,6 +77,17 @@ public struct RecipesConfiguration: Sendable, Equatable {
     public var passwordFileURL: URL?
     /// Where ``passwordFileURL`` came from; `nil` when there is none.
     public var passwordFileSource: Source?
+    /// Why the configuration file could not say where the password file is, when it had to
+    /// be asked; reported only by commands that need the password (see
+    /// ``checkedPasswordFileURL()``), so a broken file does not stop the others.
+    public var passwordFileProblem: RecipesConfigurationError?
+
+    /// ``passwordFileURL``, or the configuration file's problem when it was asked and failed.
+    /// - Throws: the ``RecipesConfigurationError`` met reading the configuration file.
+    public func checkedPasswordFileURL() throws(RecipesConfigurationError) -> URL? {
+        if let passwordFileProblem { throw passwordFileProblem }
+        return passwordFileURL
+    }
     /// The remote with its password replaced by `***`, safe for any output.
     public var maskedRemote: String? {
         remoteURL.map { URLMasking.masked($0.absoluteString) }
@@ -89,8 +100,9 @@ public struct RecipesConfiguration: Sendable, Equatable {
     public init(
         storeURL: URL, storeSource: Source, remoteURL: URL?, remoteSource: Source?,
         seedsSamples: Bool, samplesSource: Source, configFileURL: URL,
-        passwordFileURL: URL? = nil, passwordFileSource: Source? = nil
+        passwordFileURL: URL? = nil, passwordFileSource: Source? = nil, passwordFileProblem: RecipesConfigurationError? = nil
     ) {
+        self.passwordFileProblem = passwordFileProblem
         self.passwordFileURL = passwordFileURL
         self.passwordFileSource = passwordFileSource
         self.storeURL = storeURL
@@ -167,20 +179,27 @@ public struct RecipesConfiguration: Sendable, Equatable {
 
         var passwordFileURL: URL?
         var passwordFileSource: Source?
+        var passwordFileProblem: RecipesConfigurationError?
         if let file = options.passwordFile {
             passwordFileURL = expandedPath(file, currentDirectory: currentDirectory, home: home)
             passwordFileSource = .option
         } else if let file = env["RECIPES_PASSWORD_FILE"] {
             passwordFileURL = expandedPath(file, currentDirectory: currentDirectory, home: home)
             passwordFileSource = .environment
-        } else if let file = try stringFromConfigFile(configFileURL, member: "passwordFile") {
-            passwordFileURL = expandedPath(file, currentDirectory: configFileURL.deletingLastPathComponent(), home: home)
-            passwordFileSource = .configFile
+        } else {
+            do {
+                if let file = try stringFromConfigFile(configFileURL, member: "passwordFile") {
+                    passwordFileURL = expandedPath(file, currentDirectory: configFileURL.deletingLastPathComponent(), home: home)
+                    passwordFileSource = .configFile
+                }
+            } catch {
+                passwordFileProblem = error
+            }
         }
         return RecipesConfiguration(
             storeURL: storeURL, storeSource: storeSource, remoteURL: remoteURL, remoteSource: remoteSource,
             seedsSamples: seedsSamples, samplesSource: samplesSource, configFileURL: configFileURL,
-            passwordFileURL: passwordFileURL, passwordFileSource: passwordFileSource)
+            passwordFileURL: passwordFileURL, passwordFileSource: passwordFileSource, passwordFileProblem: passwordFileProblem)
     }
 
     // MARK: - Pieces
