@@ -57,6 +57,8 @@ struct Session {
             }
             if let file = passwordFile {
                 try unlock(store, passwordFile: file)
+            } else if unlocking == .required, let typed = Terminal.promptPassword("Password for the encrypted notes: ") {
+                do { try store.unlock(password: typed) } catch { throw CommandFailure(message: "\(error)") }
             } else if unlocking == .required {
                 throw CommandFailure(message: "the notes are encrypted and no password was given; give --password-file FILE, set RECIPES_PASSWORD_FILE, or add \"passwordFile\" to \(configuration.configFileURL.path)")
             }
