@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "CouchProtocol", targets: ["CouchProtocol"]),
         .executable(name: "recipes", targets: ["recipes"]),
         .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
+        .library(name: "PasswordEncryption", targets: ["PasswordEncryption"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -144,7 +145,15 @@ let package = Package(
             name: "CouchServerTests",
             dependencies: ["CouchServer", "CouchProtocol", "DocumentStore", .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "DocumentIncrementalStore", dependencies: ["ObjectGraph", "DocumentStore"]),
+        .target(
+            name: "PasswordEncryption",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(name: "PasswordEncryptionTests", dependencies: ["PasswordEncryption"]),
+        .target(name: "DocumentIncrementalStore", dependencies: ["ObjectGraph", "DocumentStore", "PasswordEncryption"]),
         .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"]),
         .testTarget(
             name: "DocumentIncrementalStoreTests",

@@ -138,6 +138,12 @@ extension DocumentIncrementalStore {
         case .merged(let values):
             for (name, value) in values {
                 guard let attribute = entity.attribute(named: name) else { continue }
+                if attribute.isEncrypted {
+                    // Ciphertext needs the password to be written anew; without it the
+                    // winner's value stays.
+                    if let encryption = codec?.encryption { body[name] = try encryption.encrypt(value, attribute: attribute, documentID: id) }
+                    continue
+                }
                 let encoded = AttributeCodec.encode(value, as: attribute)
                 if AttributeCodec.isAttachment(attribute.type) {
                     body[DocumentLayout.metaKey(name)] = encoded.meta

@@ -24,8 +24,9 @@ extension DocumentIncrementalStore {
                 guard let stored = leaf.body["objectModel"]?.objectValue else {
                     throw DocumentIncrementalStoreError.invalidMetadata("revision \(leaf.rev) has no objectModel member")
                 }
-                guard let difference = ModelDifference.first(between: stored, and: model) else { continue }
-                if leaf.body[ModelMetadataDocument.storeMetadataKey] != nil {
+                let foreign = leaf.body[ModelMetadataDocument.storeMetadataKey] != nil
+                guard let difference = ModelDifference.first(between: stored, and: model, allowingAddedOptionalAttributes: foreign) else { continue }
+                if foreign {
                     throw DocumentIncrementalStoreError.foreignModel(difference)
                 }
                 return   // another model version of ours: the next open migrates it, as it always has

@@ -24,6 +24,9 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     let lock = NSRecursiveLock()
     var model: ObjectModel?
     var codec: ObjectDocumentCodec?
+    /// The password's encryption of attributes marked encrypted, once ``unlock(password:)``
+    /// accepted a password.
+    var encryption: AttributeEncryption?
     private var observer: (@Sendable (StoreChangeSet) -> Void)?
     /// To-many destinations of recently read or written documents, with the revision read.
     /// Emptied when it reaches ``toManyCacheLimit`` entries, so reading a whole large book
@@ -103,7 +106,8 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                 // A store opened again with the same model is only read: no write, no fsync.
                 if local != stored { try documentStore.putLocal(id: DocumentLayout.localStateDocumentID, body: local) }
                 self.model = model
-                self.codec = ObjectDocumentCodec(model: model)
+                try ModelIndexes.refuseEncryptedIndexes(in: model)
+                self.codec = ObjectDocumentCodec(model: model, encryption: encryption)
                 try ModelIndexes(model: model).apply(to: documentStore)
                 processedSequence = try documentStore.lastSequence
                 return StoreMetadata(storeIdentifier: local["storeUUID"]!.stringValue!, modelVersionHash: model.versionHash,
@@ -162,6 +166,14 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         try locked {
             guard let model, let attribute = model.entity(named: objectID.entityName)?.attribute(named: name) else { return .null }
             let id = objectID.referenceString
+            if attribute.isEncrypted {
+                guard let rev = RevisionID(version.token), let revision = try ds({ try documentStore.get(id: id, rev: rev) })
+                        ?? ds({ try documentStore.get(id: id) }) else {
+                    throw IncrementalStoreError.objectNotFound(objectID)
+                }
+                guard let stored = revision.body[name]?.stringValue else { return .null }
+                return try AttributeEncryption.decrypt(stored, attribute: attribute, documentID: id, with: encryption)
+            }
             if !AttributeCodec.isAttachment(attribute.type) {
                 // A value a partial fetch left out: read from the body of the same revision.
                 // Without it the value is unknown, never taken as null (a save writes it back).
@@ -343,6 +355,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         guard let model else { throw IncrementalStoreError.notLoaded }
         let entities = request.entityNames.compactMap { model.entity(named: $0) }
         guard !entities.isEmpty else { return nil }
+        try Self.refuseEncrypted(request.predicate, sorts: request.sortDescriptors.map(\.keyPath), entities: entities, model: model)
         let translator = PredicateTranslator(model: model, entities: entities, subquery: { try self.subquery($0, $1, collecting: $2) })
         let translation = try translator.translate(request.predicate)
         let sort = translation.residual == nil ? pushableSort(request.sortDescriptors, entities: entities) : nil
@@ -367,6 +380,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         try locked {
             guard let model else { return nil }
             let entities = entityNames.compactMap { model.entity(named: $0) }
+            try Self.refuseEncrypted(predicate, sorts: [], entities: entities, model: model)
             let translator = PredicateTranslator(model: model, entities: entities, subquery: { try self.subquery($0, $1, collecting: $2) })
             let translation = try translator.translate(predicate)
             guard translation.residual == nil else { return nil }
@@ -420,7 +434,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
             operations.reserveCapacity(request.inserted.count + request.updated.count + request.deleted.count)
             for change in request.inserted {
                 guard let entity = model.entity(named: change.objectID.entityName) else { throw IncrementalStoreError.unknownEntity(change.objectID.entityName) }
-                let (body, attachments) = codec.encode(change, entity: entity, objectVersion: 1, previousAttachments: [], onlyChangedAttachments: false)
+                let (body, attachments) = try codec.encode(change, entity: entity, objectVersion: 1, previousAttachments: [], onlyChangedAttachments: false)
                 operations.append(.create(id: change.objectID.referenceString, body: body, attachments: attachments))
                 written.append(change.objectID)
             }
@@ -428,7 +442,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                 guard let entity = model.entity(named: change.objectID.entityName),
                       let revision = current[change.objectID.referenceString] else { throw IncrementalStoreError.objectNotFound(change.objectID) }
                 let previous = revision.body[DocumentLayout.objectVersionKey]?.stringValue.flatMap { Int($0) } ?? 0
-                let (body, attachments) = codec.encode(change, entity: entity, objectVersion: previous + 1,
+                let (body, attachments) = try codec.encode(change, entity: entity, objectVersion: previous + 1,
                                                        previousAttachments: Set(revision.attachments.keys), onlyChangedAttachments: true,
                                                        previousBody: revision.body)
                 operations.append(.update(id: change.objectID.referenceString, parent: revision.rev, body: body, attachments: attachments))

@@ -25,7 +25,13 @@ public struct ModelDifference: Sendable, Hashable, CustomStringConvertible {
     /// The first difference between `stored` (a metadata document's `objectModel` member)
     /// and `model`, looking at entities in name order and then at their properties in name
     /// order; `nil` when they describe the same entities and properties.
-    static func first(between stored: JSONObject, and model: ObjectModel) -> ModelDifference? {
+    ///
+    /// With `allowingAddedOptionalAttributes`, an optional attribute the model has and the
+    /// stored description lacks is no difference: documents written without it read it as
+    /// `nil`, and readers that do not know it skip the key (how a newer model version, such as
+    /// one adding encrypted notes, stays compatible with another app's older document).
+    static func first(between stored: JSONObject, and model: ObjectModel,
+                      allowingAddedOptionalAttributes: Bool = false) -> ModelDifference? {
         let names = Set(stored.keys).union(model.entities.map(\.name)).sorted()
         for name in names {
             guard let entity = model.entity(named: name) else {
@@ -43,6 +49,7 @@ public struct ModelDifference: Sendable, Hashable, CustomStringConvertible {
                     return ModelDifference(entity: name, property: property, reason: "stored, but the model has no such property")
                 }
                 guard let storedProperty = properties[property]?.objectValue else {
+                    if allowingAddedOptionalAttributes, entity.attribute(named: property)?.isOptional == true { continue }
                     return ModelDifference(entity: name, property: property, reason: "in the model, but not in the stored model")
                 }
                 let storedType = storedProperty["typeName"]?.stringValue ?? "no type"

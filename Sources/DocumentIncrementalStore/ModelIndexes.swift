@@ -86,14 +86,30 @@ struct ModelIndexes {
         self.text = text
     }
 
-    /// Whether the model asks for a folded index on the attribute (strings only).
+    /// Whether the model asks for a folded index on the attribute (strings only, never
+    /// encrypted ones).
     static func isFolded(_ attribute: AttributeDescription) -> Bool {
-        attribute.type == .string && isYes(attribute.userInfo[foldedKey])
+        attribute.type == .string && !attribute.isEncrypted && isYes(attribute.userInfo[foldedKey])
     }
 
-    /// Whether the model asks for a text index on the attribute (strings only).
+    /// Whether the model asks for a text index on the attribute (strings only; full-text
+    /// indexes never include an encrypted attribute).
     static func isText(_ attribute: AttributeDescription) -> Bool {
-        attribute.type == .string && isYes(attribute.userInfo[textKey])
+        attribute.type == .string && !attribute.isEncrypted && isYes(attribute.userInfo[textKey])
+    }
+
+    /// Refuses a model that asks for any index on an encrypted attribute (`indexed`, a
+    /// folded or text index, or a `<fetchIndex>` element): the store holds only ciphertext.
+    /// - Throws: ``EncryptedAttributeError/notIndexable(entity:attribute:)``.
+    static func refuseEncryptedIndexes(in model: ObjectModel) throws {
+        for entity in model.entities {
+            for attribute in entity.attributes where attribute.isEncrypted {
+                if attribute.isIndexed || isYes(attribute.userInfo[foldedKey]) || isYes(attribute.userInfo[textKey])
+                    || entity.fetchIndexes.contains(where: { $0.elements.contains { $0.property == attribute.name } }) {
+                    throw EncryptedAttributeError.notIndexable(entity: entity.name, attribute: attribute.name)
+                }
+            }
+        }
     }
 
     private static func isYes(_ value: String?) -> Bool {

@@ -27,8 +27,12 @@ enum ModelMetadataDocument {
         guard let stored = body["objectModel"]?.objectValue else {
             throw DocumentIncrementalStoreError.invalidMetadata("no objectModel member")
         }
-        guard let difference = ModelDifference.first(between: stored, and: model) else { return nil }
-        if body[storeMetadataKey] != nil { throw DocumentIncrementalStoreError.foreignModel(difference) }
+        if body[storeMetadataKey] != nil {
+            // Another app's document: adopted when our model only adds optional attributes.
+            guard let difference = ModelDifference.first(between: stored, and: model, allowingAddedOptionalAttributes: true) else { return nil }
+            throw DocumentIncrementalStoreError.foreignModel(difference)
+        }
+        guard ModelDifference.first(between: stored, and: model) != nil else { return nil }
         return try ModelMigration.plan(from: stored, to: model)
     }
 

@@ -6,6 +6,9 @@ import ObjectGraph
 /// document back into a row, for one model.
 struct ObjectDocumentCodec: Sendable {
     let model: ObjectModel
+    /// The password's encryption for attributes the model marks encrypted; `nil` without a
+    /// password (their stored values are then kept as they are, and changing one is refused).
+    var encryption: AttributeEncryption?
 
     /// A decoded document: the row, its to-many destinations, and its save counter.
     struct Decoded: Sendable {
@@ -22,7 +25,7 @@ struct ObjectDocumentCodec: Sendable {
     ///     parent's attachments otherwise).
     func encode(_ change: ObjectChange, entity: EntityDescription, objectVersion: Int,
                 previousAttachments: Set<String>, onlyChangedAttachments: Bool,
-                previousBody: JSONObject = [:]) -> (JSONObject, [AttachmentChange]) {
+                previousBody: JSONObject = [:]) throws -> (JSONObject, [AttachmentChange]) {
         var body: JSONObject = [
             DocumentLayout.entityNameKey: .string(entity.name),
             DocumentLayout.objectVersionKey: .string(String(objectVersion)),
@@ -30,6 +33,21 @@ struct ObjectDocumentCodec: Sendable {
         var attachments: [AttachmentChange] = []
         for attribute in entity.attributes where !attribute.isTransient {
             let value = change.attributes[attribute.name] ?? .null
+            if attribute.isEncrypted {
+                // Unchanged ciphertext is kept byte for byte (no password needed, and replicas
+                // see no change); a changed value is encrypted with a fresh IV.
+                let changed = !onlyChangedAttachments || change.changedKeys.contains(attribute.name)
+                if !changed {
+                    body[attribute.name] = previousBody[attribute.name]
+                } else if value.isNull {
+                    body[attribute.name] = .null
+                } else if let encryption {
+                    body[attribute.name] = try encryption.encrypt(value, attribute: attribute, documentID: change.objectID.referenceString)
+                } else {
+                    throw EncryptedAttributeError.passwordRequired(documentID: change.objectID.referenceString, attribute: attribute.name)
+                }
+                continue
+            }
             let encoded = AttributeCodec.encode(value, as: attribute)
             if AttributeCodec.isAttachment(attribute.type) {
                 let changed = !onlyChangedAttachments || change.changedKeys.contains(attribute.name)
@@ -79,6 +97,13 @@ struct ObjectDocumentCodec: Sendable {
         for attribute in entity.attributes where !attribute.isTransient {
             if let fetched, !fetched.contains(attribute.name) {
                 deferred.insert(attribute.name)
+                continue
+            }
+            if attribute.isEncrypted {
+                // Decrypted only when read (``DocumentIncrementalStore/loadDeferredAttribute``),
+                // so listing never pays for it and one bad value fails only its own read.
+                if let raw = body[attribute.name], !raw.isNull { deferred.insert(attribute.name) }
+                else { attributes[attribute.name] = body[attribute.name] == nil ? attribute.defaultValue : .null }
                 continue
             }
             if deferAttachments, AttributeCodec.isAttachment(attribute.type), revision.attachments[attribute.name] != nil {

@@ -16,8 +16,9 @@ struct AddCommand: AsyncParsableCommand {
         try await reportingFailures {
             let draft = RecipeDraft(
                 name: name, type: fields.type, overview: fields.overview, prepTime: fields.prepTime,
-                instructions: try fields.readInstructions(), ingredients: try fields.parsedIngredients(), image: try fields.readImage())
-            let session = try await Session.open(global)
+                instructions: try fields.readInstructions(), ingredients: try fields.parsedIngredients(), image: try fields.readImage(),
+                notes: try fields.readNotes())
+            let session = try await Session.open(global, unlocking: draft.notes != nil ? .required : .ifConfigured)
             let details = try session.book.add(draft)
             Terminal.print("added \(details.name) (\(details.id))")
         }

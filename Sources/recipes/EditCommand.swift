@@ -36,8 +36,9 @@ struct EditCommand: AsyncParsableCommand {
             let edit = RecipeEdit(
                 name: name, type: fields.type, overview: fields.overview, prepTime: fields.prepTime,
                 instructions: try fields.readInstructions(), removeIngredients: removeIngredients,
-                ingredients: try fields.parsedIngredients(), image: try fields.readImage(), clearImage: clearImage)
-            let session = try await Session.open(global)
+                ingredients: try fields.parsedIngredients(), image: try fields.readImage(), clearImage: clearImage,
+                notes: try fields.readNotes())
+            let session = try await Session.open(global, unlocking: edit.notes != nil ? .required : .ifConfigured)
             let book = session.book
             let target = try book.recipe(named: recipe)
             guard !edit.isEmpty else {

@@ -15,13 +15,18 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Do not seed a new store with sample recipes.")
     var noSamples = false
 
+    /// `--password-file PATH`: the file whose first line is the password for encrypted notes
+    /// (the password itself is never an option value, so it stays out of shell history and `ps`).
+    @Option(name: .customLong("password-file"), help: ArgumentHelp("A file whose first line is the password for encrypted notes.", valueName: "file"))
+    var passwordFile: String?
+
     /// `--verbose`.
     @Flag(name: .long, help: "Explain what happens on stderr.")
     var verbose = false
 
     /// The options as configuration resolution takes them.
     var configurationOptions: RecipesConfiguration.Options {
-        RecipesConfiguration.Options(store: store, remote: remote, noSamples: noSamples)
+        RecipesConfiguration.Options(store: store, remote: remote, noSamples: noSamples, passwordFile: passwordFile)
     }
 
     /// The program's arguments with global options given before the subcommand moved to just
@@ -29,7 +34,7 @@ struct GlobalOptions: ParsableArguments {
     /// it for git or docker. Only the leading run of global options moves; everything from the
     /// subcommand on keeps its order.
     static func hoisted(_ arguments: [String]) -> [String] {
-        let valued: Set<String> = ["--store", "--remote"]
+        let valued: Set<String> = ["--store", "--remote", "--password-file"]
         let flags: Set<String> = ["--no-samples", "--verbose"]
         var leading: [String] = []
         var index = 0

@@ -25,9 +25,18 @@ struct RecipeInputOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("A PNG or JPEG picture.", valueName: "file"))
     var image: String?
 
+    @Option(name: .long, help: ArgumentHelp("Private notes, stored encrypted (needs --password-file or RECIPES_PASSWORD_FILE).", valueName: "text"))
+    var notes: String?
+
+    @Option(name: .customLong("notes-file"), help: ArgumentHelp("Read the private notes from a file.", valueName: "file"))
+    var notesFile: String?
+
     func validate() throws {
         if instructions != nil && instructionsFile != nil {
             throw ValidationError("Give either --instructions or --instructions-file, not both.")
+        }
+        if notes != nil && notesFile != nil {
+            throw ValidationError("Give either --notes or --notes-file, not both.")
         }
     }
 
@@ -38,6 +47,16 @@ struct RecipeInputOptions: ParsableArguments {
             return try String(contentsOfFile: instructionsFile, encoding: .utf8)
         } catch {
             throw CommandFailure(message: RecipesError.unreadableFile(path: instructionsFile, reason: "not a readable UTF-8 text file").description)
+        }
+    }
+
+    /// The notes from the option or the file.
+    func readNotes() throws -> String? {
+        guard let notesFile else { return notes }
+        do {
+            return try String(contentsOfFile: notesFile, encoding: .utf8)
+        } catch {
+            throw CommandFailure(message: RecipesError.unreadableFile(path: notesFile, reason: "not a readable UTF-8 text file").description)
         }
     }
 

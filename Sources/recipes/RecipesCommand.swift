@@ -19,6 +19,7 @@ struct RecipesCommand: AsyncParsableCommand {
         subcommands: [
             ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self,
             TypesCommand.self, ImportCommand.self, SyncCommand.self, StatusCommand.self, ServeCommand.self,
+            RekeyCommand.self,
         ]
     )
 

@@ -21,8 +21,20 @@ struct Session {
     /// Diagnostics on stderr (`--verbose` shows them).
     let logger: Logger
 
-    /// Resolves the configuration, opens the store and seeds it if this is its first use.
-    static func open(_ options: GlobalOptions, purpose: Purpose = .normal) async throws -> Session {
+    /// Whether a command gives the store the password for encrypted notes.
+    enum Unlocking {
+        /// Never (commands that do not read or write notes: the key is not derived).
+        case never
+        /// When a password file is configured.
+        case ifConfigured
+        /// Always: the command fails without a password file.
+        case required
+    }
+
+    /// Resolves the configuration, opens the store, gives it the password when `unlocking`
+    /// says so (a wrong one fails here, before anything is written) and seeds it if this is
+    /// its first use.
+    static func open(_ options: GlobalOptions, purpose: Purpose = .normal, unlocking: Unlocking = .never) async throws -> Session {
         let configuration: RecipesConfiguration
         do {
             configuration = try RecipesConfiguration.resolve(
@@ -38,6 +50,19 @@ struct Session {
         } catch {
             throw CommandFailure(message: error.description)
         }
+        if unlocking != .never {
+            let passwordFile: URL?
+            do { passwordFile = try configuration.checkedPasswordFileURL() } catch {
+                throw CommandFailure(message: "\(error)")
+            }
+            if let file = passwordFile {
+                try unlock(store, passwordFile: file)
+            } else if unlocking == .required, let typed = Terminal.promptPassword("Password for the encrypted notes: ") {
+                do { try store.unlock(password: typed) } catch { throw CommandFailure(message: "\(error)") }
+            } else if unlocking == .required {
+                throw CommandFailure(message: "the notes are encrypted and no password was given; give --password-file FILE, set RECIPES_PASSWORD_FILE, or add \"passwordFile\" to \(configuration.configFileURL.path)")
+            }
+        }
         let session = Session(configuration: configuration, store: store, logger: logger)
         openStores.withLock { $0.append(store) }
         if purpose == .normal {
@@ -51,6 +76,27 @@ struct Session {
     /// 20,000 listed recipes costs more than printing them. Every write has committed (and is
     /// on disk) before the command returns; SQLite needs no close to keep it.
     private static let openStores = Mutex<[RecipesStore]>([])
+
+    /// Reads a password file's first line (without its line end).
+    static func readPassword(_ url: URL) throws -> String {
+        let text: String
+        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
+            throw CommandFailure(message: "cannot read the password file \(url.path): \(error.localizedDescription); check the path")
+        }
+        let password = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first
+            .map { String($0.hasSuffix("\r") ? $0.dropLast() : $0[...]) } ?? ""
+        guard !password.isEmpty else { throw CommandFailure(message: "the password file \(url.path) is empty; write the password on its first line") }
+        return password
+    }
+
+    /// Unlocks `store` with the password in `passwordFile`; a wrong password fails with the
+    /// one line `wrong password for the encrypted notes`.
+    static func unlock(_ store: RecipesStore, passwordFile: URL) throws {
+        let password = try readPassword(passwordFile)
+        do { try store.unlock(password: password) } catch {
+            throw CommandFailure(message: "\(error)")
+        }
+    }
 
     /// The recipe book of the store.
     var book: RecipeBook { store.container.book }

@@ -9,7 +9,11 @@ struct ShowCommand: AsyncParsableCommand {
         abstract: "Show one recipe: ingredients in order, type, prep time, instructions, image size.",
         discussion: """
             --json prints {id, name, type, overview, prepTime, instructions, \
-            ingredients: [{id, amount, name, displayOrder}], image: {bytes, mimeType} | null, thumbnail: … | null}.
+            ingredients: [{id, amount, name, displayOrder}], image: {bytes, mimeType} | null, thumbnail: … | null, \
+            notes: string | null, notesEncrypted: bool}. The private notes are shown when the password is given \
+            (--password-file, RECIPES_PASSWORD_FILE or "passwordFile" in the config file); without it they print \
+            as `notes: (encrypted)` (JSON: notes null, notesEncrypted true). A value that cannot be decrypted \
+            (changed on the server, or another password) is reported with the document ID and exits 1.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -22,13 +26,18 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let session = try await Session.open(global)
+            let session = try await Session.open(global, unlocking: .ifConfigured)
             let book = session.book
             let details = try book.details(of: try book.recipe(named: recipe))
             if json {
                 try Terminal.printJSON(details)
             } else {
                 for line in Self.render(details) { Terminal.print(line) }
+            }
+            // Without a password the notes are simply not shown; a value the password cannot
+            // open is a problem to report (tampered with, or written with another password).
+            if details.notesEncrypted, session.store.isUnlocked, let problem = details.notesProblem {
+                throw CommandFailure(message: problem)
             }
         }
     }
@@ -55,6 +64,14 @@ struct ShowCommand: AsyncParsableCommand {
         let steps = (details.instructions ?? "").split(separator: "\n", omittingEmptySubsequences: true)
         if steps.isEmpty { lines.append("  (none)") }
         for step in steps { lines.append("  " + step) }
+        if details.notesEncrypted {
+            lines.append("")
+            lines.append("notes: (encrypted)")
+        } else if let notes = details.notes {
+            lines.append("")
+            lines.append("Notes:")
+            for line in notes.split(separator: "\n", omittingEmptySubsequences: false) { lines.append("  " + line) }
+        }
         return lines
     }
 

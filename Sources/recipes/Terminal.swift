@@ -19,6 +19,15 @@ enum Terminal {
         FileHandle.standardError.write(Data("\(message)\n".utf8))
     }
 
+    /// Asks for a password on the terminal without echoing it, when standard input is a
+    /// terminal; `nil` otherwise (scripts and tests never wait for a prompt) or when nothing
+    /// was typed.
+    static func promptPassword(_ prompt: String) -> String? {
+        guard isatty(STDIN_FILENO) != 0, let typed = getpass(prompt) else { return nil }
+        let password = String(cString: typed)
+        return password.isEmpty ? nil : password
+    }
+
     /// Whether stderr is a terminal (progress bars are drawn only then).
     static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 

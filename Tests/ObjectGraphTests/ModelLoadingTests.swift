@@ -6,9 +6,9 @@ import Testing
 struct ModelLoadingTests {
     @Test func loadsRecipesModelWithVersions() throws {
         let set = try ModelVersionSet.load(contentsOf: TestSupport.recipesModeld)
-        #expect(set.versionNames == ["Recipes", "Recipes 2"])
-        #expect(set.currentVersionName == "Recipes")
-        let model = set.current
+        #expect(set.versionNames == ["Recipes", "Recipes 2", "Recipes 3"])
+        #expect(set.currentVersionName == "Recipes 3")
+        let model = try #require(set.versions["Recipes"])
         #expect(model.entities.map(\.name) == ["Image", "Ingredient", "Recipe", "RecipeType"])
 
         let recipe = try #require(model.entity(named: "Recipe"))
@@ -47,13 +47,38 @@ struct ModelLoadingTests {
         #expect(v2.entity(named: "Recipe")?.versionHash != recipe.versionHash)
         #expect(v2.entity(named: "Ingredient")?.versionHash == ingredient.versionHash)
         #expect(set.version(withHash: model.versionHash)?.name == "Recipes")
+
+        // Version 3 (current) keeps version 1's indexes, version 2's createdAt, and adds the
+        // encrypted Recipe.notes.
+        let v3 = set.current
+        let notes = try #require(v3.entity(named: "Recipe")?.attribute(named: "notes"))
+        #expect(notes.type == .string && notes.isOptional && notes.isEncrypted && !notes.isIndexed)
+        #expect(notes.userInfo == ["encrypted": "YES"])
+        #expect(v3.entity(named: "Recipe")?.attribute(named: "createdAt")?.type == .date)
+        #expect(v3.entity(named: "Recipe")?.fetchIndexes == recipe.fetchIndexes)
+        #expect(v3.entity(named: "Recipe")?.attribute(named: "overview")?.isEncrypted == false)
+    }
+
+    @Test func encryptedAttributesMustBeStringOrBinaryAndUnindexed() throws {
+        func load(_ attribute: String) throws -> ObjectModel {
+            try ObjectModel.load(xml: TestSupport.modelXML("<entity name=\"E\">" + attribute + "</entity>"), name: "m", path: "m")
+        }
+        let ok = try load("<attribute name=\"x\" optional=\"YES\" attributeType=\"Binary\"><userInfo><entry key=\"encrypted\" value=\"YES\"/></userInfo></attribute>")
+        #expect(ok.entity(named: "E")?.attribute(named: "x")?.isEncrypted == true)
+        #expect(throws: ModelError.self) {
+            try load("<attribute name=\"x\" optional=\"YES\" attributeType=\"Integer 32\"><userInfo><entry key=\"encrypted\" value=\"YES\"/></userInfo></attribute>")
+        }
+        #expect(throws: ModelError.self) {
+            try load("<attribute name=\"x\" optional=\"YES\" indexed=\"YES\" attributeType=\"String\"><userInfo><entry key=\"encrypted\" value=\"YES\"/></userInfo></attribute>")
+        }
     }
 
     @Test func versionHashesAreDeterministicAndStructural() throws {
         let a = try ObjectModel.load(contentsOf: TestSupport.recipesModeld.appendingPathComponent("Recipes.xcdatamodel/contents"))
         let b = try ObjectModel.load(contentsOf: TestSupport.recipesModeld.appendingPathComponent("Recipes.xcdatamodel"))
         #expect(a.versionHash == b.versionHash)
-        #expect(try ObjectModel.load(contentsOf: TestSupport.recipesModeld).versionHash == a.versionHash)
+        let current = try ObjectModel.load(contentsOf: TestSupport.recipesModeld.appendingPathComponent("Recipes 3.xcdatamodel"))
+        #expect(try ObjectModel.load(contentsOf: TestSupport.recipesModeld).versionHash == current.versionHash)
         #expect(a.versionHash.count == 64)
         #expect(a.entity(named: "Recipe")?.attribute(named: "name")?.versionHash.count == 64)
         // Changing only a default value keeps hashes; changing optionality changes them.

@@ -54,7 +54,8 @@ struct BrowseCommandTests {
         #expect(flour.lowerBound < eggs.lowerBound)
 
         let details = try #require(try await sandbox.run(["show", "Pancakes", "--json"] + store).json() as? [String: Any])
-        #expect(Set(details.keys) == ["id", "name", "type", "overview", "prepTime", "instructions", "ingredients", "image", "thumbnail"])
+        #expect(Set(details.keys) == ["id", "name", "type", "overview", "prepTime", "instructions", "ingredients", "image", "thumbnail",
+                                     "notes", "notesEncrypted"])
         #expect(details["instructions"] as? String == "Mix.\nBake.")
         #expect(details["thumbnail"] is NSNull)
         let lines = try #require(details["ingredients"] as? [[String: Any]])

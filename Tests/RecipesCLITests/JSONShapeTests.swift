@@ -27,7 +27,8 @@ struct JSONShapeTests {
         #expect(line["type"] is NSNull && line["overview"] is NSNull)
 
         let shown = try Self.object(try await sandbox.run(["show", "plain toast", "--json", "--store", store]))
-        #expect(Set(shown.keys) == ["id", "name", "type", "overview", "prepTime", "instructions", "ingredients", "image", "thumbnail"])
+        #expect(Set(shown.keys) == ["id", "name", "type", "overview", "prepTime", "instructions", "ingredients", "image", "thumbnail",
+                                   "notes", "notesEncrypted"])
         #expect(shown["image"] is NSNull && shown["instructions"] is NSNull)
         let ingredient = try #require((shown["ingredients"] as? [[String: Any]])?.first)
         #expect(Set(ingredient.keys) == ["id", "amount", "name", "displayOrder"])

@@ -11,6 +11,8 @@ extension ObjectContext {
         for o in objects {
             func fail(_ key: String, _ reason: String) { failures.append(ValidationFailure(objectID: o.objectID, key: key, reason: reason)) }
             for a in o.entity.attributes where !a.isTransient {
+                // An encrypted value neither read nor changed was valid when it was saved.
+                if a.isEncrypted, o.pending[a.name] == nil, o.baseline?.deferredAttributes.contains(a.name) == true { continue }
                 let v = try o.currentAttribute(a.name)
                 if v.isNull {
                     if !a.isOptional { fail(a.name, "is required but nil") }
@@ -55,7 +57,12 @@ extension ObjectContext {
         attributes.reserveCapacity(o.entity.attributes.count)
         var toOne: [String: ObjectID] = [:]
         var toMany: [String: [ObjectID]] = [:]
-        for a in o.entity.attributes where !a.isTransient { attributes[a.name] = try o.currentAttribute(a.name) }
+        for a in o.entity.attributes where !a.isTransient {
+            // An encrypted value that was never read nor changed stays with the store as it is
+            // (reading it would need the password, and the store keeps its ciphertext).
+            if a.isEncrypted, !changedKeys.contains(a.name), o.baseline?.deferredAttributes.contains(a.name) == true { continue }
+            attributes[a.name] = try o.currentAttribute(a.name)
+        }
         for r in o.entity.relationships where !r.isTransient {
             if r.isToMany { toMany[r.name] = try o.currentToMany(r.name, lenient: true) }
             else if let id = try o.currentToOne(r.name) { toOne[r.name] = id }

@@ -27,4 +27,16 @@ public struct AttributeDescription: Sendable, Hashable {
     public let versionHash: String
     /// Line of the `<attribute>` element in its file, for diagnostics.
     public let line: Int
+
+    /// The `<userInfo>` key that marks an attribute as encrypted on the client
+    /// (`<entry key="encrypted" value="YES"/>`): stores keep only ciphertext and never index,
+    /// sort or search its value.
+    public static let encryptedUserInfoKey = "encrypted"
+
+    /// Whether the model marks the attribute encrypted (userInfo ``encryptedUserInfoKey`` is
+    /// YES, true or 1). Only string and binary attributes may be.
+    public var isEncrypted: Bool {
+        guard let value = userInfo[Self.encryptedUserInfoKey] else { return false }
+        return ["yes", "true", "1"].contains(value.lowercased())
+    }
 }

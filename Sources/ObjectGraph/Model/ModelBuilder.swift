@@ -192,11 +192,21 @@ struct ModelBuilder {
         let minValue = try bound("minValueString", "minDateTimeInterval")
         let maxValue = try bound("maxValueString", "maxDateTimeInterval")
         let hash = Self.sha256("attribute|\(n)|\(type.rawValue)|optional=\(optional)|transient=\(transient)")
-        return AttributeDescription(
+        let attribute = AttributeDescription(
             name: n, type: type, isOptional: optional, isTransient: transient, defaultValue: defaultValue,
             minValue: minValue, maxValue: maxValue, isIndexed: Self.yes(a["indexed"], default: false),
             renamingIdentifier: a["elementID"] ?? a["renamingIdentifier"], userInfo: el.userInfo,
             versionHash: hash, line: el.line)
+        if attribute.isEncrypted {
+            // Only ciphertext reaches the store, so nothing there can order or match the value.
+            guard type == .string || type == .binary else {
+                throw fail(el.line, element, "only string and binary attributes can be encrypted (this is \(type.rawValue)); remove the encrypted userInfo entry")
+            }
+            guard !attribute.isIndexed, !transient else {
+                throw fail(el.line, element, "an encrypted attribute cannot be \(transient ? "transient" : "indexed") (the store holds only ciphertext); remove \(transient ? "transient" : "indexed")=\"YES\"")
+            }
+        }
+        return attribute
     }
 
     private func buildRelationship(_ el: ParsedModel.Element, entity: String, entities: [String: ParsedModel.Entity]) throws -> RelationshipDescription {

@@ -2,7 +2,8 @@
 public struct ObjectChange: Sendable, Hashable {
     /// Which object (always a permanent ID).
     public var objectID: ObjectID
-    /// Every persistent attribute's value (`.null` included).
+    /// Every persistent attribute's value (`.null` included), except encrypted attributes
+    /// that were neither read nor changed: the store keeps what it holds for those.
     public var attributes: [String: AttributeValue]
     /// Every persistent to-one relationship that is set (missing: `nil`).
     public var toOne: [String: ObjectID]

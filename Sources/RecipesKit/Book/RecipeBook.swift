@@ -1,6 +1,7 @@
 public import DocumentStore
 public import Foundation
 public import ObjectGraph
+import DocumentIncrementalStore
 
 /// The recipe book as the `recipes` program uses it: find, list, show, add, edit and delete
 /// recipes in one context.
@@ -222,14 +223,23 @@ public struct RecipeBook {
     /// Everything about one recipe.
     public func details(of recipe: Recipe) throws(RecipesError) -> RecipeDetails {
         try graph {
-            RecipeDetails(
+            var notes: String?
+            var notesProblem: String?
+            do {
+                notes = try recipe.notes
+            } catch let error as EncryptedAttributeError {
+                // Not shown, but the rest of the recipe is; the caller reports the problem.
+                notesProblem = error.description
+            }
+            return RecipeDetails(
                 id: recipe.documentID, name: try recipe.name, type: try recipe.type?.name,
                 overview: try recipe.overview, prepTime: try recipe.prepTime, instructions: try recipe.instructions,
                 ingredients: try recipe.ingredients.map {
                     RecipeDetails.Line(id: $0.documentID, amount: try $0.amount, name: try $0.name, displayOrder: try $0.displayOrder)
                 },
                 image: try recipe.image?.data.map(ImageInfo.init(data:)),
-                thumbnail: try recipe.thumbnailImage.map(ImageInfo.init(data:)))
+                thumbnail: try recipe.thumbnailImage.map(ImageInfo.init(data:)),
+                notes: notes, notesEncrypted: notesProblem != nil, notesProblem: notesProblem)
         }
     }
 
@@ -310,6 +320,7 @@ public struct RecipeBook {
             try recipe.setOverview(Self.nonEmpty(draft.overview))
             try recipe.setPrepTime(Self.nonEmpty(draft.prepTime))
             try recipe.setInstructions(Self.nonEmpty(draft.instructions))
+            if let notes = Self.nonEmpty(draft.notes) { try recipe.setNotes(notes) }
             if let type = Self.nonEmpty(draft.type) { try recipe.setType(try typeForWriting(type)) }
             for line in draft.ingredients { try recipe.addIngredient(name: line.name, amount: line.amount) }
             if let data = draft.image {
@@ -348,6 +359,7 @@ public struct RecipeBook {
             if let overview = edit.overview { try recipe.setOverview(Self.nonEmpty(overview)) }
             if let prepTime = edit.prepTime { try recipe.setPrepTime(Self.nonEmpty(prepTime)) }
             if let instructions = edit.instructions { try recipe.setInstructions(Self.nonEmpty(instructions)) }
+            if let notes = edit.notes { try recipe.setNotes(Self.nonEmpty(notes)) }
             if let type = edit.type {
                 try recipe.setType(try Self.nonEmpty(type).map { try typeForWriting($0) })
             }

@@ -1,7 +1,9 @@
 /// Everything `recipes show` prints about one recipe. Its JSON form (keys sorted, absent
 /// values as `null`) is part of the program's stable interface: `{"id", "name", "type",
 /// "overview", "prepTime", "instructions", "ingredients": [{"id", "amount", "name",
-/// "displayOrder"}], "image": {"bytes", "mimeType"} | null, "thumbnail": … | null}`.
+/// "displayOrder"}], "image": {"bytes", "mimeType"} | null, "thumbnail": … | null,
+/// "notes": string | null, "notesEncrypted": bool}`. `notesEncrypted` is true when the
+/// recipe has notes that are not shown (no password, or a value that cannot be decrypted).
 public struct RecipeDetails: Sendable, Equatable, Codable {
     /// One ingredient line.
     public struct Line: Sendable, Equatable, Codable {
@@ -43,10 +45,20 @@ public struct RecipeDetails: Sendable, Equatable, Codable {
     public var image: ImageInfo?
     /// The thumbnail's size and format.
     public var thumbnail: ImageInfo?
-
+    /// The private notes, when they could be decrypted.
+    public var notes: String?
+    /// Whether the recipe has notes that are not shown (see ``notesProblem``).
+    public var notesEncrypted: Bool
+    /// Why notes are not shown: no password, or the value cannot be decrypted (with the
+    /// document ID). Not part of the JSON form.
+    public var notesProblem: String?
     /// Makes details.
     public init(id: String, name: String, type: String?, overview: String?, prepTime: String?, instructions: String?,
-                ingredients: [Line], image: ImageInfo?, thumbnail: ImageInfo?) {
+                ingredients: [Line], image: ImageInfo?, thumbnail: ImageInfo?,
+                notes: String? = nil, notesEncrypted: Bool = false, notesProblem: String? = nil) {
+        self.notes = notes
+        self.notesEncrypted = notesEncrypted
+        self.notesProblem = notesProblem
         self.id = id
         self.name = name
         self.type = type
@@ -58,5 +70,7 @@ public struct RecipeDetails: Sendable, Equatable, Codable {
         self.thumbnail = thumbnail
     }
 
-    private enum CodingKeys: String, CodingKey { case id, name, type, overview, prepTime, instructions, ingredients, image, thumbnail }
+    private enum CodingKeys: String, CodingKey {
+        case id, name, type, overview, prepTime, instructions, ingredients, image, thumbnail, notes, notesEncrypted
+    }
 }

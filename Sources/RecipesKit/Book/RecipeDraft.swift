@@ -17,10 +17,13 @@ public struct RecipeDraft: Sendable, Equatable {
     public var ingredients: [IngredientInput]
     /// The full-size picture (PNG or JPEG bytes, already checked).
     public var image: Data?
+    /// Private notes, stored encrypted (needs the store's password).
+    public var notes: String?
 
     /// Makes a draft.
     public init(name: String, type: String? = nil, overview: String? = nil, prepTime: String? = nil,
-                instructions: String? = nil, ingredients: [IngredientInput] = [], image: Data? = nil) {
+                instructions: String? = nil, ingredients: [IngredientInput] = [], image: Data? = nil, notes: String? = nil) {
+        self.notes = notes
         self.name = name
         self.type = type
         self.overview = overview

@@ -23,11 +23,15 @@ public struct RecipeEdit: Sendable, Equatable {
     public var image: Data?
     /// Removes the picture and the thumbnail.
     public var clearImage: Bool
+    /// New private notes (stored encrypted, needs the store's password); the empty string
+    /// clears them.
+    public var notes: String?
 
     /// Makes an edit.
     public init(name: String? = nil, type: String? = nil, overview: String? = nil, prepTime: String? = nil,
                 instructions: String? = nil, removeIngredients: [String] = [], ingredients: [IngredientInput] = [],
-                image: Data? = nil, clearImage: Bool = false) {
+                image: Data? = nil, clearImage: Bool = false, notes: String? = nil) {
+        self.notes = notes
         self.name = name
         self.type = type
         self.overview = overview
@@ -42,6 +46,6 @@ public struct RecipeEdit: Sendable, Equatable {
     /// Whether the edit changes nothing.
     public var isEmpty: Bool {
         name == nil && type == nil && overview == nil && prepTime == nil && instructions == nil
-            && removeIngredients.isEmpty && ingredients.isEmpty && image == nil && !clearImage
+            && removeIngredients.isEmpty && ingredients.isEmpty && image == nil && !clearImage && notes == nil
     }
 }

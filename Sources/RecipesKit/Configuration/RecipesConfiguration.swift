@@ -18,6 +18,9 @@ public import Foundation
 ///   remote, and a missing file is not an error. A remote is an http(s) URL, a `file:` URL,
 ///   or a path (to another store, for local-to-local sync).
 /// - Samples: seeded unless `--no-samples` or `RECIPES_NO_SAMPLES` is `1`/`true`/`yes`/`on`.
+/// - Password file (for encrypted notes): `--password-file`, else `RECIPES_PASSWORD_FILE`,
+///   else `"passwordFile"` in the configuration file (relative to the file's folder); none
+///   if none says. The password itself is never a command-line value.
 public struct RecipesConfiguration: Sendable, Equatable {
     /// Where a resolved value came from, for `recipes config`-style output and messages.
     public enum Source: String, Sendable, Equatable, CustomStringConvertible {
@@ -42,12 +45,15 @@ public struct RecipesConfiguration: Sendable, Equatable {
         public var remote: String?
         /// `--no-samples`.
         public var noSamples: Bool
+        /// `--password-file PATH`.
+        public var passwordFile: String?
 
         /// Makes a set of options.
-        public init(store: String? = nil, remote: String? = nil, noSamples: Bool = false) {
+        public init(store: String? = nil, remote: String? = nil, noSamples: Bool = false, passwordFile: String? = nil) {
             self.store = store
             self.remote = remote
             self.noSamples = noSamples
+            self.passwordFile = passwordFile
         }
     }
 
@@ -66,7 +72,22 @@ public struct RecipesConfiguration: Sendable, Equatable {
     public var samplesSource: Source
     /// The configuration file that was (or would be) consulted.
     public var configFileURL: URL
+    /// The file holding the password for encrypted attributes (its first line); `nil` when
+    /// none is configured.
+    public var passwordFileURL: URL?
+    /// Where ``passwordFileURL`` came from; `nil` when there is none.
+    public var passwordFileSource: Source?
+    /// Why the configuration file could not say where the password file is, when it had to
+    /// be asked; reported only by commands that need the password (see
+    /// ``checkedPasswordFileURL()``), so a broken file does not stop the others.
+    public var passwordFileProblem: RecipesConfigurationError?
 
+    /// ``passwordFileURL``, or the configuration file's problem when it was asked and failed.
+    /// - Throws: the ``RecipesConfigurationError`` met reading the configuration file.
+    public func checkedPasswordFileURL() throws(RecipesConfigurationError) -> URL? {
+        if let passwordFileProblem { throw passwordFileProblem }
+        return passwordFileURL
+    }
     /// The remote with its password replaced by `***`, safe for any output.
     public var maskedRemote: String? {
         remoteURL.map { URLMasking.masked($0.absoluteString) }
@@ -78,8 +99,12 @@ public struct RecipesConfiguration: Sendable, Equatable {
     /// Makes a configuration from already resolved values.
     public init(
         storeURL: URL, storeSource: Source, remoteURL: URL?, remoteSource: Source?,
-        seedsSamples: Bool, samplesSource: Source, configFileURL: URL
+        seedsSamples: Bool, samplesSource: Source, configFileURL: URL,
+        passwordFileURL: URL? = nil, passwordFileSource: Source? = nil, passwordFileProblem: RecipesConfigurationError? = nil
     ) {
+        self.passwordFileProblem = passwordFileProblem
+        self.passwordFileURL = passwordFileURL
+        self.passwordFileSource = passwordFileSource
         self.storeURL = storeURL
         self.storeSource = storeSource
         self.remoteURL = remoteURL
@@ -126,7 +151,7 @@ public struct RecipesConfiguration: Sendable, Equatable {
         } else if let remote = env["RECIPES_REMOTE"] {
             remoteURL = try remoteLocation(remote, source: "RECIPES_REMOTE", currentDirectory: currentDirectory, home: home)
             remoteSource = .environment
-        } else if let remote = try remoteFromConfigFile(configFileURL) {
+        } else if let remote = try stringFromConfigFile(configFileURL, member: "remote") {
             // Relative paths in the file are relative to the file's folder, not to wherever
             // the program happens to run.
             remoteURL = try remoteLocation(
@@ -152,9 +177,29 @@ public struct RecipesConfiguration: Sendable, Equatable {
             samplesSource = .defaultValue
         }
 
+        var passwordFileURL: URL?
+        var passwordFileSource: Source?
+        var passwordFileProblem: RecipesConfigurationError?
+        if let file = options.passwordFile {
+            passwordFileURL = expandedPath(file, currentDirectory: currentDirectory, home: home)
+            passwordFileSource = .option
+        } else if let file = env["RECIPES_PASSWORD_FILE"] {
+            passwordFileURL = expandedPath(file, currentDirectory: currentDirectory, home: home)
+            passwordFileSource = .environment
+        } else {
+            do {
+                if let file = try stringFromConfigFile(configFileURL, member: "passwordFile") {
+                    passwordFileURL = expandedPath(file, currentDirectory: configFileURL.deletingLastPathComponent(), home: home)
+                    passwordFileSource = .configFile
+                }
+            } catch {
+                passwordFileProblem = error
+            }
+        }
         return RecipesConfiguration(
             storeURL: storeURL, storeSource: storeSource, remoteURL: remoteURL, remoteSource: remoteSource,
-            seedsSamples: seedsSamples, samplesSource: samplesSource, configFileURL: configFileURL)
+            seedsSamples: seedsSamples, samplesSource: samplesSource, configFileURL: configFileURL,
+            passwordFileURL: passwordFileURL, passwordFileSource: passwordFileSource, passwordFileProblem: passwordFileProblem)
     }
 
     // MARK: - Pieces
@@ -218,9 +263,10 @@ public struct RecipesConfiguration: Sendable, Equatable {
         }
     }
 
-    /// The `remote` member of the configuration file, `nil` if the file or the member is
-    /// absent. Unknown members are ignored so that newer files work with older programs.
-    private static func remoteFromConfigFile(_ url: URL) throws(RecipesConfigurationError) -> String? {
+    /// A string member (`remote`, `passwordFile`) of the configuration file, `nil` if the
+    /// file or the member is absent. Unknown members are ignored so that newer files work
+    /// with older programs.
+    private static func stringFromConfigFile(_ url: URL, member: String) throws(RecipesConfigurationError) -> String? {
         let path = url.path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
@@ -244,13 +290,13 @@ public struct RecipesConfiguration: Sendable, Equatable {
         guard case .object(let members) = tree else {
             throw .malformedConfigFile(path: path, reason: "expected an object, found \(tree.kindDescription)")
         }
-        switch members["remote"] {
+        switch members[member] {
         case nil, .null?:
             return nil
-        case .string(let remote)?:
-            return remote.isEmpty ? nil : remote
+        case .string(let value)?:
+            return value.isEmpty ? nil : value
         case let other?:
-            throw .malformedConfigFile(path: path, reason: "\"remote\" must be a string, found \(other.kindDescription)")
+            throw .malformedConfigFile(path: path, reason: "\"\(member)\" must be a string, found \(other.kindDescription)")
         }
     }
 }

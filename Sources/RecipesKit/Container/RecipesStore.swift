@@ -39,6 +39,30 @@ public final class RecipesStore: Sendable {
         container = try RecipesContainer(store: incrementalStore)
     }
 
+    /// Gives the store the password for encrypted attributes (`Recipe.notes`); a password
+    /// that does not match the store's key check is refused before any data is read.
+    /// - Throws: ``RecipesError/store(_:cause:)`` whose cause is
+    ///   `EncryptedAttributeError.wrongPassword` for a wrong password.
+    public func unlock(password: String) throws(RecipesError) {
+        do { try incrementalStore.unlock(password: password) } catch {
+            throw .store("\(error)", cause: error)
+        }
+    }
+
+    /// Whether ``unlock(password:)`` accepted a password.
+    public var isUnlocked: Bool { incrementalStore.isUnlocked }
+
+    /// Re-encrypts every encrypted value from `oldPassword` to `newPassword` in one write
+    /// (all or nothing); returns how many values changed.
+    /// - Throws: ``RecipesError/store(_:cause:)`` (cause `EncryptedAttributeError` for a wrong
+    ///   password or an undecryptable value, when nothing is written).
+    @discardableResult
+    public func rekey(from oldPassword: String, to newPassword: String) throws(RecipesError) -> Int {
+        do { return try incrementalStore.rekey(from: oldPassword, to: newPassword) } catch {
+            throw .store("\(error)", cause: error)
+        }
+    }
+
     /// Whether a store file exists at `url` (without creating one).
     public static func exists(at url: URL) -> Bool {
         FileManager.default.fileExists(atPath: url.path)

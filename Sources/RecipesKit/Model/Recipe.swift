@@ -56,6 +56,13 @@ public struct Recipe: Hashable {
     /// Sets ``instructions`` (`nil` clears them).
     public func setInstructions(_ value: String?) throws { try object.setValue(value.map(AttributeValue.string) ?? .null, forKey: "instructions") }
 
+    /// Private notes, encrypted in the store (model version `Recipes 3`, userInfo
+    /// `encrypted = YES`). Reading them needs the store's password; without it, or for a value
+    /// that cannot be decrypted, the read throws the store's `EncryptedAttributeError`.
+    public var notes: String? { get throws { try object.string("notes") } }
+    /// Sets ``notes`` (`nil` clears them); saving needs the store's password.
+    public func setNotes(_ value: String?) throws { try object.setValue(value.map(AttributeValue.string) ?? .null, forKey: "notes") }
+
     /// The small picture shown in lists (JPEG or PNG bytes).
     public var thumbnailImage: Data? { get throws { try object.data("thumbnailImage") } }
     /// Sets ``thumbnailImage`` (`nil` clears it).

@@ -1,0 +1,137 @@
+import DocumentStore
+import Foundation
+public import ObjectGraph
+import PasswordEncryption
+
+extension DocumentIncrementalStore {
+    /// Whether ``unlock(password:)`` accepted a password, so encrypted attributes can be read
+    /// and written.
+    public var isUnlocked: Bool { locked { encryption != nil } }
+
+    /// Gives the store the password for attributes the model marks encrypted (userInfo
+    /// `encrypted = YES`). The first password a store is given gets a fresh salt pair and a
+    /// key-check value in a local document; later, a password that does not open that check
+    /// is refused before any data is read. Keys are derived once per process.
+    /// - Throws: ``EncryptedAttributeError/wrongPassword``, or a datastore failure.
+    public func unlock(password: String) throws {
+        try locked {
+            do {
+                let encryptor: PasswordEncryptor
+                if let record = try EncryptionKeyRecord.read(from: documentStore) {
+                    guard let found = record.encryptor(for: password) else { throw EncryptedAttributeError.wrongPassword }
+                    encryptor = found
+                } else {
+                    let (entry, fresh) = try EncryptionKeyRecord.newEntry(password: password)
+                    // A store without a record may still hold values (pulled from a replica):
+                    // the first password it is given must open one of them.
+                    if let sample = try firstEncryptedValue(), (try? fresh.decrypt(sample)) == nil {
+                        throw EncryptedAttributeError.wrongPassword
+                    }
+                    try EncryptionKeyRecord(entries: [entry]).write(to: documentStore)
+                    encryptor = fresh
+                }
+                encryption = AttributeEncryption(encryptor: encryptor)
+                codec?.encryption = encryption
+            } catch let e as DocumentStoreError {
+                throw DocumentIncrementalStoreError.datastore(e)
+            }
+        }
+    }
+
+    /// The message bytes of one stored encrypted value, if the store holds any (a query per
+    /// encrypted attribute, limit one).
+    private func firstEncryptedValue() throws -> Data? {
+        guard let model else { return nil }
+        for entity in model.entities where !entity.isAbstract {
+            for attribute in entity.attributes where attribute.isEncrypted {
+                let selector: JSONValue = ["$and": [Self.entitySelector([entity.name]), .object([attribute.name: ["$gt": ""]])]]
+                for revision in try documentStore.find(Query(selector: selector, limit: 1)) {
+                    if let text = revision.body[attribute.name]?.stringValue, let data = Data(base64Encoded: text) { return data }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// Re-encrypts every encrypted value of the store from `oldPassword` to `newPassword` in
+    /// one datastore write: all values change or none does. The key record names the new
+    /// password first and keeps the old one until the write is done, so a rekey cut short
+    /// leaves every value readable with one of the two. The store is unlocked with the new
+    /// password afterwards. Returns the number of values re-encrypted.
+    /// - Throws: ``EncryptedAttributeError/wrongPassword`` when `oldPassword` does not open
+    ///   the store, ``EncryptedAttributeError/undecryptable(documentID:attribute:reason:)``
+    ///   for a value the old password cannot read (nothing is written then).
+    @discardableResult
+    public func rekey(from oldPassword: String, to newPassword: String) throws -> Int {
+        try locked {
+            guard let model else { throw IncrementalStoreError.notLoaded }
+            do {
+                let record = try EncryptionKeyRecord.read(from: documentStore)
+                let old: PasswordEncryptor
+                if let record {
+                    guard let found = record.encryptor(for: oldPassword) else { throw EncryptedAttributeError.wrongPassword }
+                    old = found
+                } else {
+                    old = PasswordEncryptor(password: oldPassword)
+                }
+                let oldEncryption = AttributeEncryption(encryptor: old)
+                let (entry, fresh) = try EncryptionKeyRecord.newEntry(password: newPassword)
+                let newEncryption = AttributeEncryption(encryptor: fresh)
+                var operations: [DocumentStore.WriteOperation] = []
+                var count = 0
+                for entity in model.entities where !entity.isAbstract {
+                    let encrypted = entity.attributes.filter(\.isEncrypted)
+                    if encrypted.isEmpty { continue }
+                    for revision in try documentStore.find(Query(selector: Self.entitySelector([entity.name]))) {
+                        var body = revision.body
+                        var changed = false
+                        for attribute in encrypted {
+                            guard let stored = body[attribute.name]?.stringValue else { continue }
+                            let value = try AttributeEncryption.decrypt(stored, attribute: attribute, documentID: revision.id, with: oldEncryption)
+                            body[attribute.name] = try newEncryption.encrypt(value, attribute: attribute, documentID: revision.id)
+                            changed = true
+                            count += 1
+                        }
+                        guard changed else { continue }
+                        let version = body[DocumentLayout.objectVersionKey]?.stringValue.flatMap { Int($0) } ?? 0
+                        body[DocumentLayout.objectVersionKey] = .string(String(version + 1))
+                        operations.append(.update(id: revision.id, parent: revision.rev, body: body, attachments: []))
+                    }
+                }
+                try EncryptionKeyRecord(entries: [entry] + (record?.entries ?? [])).write(to: documentStore)
+                let written = try documentStore.write(operations)
+                for revision in written {
+                    ownRevisions[revision.id] = revision.rev
+                    toManyCache[revision.id] = nil
+                }
+                try EncryptionKeyRecord(entries: [entry]).write(to: documentStore)
+                encryption = newEncryption
+                codec?.encryption = newEncryption
+                return count
+            } catch let e as DocumentStoreError {
+                throw DocumentIncrementalStoreError.datastore(e)
+            }
+        }
+    }
+
+    /// Refuses a fetch that filters (`predicate`) or sorts (`sorts`, key paths) on an
+    /// encrypted attribute, following key paths through relationships.
+    /// - Throws: ``EncryptedAttributeError/notQueryable(entity:attribute:use:)``.
+    static func refuseEncrypted(_ predicate: ObjectPredicate?, sorts: [String], entities: [EntityDescription],
+                                model: ObjectModel) throws {
+        func check(_ path: String, _ use: String) throws {
+            var current = entities
+            for component in path.split(separator: ".").map(String.init) {
+                if let entity = current.first(where: { $0.attribute(named: component)?.isEncrypted == true }) {
+                    throw EncryptedAttributeError.notQueryable(entity: entity.name, attribute: component, use: use)
+                }
+                let destinations = current.compactMap { $0.relationship(named: component)?.destinationEntityName }
+                    .compactMap { model.entity(named: $0) }
+                if destinations.isEmpty { return }
+                current = destinations.flatMap { model.entityAndSubentities(of: $0) }
+            }
+        }
+        for path in predicate?.keyPaths.sorted() ?? [] { try check(path, "filter") }
+        for path in sorts { try check(path, "sort") }
+    }
+}

@@ -1,0 +1,185 @@
+import DocumentStore
+import Foundation
+import ObjectGraph
+import PasswordEncryption
+import Testing
+@testable import DocumentIncrementalStore
+
+@Suite("Encrypted attributes (userInfo encrypted = YES)")
+struct EncryptedAttributeTests {
+    static let model = TestSupport.model("""
+        <entity name="Note">
+            <attribute name="title" attributeType="String"/>
+            <attribute name="secret" optional="YES" attributeType="String">
+                <userInfo><entry key="encrypted" value="YES"/></userInfo>
+            </attribute>
+            <attribute name="blob" optional="YES" attributeType="Binary">
+                <userInfo><entry key="encrypted" value="YES"/></userInfo>
+            </attribute>
+        </entity>
+        """, name: "Notes")
+
+    /// Inserts one note and returns its document ID.
+    static func insertNote(_ stack: DocumentStack, title: String, secret: String?, blob: Data? = nil) throws -> String {
+        let ctx = stack.context()
+        let note = try ctx.insert("Note")
+        try note.setValue(.string(title), forKey: "title")
+        try note.setValue(secret.map(AttributeValue.string) ?? .null, forKey: "secret")
+        try note.setValue(blob.map(AttributeValue.data) ?? .null, forKey: "blob")
+        try ctx.save()
+        return note.objectID.referenceString
+    }
+
+    @Test func roundTripStoresOnlyRNCryptorMessages() throws {
+        let dir = TemporaryDirectory()
+        let id: String
+        do {
+            let stack = try DocumentStack(model: Self.model, directory: dir)
+            try stack.store.unlock(password: "correct horse")
+            id = try Self.insertNote(stack, title: "a", secret: "the secret ✓", blob: Data([1, 2, 3]))
+            let body = try #require(try stack.store.documentStore.get(id: id)).body
+            // The document holds base64 of a v3 message, never the plaintext.
+            let stored = try #require(body["secret"]?.stringValue)
+            let message = try RNCryptorMessage(bytes: try #require(Data(base64Encoded: stored)))
+            #expect(message.bytes.first == 3)
+            #expect(!"\(body)".contains("the secret"))
+            #expect(body["blob"]?.stringValue != nil)
+            #expect(try stack.store.documentStore.attachment(id: id, name: "blob") == nil)
+            // Any RNCryptor v3 reader with the password decrypts it.
+            #expect(try PasswordEncryptor(password: "correct horse").decrypt(message.bytes) == Data("the secret ✓".utf8))
+        }
+        // A new process (new store instance) with the password reads the values back.
+        let stack = try DocumentStack(model: Self.model, directory: dir)
+        try stack.store.unlock(password: "correct horse")
+        let readContext = stack.context()
+        let note = try readContext.existingObject(with: ObjectID(entityName: "Note", referenceString: id))
+        #expect(try note.string("secret") == "the secret ✓")
+        #expect(try note.value(forKey: "blob") == .data(Data([1, 2, 3])))
+        // Saving another change keeps the ciphertext byte for byte.
+        let before = try #require(try stack.store.documentStore.get(id: id)).body["secret"]
+        try note.setValue(.string("b"), forKey: "title")
+        try readContext.save()
+        #expect(try stack.store.documentStore.get(id: id)?.body["secret"] == before)
+    }
+
+    @Test func withoutPasswordValuesAreUnreadableButOtherChangesSave() throws {
+        let dir = TemporaryDirectory()
+        let id: String
+        do {
+            let stack = try DocumentStack(model: Self.model, directory: dir)
+            try stack.store.unlock(password: "pw")
+            id = try Self.insertNote(stack, title: "a", secret: "hidden")
+        }
+        let stack = try DocumentStack(model: Self.model, directory: dir)
+        let ctx = stack.context()
+        let note = try ctx.existingObject(with: ObjectID(entityName: "Note", referenceString: id))
+        #expect(try note.string("title") == "a")
+        #expect(throws: EncryptedAttributeError.passwordRequired(documentID: id, attribute: "secret")) { try note.string("secret") }
+        let before = try stack.store.documentStore.get(id: id)?.body["secret"]
+        try note.setValue(.string("renamed"), forKey: "title")
+        try ctx.save()
+        #expect(try stack.store.documentStore.get(id: id)?.body["secret"] == before)
+        // Changing the encrypted value without the password is refused.
+        try note.setValue(.string("new secret"), forKey: "secret")
+        #expect(throws: EncryptedAttributeError.passwordRequired(documentID: id, attribute: "secret")) { try ctx.save() }
+    }
+
+    @Test func wrongPasswordIsRefusedByTheKeyCheckWithoutWriting() throws {
+        let dir = TemporaryDirectory()
+        let stack = try DocumentStack(model: Self.model, directory: dir)
+        try stack.store.unlock(password: "right")
+        _ = try Self.insertNote(stack, title: "a", secret: "s")
+        let sequence = try stack.store.documentStore.lastSequence
+        let other = try DocumentStack(model: Self.model, directory: dir)
+        #expect(throws: EncryptedAttributeError.wrongPassword) { try other.store.unlock(password: "wrong") }
+        #expect(try other.store.documentStore.lastSequence == sequence)
+        try other.store.unlock(password: "right")
+        // A replica without the key record (it is a local document) checks the first
+        // password against a stored value instead.
+        try stack.store.documentStore.deleteLocal(id: EncryptionKeyRecord.documentID)
+        let replica = try DocumentStack(model: Self.model, directory: dir)
+        #expect(throws: EncryptedAttributeError.wrongPassword) { try replica.store.unlock(password: "wrong") }
+        #expect(try replica.store.documentStore.getLocal(id: EncryptionKeyRecord.documentID) == nil)
+        try replica.store.unlock(password: "right")
+    }
+
+    @Test func tamperedValueFailsOnlyItsOwnRead() throws {
+        let dir = TemporaryDirectory()
+        let stack = try DocumentStack(model: Self.model, directory: dir)
+        try stack.store.unlock(password: "pw")
+        let good = try Self.insertNote(stack, title: "good", secret: "fine")
+        let bad = try Self.insertNote(stack, title: "bad", secret: "will be changed")
+        // Flip one ciphertext byte, as a server-side edit would.
+        let revision = try #require(try stack.store.documentStore.get(id: bad))
+        let stored = try #require(revision.body["secret"]?.stringValue)
+        var bytes = try #require(Data(base64Encoded: stored))
+        bytes[RNCryptorMessage.headerSize] ^= 0x40
+        var body = revision.body
+        body["secret"] = .string(bytes.base64EncodedString())
+        try stack.store.documentStore.update(id: bad, parent: revision.rev, body: body)
+
+        let fresh = try DocumentStack(model: Self.model, directory: dir)
+        try fresh.store.unlock(password: "pw")
+        let ctx = fresh.context()
+        let notes = try ctx.fetch(FetchRequest(entityName: "Note"))
+        #expect(notes.count == 2)
+        for note in notes where note.objectID.referenceString == good { #expect(try note.string("secret") == "fine") }
+        for note in notes where note.objectID.referenceString == bad {
+            #expect(try note.string("title") == "bad")
+            #expect(throws: EncryptedAttributeError.undecryptable(documentID: bad, attribute: "secret", reason: RNCryptorError.hmacMismatch.description)) {
+                try note.string("secret")
+            }
+        }
+    }
+
+    @Test func predicatesAndSortsOnEncryptedAttributesAreRefused() throws {
+        let stack = try DocumentStack(model: Self.model)
+        try stack.store.unlock(password: "pw")
+        _ = try Self.insertNote(stack, title: "a", secret: "s")
+        let ctx = stack.context()
+        let filter = FetchRequest(entityName: "Note", predicate: try ObjectPredicate(format: "secret == %@", "s"))
+        #expect(throws: EncryptedAttributeError.notQueryable(entity: "Note", attribute: "secret", use: "filter")) { try ctx.fetch(filter) }
+        let sort = FetchRequest(entityName: "Note", sortDescriptors: [FetchSortDescriptor("secret", ascending: true)])
+        #expect(throws: EncryptedAttributeError.notQueryable(entity: "Note", attribute: "secret", use: "sort")) { try ctx.fetch(sort) }
+        #expect(EncryptedAttributeError.notQueryable(entity: "Note", attribute: "secret", use: "filter").description
+            == "cannot filter on Note.secret: it is encrypted and the store holds only ciphertext")
+    }
+
+    @Test func indexesOnEncryptedAttributesAreRefused() throws {
+        let textIndexed = TestSupport.model("""
+            <entity name="Note">
+                <attribute name="secret" optional="YES" attributeType="String">
+                    <userInfo><entry key="encrypted" value="YES"/><entry key="textIndexed" value="YES"/></userInfo>
+                </attribute>
+            </entity>
+            """, name: "Indexed")
+        #expect(throws: EncryptedAttributeError.notIndexable(entity: "Note", attribute: "secret")) {
+            _ = try DocumentStack(model: textIndexed)
+        }
+        // The recipes model's full-text indexes leave the encrypted notes out.
+        let indexes = ModelIndexes(model: TestSupport.recipesModel)
+        #expect(!indexes.text.contains { $0.field == "notes" })
+        #expect(indexes.text.contains { $0.field == "overview" })
+    }
+
+    @Test func rekeyReencryptsEveryValueInOneWrite() throws {
+        let dir = TemporaryDirectory()
+        let stack = try DocumentStack(model: Self.model, directory: dir)
+        try stack.store.unlock(password: "old")
+        let ids = try (0..<5).map { try Self.insertNote(stack, title: "n\($0)", secret: "secret \($0)") }
+        _ = try Self.insertNote(stack, title: "empty", secret: nil)
+        let sequence = try stack.store.documentStore.lastSequence
+        #expect(throws: EncryptedAttributeError.wrongPassword) { try stack.store.rekey(from: "wrong", to: "new") }
+        #expect(try stack.store.documentStore.lastSequence == sequence)
+        #expect(try stack.store.rekey(from: "old", to: "new") == 5)
+        // One write: every re-encrypted document is one change in the feed.
+        #expect(try stack.store.documentStore.lastSequence == sequence + 5)
+        let fresh = try DocumentStack(model: Self.model, directory: dir)
+        #expect(throws: EncryptedAttributeError.wrongPassword) { try fresh.store.unlock(password: "old") }
+        try fresh.store.unlock(password: "new")
+        let ctx = fresh.context()
+        for (n, id) in ids.enumerated() {
+            #expect(try ctx.existingObject(with: ObjectID(entityName: "Note", referenceString: id)).string("secret") == "secret \(n)")
+        }
+    }
+}
