@@ -12,24 +12,30 @@ extension URLSession {
     /// down before it returns on cancellation, which can take as long as the request's
     /// timeout (or longer while a connection is being retried); an interrupted sync must stop
     /// promptly, so the waiting caller is released first and the transfer is cancelled
-    /// behind it.
+    /// behind it. A request that sends a body is not cancelled but left to finish behind
+    /// the released caller: FoundationNetworking can trap (a `try!` in its curl handle, error
+    /// 43) when a transfer is cancelled while its body is being sent.
     func cancellableData(for request: URLRequest) async throws -> (Data, URLResponse) {
-        try await awaitingTask { finish in
+        let sendsBody = request.httpBody != nil || request.httpBodyStream != nil
+        return try await awaitingTask(cancelTransfer: !sendsBody) { finish in
             dataTask(with: request) { data, response, error in finish(data, response, error) }
         }
     }
 
     /// Like `cancellableData(for:)`, with the request body read from `file` as it is sent
-    /// (so a large body is never held in memory).
+    /// (so a large body is never held in memory); on cancellation the caller is released and
+    /// the upload finishes behind it (see `cancellableData(for:)`).
     func cancellableUpload(for request: URLRequest, fromFile file: URL) async throws -> (Data, URLResponse) {
-        try await awaitingTask { finish in
+        try await awaitingTask(cancelTransfer: false) { finish in
             uploadTask(with: request, fromFile: file) { data, response, error in finish(data, response, error) }
         }
     }
 
     /// Starts the task `make` builds and waits for its completion (passed to `make` as
-    /// `finish`), or for the calling task's cancellation, whichever comes first.
+    /// `finish`), or for the calling task's cancellation, whichever comes first; then the
+    /// transfer is cancelled too when `cancelTransfer`.
     fileprivate func awaitingTask(
+        cancelTransfer: Bool = true,
         _ make: (@escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionTask
     ) async throws -> (Data, URLResponse) {
         let outcome = OneShotContinuation<(Data, URLResponse)>()
@@ -47,7 +53,7 @@ extension URLSession {
             return try await outcome.value()
         } onCancel: {
             outcome.resume(with: .failure(CancellationError()))
-            DispatchQueue.global().async { task.cancel() }
+            if cancelTransfer { DispatchQueue.global().async { task.cancel() } }
         }
     }
 }
