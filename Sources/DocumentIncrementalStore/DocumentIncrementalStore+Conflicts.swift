@@ -7,12 +7,11 @@ extension DocumentIncrementalStore {
     /// the datastore serves (CouchDB's deterministic choice), the others in its leaf order.
     public func replicaConflicts() throws -> [ReplicaConflict] {
         try locked {
+            // The store flags conflicted documents in every write, so only those are read
+            // (a walk of the changes feed cost every sync a pass over the whole store).
             var result: [ReplicaConflict] = []
-            try ds {
-                try documentStore.forEachChange { change in
-                    guard change.revisions.count > 1 && !change.deleted, let conflict = try conflict(id: change.id) else { return }
-                    result.append(conflict)
-                }
+            for id in try ds({ try documentStore.conflictedDocumentIDs() }) {
+                if let conflict = try conflict(id: id) { result.append(conflict) }
             }
             return result.sorted { $0.objectID < $1.objectID }
         }
