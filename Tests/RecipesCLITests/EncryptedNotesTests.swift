@@ -93,6 +93,37 @@ struct EncryptedNotesTests {
         #expect(result.status == 0 && result.stdout.contains("line one"), "\(result)")
     }
 
+    @Test func aRekeyKilledAtAnyMomentLeavesEveryNoteReadableWithOneOfThePasswords() async throws {
+        let sandbox = try Sandbox()
+        let base = ["--store", sandbox.path("book.sqlite"), "--no-samples"]
+        let first = try sandbox.write("first.txt", Data("first password\n".utf8))
+        let second = try sandbox.write("second.txt", Data("second password\n".utf8))
+        for index in 0..<12 {
+            let added = try await sandbox.run(["add", "--name", "Noted \(index)", "--notes", String(repeating: "note \(index) ", count: 200)]
+                                              + base + ["--password-file", first])
+            #expect(added.status == 0, "\(added)")
+        }
+        // Which password reads every note: a rekey onto the same password reads them all
+        // (and changes nothing readable) or, when one does not decrypt, changes nothing.
+        func readsEverything(_ password: String) async throws -> Bool {
+            try await sandbox.run(["rekey", "--new-password-file", password] + base + ["--password-file", password]).status == 0
+        }
+        var current = first
+        for delay in [0, 2, 5, 10, 20, 40, 80, 160] {
+            let next = current == first ? second : first
+            let rekey = try sandbox.start(["rekey", "--new-password-file", next] + base + ["--password-file", current])
+            try await Task.sleep(for: .milliseconds(delay))
+            kill(rekey.process.processIdentifier, SIGKILL)
+            _ = try await rekey.finish()
+            let oldReads = try await readsEverything(current)
+            let newReads = try await readsEverything(next)
+            #expect(oldReads != newReads, "killed after \(delay) ms: old password reads all: \(oldReads), new: \(newReads)")
+            if newReads { current = next }
+        }
+        let shown = try await sandbox.run(["show", "noted 11"] + base + ["--password-file", current])
+        #expect(shown.status == 0 && shown.stdout.contains("note 11"), "\(shown)")
+    }
+
     @Test func notesSyncThroughServeAsCiphertextAndReadWithTheSamePassword() async throws {
         let sandbox = try Sandbox()
         let server = try await ServedDatabase(in: sandbox)
