@@ -23,6 +23,9 @@ struct CLIBenchmark: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Keep the generated set and store in this folder instead of a temporary one.", valueName: "dir"))
     var keep: String?
 
+    @Flag(help: "Then give every recipe encrypted notes and time `show` and `list` with them against a copy without (interleaved).")
+    var encryptedNotes = false
+
     @Flag(help: "Print one JSON object with every figure on the last line.")
     var json = false
 
@@ -85,6 +88,10 @@ struct CLIBenchmark: AsyncParsableCommand {
                                               "--ingredient", "1|water", "--store", store])
         })
 
+        if encryptedNotes {
+            figures += try encryptedNotesFigures(executable: executable, store: store, work: work, showing: middle)
+        }
+
         let speedAfter = Self.calibration()
         let nameWidth = figures.map(\.command.count).max() ?? 10
         print("recipes-bench cli: \(recipes) recipes, \(objects) objects, median of \(runs) fresh processes")
@@ -136,13 +143,12 @@ struct CLIBenchmark: AsyncParsableCommand {
             times.append(outcome.milliseconds)
             peak = max(peak, outcome.peakRSSMegabytes)
         }
-        times.sort()
-        let median = times.count % 2 == 1 ? times[times.count / 2] : (times[times.count / 2 - 1] + times[times.count / 2]) / 2
+        let median = Self.median(times)
         log(String(format: "%@: %.1f ms", label, median))
         return Figure(command: label, medianMilliseconds: median, peakRSSMegabytes: peak)
     }
 
-    private func log(_ text: String) {
+    func log(_ text: String) {
         FileHandle.standardError.write(Data("recipes-bench cli: \(text)\n".utf8))
     }
 }

@@ -57,28 +57,12 @@ struct ConflictTests {
         #expect(throws: ObjectGraphError.self) { try c.save() }
     }
 
-    /// Copies every leaf of `id` (with its history and attachments) from one store to another,
-    /// as a replicator would.
-    private func replicate(_ id: String, from source: DocumentStore, to target: DocumentStore) throws {
-        var revisions: [ReplicatedRevision] = []
-        for leaf in try source.leafRevisions(id: id) {
-            var attachments: [String: ReplicatedAttachment] = [:]
-            for (name, info) in leaf.attachments {
-                let data = try #require(try source.attachment(id: id, rev: leaf.rev, name: name)).data
-                attachments[name] = .data(contentType: info.contentType, data: data, revpos: info.revpos)
-            }
-            revisions.append(ReplicatedRevision(id: id, rev: leaf.rev, deleted: leaf.deleted, body: leaf.body,
-                                                history: try source.history(id: id, rev: leaf.rev), attachments: attachments))
-        }
-        try target.insertRevisions(revisions)
-    }
-
     /// Two replicas edit the same recipe (here: name and prepTime there, overview here), then
     /// the remote edit is pulled; returns both stacks and the object.
     private func divergedReplicas() throws -> (local: DocumentStack, remote: DocumentStack, id: ObjectID) {
         let local = try DocumentStack(), remote = try DocumentStack()
         let id = try seededRecipe(local)
-        try replicate(id.referenceString, from: local.store.documentStore, to: remote.store.documentStore)
+        try TestSupport.replicate(id.referenceString, from: local.store.documentStore, to: remote.store.documentStore)
         let rctx = remote.context("remote")
         let rr = try rctx.existingObject(with: id)
         try rr.setValue(.string("Remote soup"), forKey: "name")
@@ -89,7 +73,7 @@ struct ConflictTests {
         try lr.setValue(.string("Local soup"), forKey: "name")
         try lr.setValue(.string("Cold"), forKey: "overview")
         try lctx.save()
-        try replicate(id.referenceString, from: remote.store.documentStore, to: local.store.documentStore)
+        try TestSupport.replicate(id.referenceString, from: remote.store.documentStore, to: local.store.documentStore)
         return (local, remote, id)
     }
 
@@ -100,7 +84,7 @@ struct ConflictTests {
     private func expectConverged(_ s: (local: DocumentStack, remote: DocumentStack, id: ObjectID)) throws {
         #expect(try s.local.store.objectsWithConflicts().isEmpty)
         #expect(try s.local.store.documentStore.conflicts(id: s.id.referenceString).isEmpty)
-        try replicate(s.id.referenceString, from: s.local.store.documentStore, to: s.remote.store.documentStore)
+        try TestSupport.replicate(s.id.referenceString, from: s.local.store.documentStore, to: s.remote.store.documentStore)
         #expect(try s.remote.store.documentStore.get(id: s.id.referenceString)?.rev == s.local.store.documentStore.get(id: s.id.referenceString)?.rev)
         #expect(try s.remote.store.documentStore.conflicts(id: s.id.referenceString).isEmpty)
     }
@@ -161,13 +145,13 @@ struct ConflictTests {
         let s = try divergedReplicas()
         // A second conflicted recipe in the same store.
         let other = try seededRecipe(s.local)
-        try replicate(other.referenceString, from: s.local.store.documentStore, to: s.remote.store.documentStore)
+        try TestSupport.replicate(other.referenceString, from: s.local.store.documentStore, to: s.remote.store.documentStore)
         for (stack, value) in [(s.local, "Here"), (s.remote, "There")] {
             let ctx = stack.context()
             try ctx.existingObject(with: other).setValue(.string(value), forKey: "name")
             try ctx.save()
         }
-        try replicate(other.referenceString, from: s.remote.store.documentStore, to: s.local.store.documentStore)
+        try TestSupport.replicate(other.referenceString, from: s.remote.store.documentStore, to: s.local.store.documentStore)
         let before = try [s.id, other].map { try #require(try s.local.store.documentStore.get(id: $0.referenceString)).rev }
         #expect(try s.local.store.objectsWithConflicts() == [s.id, other].sorted())
         let last = try #require([s.id, other].max())
@@ -184,15 +168,15 @@ struct ConflictTests {
     @Test func threeReplicasMergePropertyByProperty() throws {
         let a = try DocumentStack(), b = try DocumentStack(), c = try DocumentStack()
         let id = try seededRecipe(a)
-        try replicate(id.referenceString, from: a.store.documentStore, to: b.store.documentStore)
-        try replicate(id.referenceString, from: a.store.documentStore, to: c.store.documentStore)
+        try TestSupport.replicate(id.referenceString, from: a.store.documentStore, to: b.store.documentStore)
+        try TestSupport.replicate(id.referenceString, from: a.store.documentStore, to: c.store.documentStore)
         for (stack, key, value) in [(a, "name", "A name"), (b, "prepTime", "B time"), (c, "overview", "C overview")] {
             let ctx = stack.context()
             try ctx.existingObject(with: id).setValue(.string(value), forKey: key)
             try ctx.save()
         }
-        try replicate(id.referenceString, from: b.store.documentStore, to: a.store.documentStore)
-        try replicate(id.referenceString, from: c.store.documentStore, to: a.store.documentStore)
+        try TestSupport.replicate(id.referenceString, from: b.store.documentStore, to: a.store.documentStore)
+        try TestSupport.replicate(id.referenceString, from: c.store.documentStore, to: a.store.documentStore)
         #expect(try a.store.documentStore.conflicts(id: id.referenceString).count == 2)
         try a.store.resolveReplicaConflicts(policy: .storeTrumps)
         let merged = try body(a, id)
@@ -205,13 +189,13 @@ struct ConflictTests {
     @Test func pulledChangesReachContextsAfterProcessing() throws {
         let local = try DocumentStack(), remote = try DocumentStack()
         let id = try seededRecipe(local)
-        try replicate(id.referenceString, from: local.store.documentStore, to: remote.store.documentStore)
+        try TestSupport.replicate(id.referenceString, from: local.store.documentStore, to: remote.store.documentStore)
         let ctx = local.context("viewer")
         let viewed = try ctx.existingObject(with: id)
         let rctx = remote.context()
         try rctx.existingObject(with: id).setValue(.string("Pulled"), forKey: "name")
         try rctx.save()
-        try replicate(id.referenceString, from: remote.store.documentStore, to: local.store.documentStore)
+        try TestSupport.replicate(id.referenceString, from: remote.store.documentStore, to: local.store.documentStore)
         let changes = try local.store.processExternalChanges()
         #expect(changes.updated == [id])
         // The context absorbs asynchronously on its queue; performAndWait runs after it.

@@ -162,6 +162,64 @@ struct EncryptedAttributeTests {
         #expect(indexes.text.contains { $0.field == "overview" })
     }
 
+    /// Sets the note's encrypted `secret` (and, when given, its `title`) in one save.
+    static func editNote(_ stack: DocumentStack, id: String, secret: String, title: String? = nil) throws {
+        let ctx = stack.context()
+        let note = try ctx.existingObject(with: ObjectID(entityName: "Note", referenceString: id))
+        try note.setValue(.string(secret), forKey: "secret")
+        if let title { try note.setValue(.string(title), forKey: "title") }
+        try ctx.save()
+    }
+
+    /// Two replicas with the same password edit the same encrypted value; the conflict resolves
+    /// by policy in a store instance that was never given the password, the chosen ciphertext
+    /// is kept byte for byte, and it still decrypts to that replica's text. `local` prefers
+    /// this replica's leaf the way RecipesKit's `--prefer local` does (a custom policy naming
+    /// the revision), since a fresh instance has not written either leaf itself.
+    @Test(arguments: ["winner", "local"])
+    func conflictsOnEncryptedValuesResolveByPolicyWithoutThePassword(prefer: String) throws {
+        let localDir = TemporaryDirectory(), remoteDir = TemporaryDirectory()
+        let id: String
+        do {
+            let local = try DocumentStack(model: Self.model, directory: localDir)
+            let remote = try DocumentStack(model: Self.model, directory: remoteDir)
+            try local.store.unlock(password: "shared")
+            try remote.store.unlock(password: "shared")
+            id = try Self.insertNote(local, title: "seed", secret: "first")
+            try TestSupport.replicate(id, from: local.store.documentStore, to: remote.store.documentStore)
+            try Self.editNote(remote, id: id, secret: "remote text")
+            try Self.editNote(local, id: id, secret: "local text", title: "local title")
+            try TestSupport.replicate(id, from: remote.store.documentStore, to: local.store.documentStore)
+        }
+        // What each side wrote, as ciphertext, before anything is resolved.
+        let resolver = try DocumentStack(model: Self.model, directory: localDir)
+        let documents = resolver.store.documentStore
+        let leaves = try documents.leafRevisions(id: id).filter { !$0.deleted }
+        #expect(leaves.count == 2)
+        let side = { (body: JSONObject) in body["title"]?.stringValue == "local title" ? "local" : "remote" }
+        let ciphertexts = Dictionary(uniqueKeysWithValues: try leaves.map { (side($0.body), try #require($0.body["secret"]?.stringValue)) })
+        let localRev = try #require(leaves.first { side($0.body) == "local" }).rev
+        let winner = side(try #require(try documents.get(id: id)).body)
+
+        let chosen = prefer == "local" ? "local" : winner
+        let policy: ReplicaMergePolicy = prefer == "local"
+            ? .custom { _ in .prefer(RowVersion(localRev.description)) }
+            : .storeTrumps
+        let resolved = try resolver.store.resolveReplicaConflicts(policy: policy)
+        #expect(resolved.map(\.referenceString) == [id])
+        #expect(try documents.conflicts(id: id).isEmpty)
+        let merged = try #require(try documents.get(id: id)).body
+        #expect(merged["secret"]?.stringValue == ciphertexts[chosen], "the ciphertext is carried over, not re-encrypted")
+        #expect(merged["title"] == "local title", "the title only this replica changed is kept")
+
+        // Given the password, the merged note reads the chosen replica's text.
+        let reader = try DocumentStack(model: Self.model, directory: localDir)
+        try reader.store.unlock(password: "shared")
+        let context = reader.context()
+        let note = try context.existingObject(with: ObjectID(entityName: "Note", referenceString: id))
+        #expect(try note.string("secret") == "\(chosen) text")
+    }
+
     @Test func rekeyReencryptsEveryValueInOneWrite() throws {
         let dir = TemporaryDirectory()
         let stack = try DocumentStack(model: Self.model, directory: dir)

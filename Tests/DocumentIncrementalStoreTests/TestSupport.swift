@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ObjectGraph
+import Testing
 @testable import DocumentIncrementalStore
 
 /// Paths, models and temporary stores for the DocumentIncrementalStore tests.
@@ -17,6 +18,22 @@ enum TestSupport {
 
     /// The current recipes model.
     static var recipesModel: ObjectModel { recipesVersions.current }
+
+    /// Copies every leaf of `id` (with its history and attachments) from one store to another,
+    /// as a replicator would.
+    static func replicate(_ id: String, from source: DocumentStore, to target: DocumentStore) throws {
+        var revisions: [ReplicatedRevision] = []
+        for leaf in try source.leafRevisions(id: id) {
+            var attachments: [String: ReplicatedAttachment] = [:]
+            for (name, info) in leaf.attachments {
+                let data = try #require(try source.attachment(id: id, rev: leaf.rev, name: name)).data
+                attachments[name] = .data(contentType: info.contentType, data: data, revpos: info.revpos)
+            }
+            revisions.append(ReplicatedRevision(id: id, rev: leaf.rev, deleted: leaf.deleted, body: leaf.body,
+                                                history: try source.history(id: id, rev: leaf.rev), attachments: attachments))
+        }
+        try target.insertRevisions(revisions)
+    }
 
     /// A model from entity XML.
     static func model(_ body: String, name: String = "Test") -> ObjectModel {

@@ -48,6 +48,11 @@ struct LiveSyncTests {
         #expect(try await Self.waitForRecipe("Live Soup", sandbox, b), "B never got the recipe: \(liveA.stdout) \(liveB.stdout)")
         let second = try await sandbox.run(["sync"] + a)
         #expect(second.status == 75, "\(second)")
+        // `status` in another process shows the live sync's last step while it runs.
+        let during = try #require(try await sandbox.run(["status", "--json"] + b).json() as? [String: Any])
+        let lastSync = try #require(during["lastSync"] as? [String: Any], "no last sync recorded during live sync: \(during)")
+        #expect(lastSync["result"] as? String == "succeeded", "\(lastSync)")
+        #expect(["pull-only", "push-only"].contains(lastSync["direction"] as? String), "\(lastSync)")
 
         // And the other way round, an edit this time.
         #expect(try await sandbox.run(["edit", "Live Soup", "--name", "Live Leek Soup"] + b).status == 0)

@@ -1,4 +1,5 @@
 import DocumentStore
+import Foundation
 public import Replication
 
 extension RecipesSync {
@@ -9,6 +10,10 @@ extension RecipesSync {
     /// database if it is missing) at the start and whenever the store's last sequence moves,
     /// whichever process saved. `direction` leaves out pulls (`.pushOnly`) or pushes
     /// (`.pullOnly`).
+    ///
+    /// Every pull and push it runs is recorded as the store's last sync (pull steps with
+    /// direction `pullOnly`, push steps with `pushOnly`), so `recipes status` in another
+    /// process shows how the live sync is doing while it runs.
     ///
     /// Call it while holding the store's ``SyncLock``, as ``runHoldingLock(direction:prefer:observer:progress:)``
     /// is called, and keep holding it until the events have ended (``LiveSyncEvent/stopped(_:)``
@@ -24,12 +29,51 @@ extension RecipesSync {
             remote: remote, options: options,
             localSequence: { try store.lastSequence },
             pull: {
-                let summary = try await pullSummary()
-                let written = summary?.docsWritten ?? 0
-                let resolved = try hooks.resolveConflicts(prefer: prefer)
-                if written > 0 || resolved > 0 { try hooks.refresh() }
-                return LiveSyncEvents.PullResult(written: written, remoteSequence: summary?.endSequence)
+                try await recordingLiveStep(.pullOnly) {
+                    let summary = try await pullSummary()
+                    let written = summary?.docsWritten ?? 0
+                    let resolved = try hooks.resolveConflicts(prefer: prefer)
+                    if written > 0 || resolved > 0 { try hooks.refresh() }
+                    let result = LiveSyncEvents.PullResult(written: written, remoteSequence: summary?.endSequence)
+                    return (result, { $0.pulled = written; $0.conflictsResolved = resolved })
+                }
             },
-            push: { try await push().written })
+            push: {
+                try await recordingLiveStep(.pushOnly) {
+                    let pushed = try await push()
+                    return (pushed.written, { $0.pushed = pushed.written; $0.refused = pushed.refused })
+                }
+            })
+    }
+
+    /// Runs one step of a live sync and saves it as the store's last sync: succeeded with
+    /// the counts `step` fills in, or failed with its error. A step stopped by cancellation
+    /// (the live sync ending) is not recorded; the previous record stays.
+    private func recordingLiveStep<Result>(
+        _ direction: SyncDirection, _ step: () async throws -> (Result, (inout SyncReport) -> Void)
+    ) async throws -> Result {
+        let started = Date()
+        let name = direction == .pullOnly ? "pull" : "push"
+        var report = SyncReport(
+            result: .succeeded, direction: direction, remote: remoteDescription,
+            startedAt: SampleSeeder.timestamp(started), finishedAt: "", pulled: 0, pushed: 0,
+            conflictsResolved: 0, refused: 0, error: nil, steps: [])
+        do {
+            let (result, fill) = try await step()
+            fill(&report)
+            report.steps = [SyncReport.Step(name: name, state: .succeeded, error: nil)]
+            report.finishedAt = SampleSeeder.timestamp(Date())
+            recordLastSync(report)
+            return result
+        } catch {
+            if !(error is CancellationError) && !Task.isCancelled {
+                report.result = .failed
+                report.error = "\(name) failed: \(error)"
+                report.steps = [SyncReport.Step(name: name, state: .failed, error: "\(error)")]
+                report.finishedAt = SampleSeeder.timestamp(Date())
+                recordLastSync(report)
+            }
+            throw error
+        }
     }
 }

@@ -158,6 +158,13 @@ public struct RecipesSync: Sendable {
             error: failed.map { "\($0.name) failed: \($0.error ?? "unknown error")" }
                 ?? (cancelled ? "the sync was cancelled; run it again to finish" : nil),
             steps: steps)
+        recordLastSync(report)
+        return report
+    }
+
+    /// Saves `report` as the store's last sync, for `recipes status`; a failure to save it
+    /// is logged, not thrown, since the sync itself is done.
+    func recordLastSync(_ report: SyncReport) {
         do {
             var record = try statusRecord()
             record.lastSync = report
@@ -165,7 +172,6 @@ public struct RecipesSync: Sendable {
         } catch {
             logger.warning("cannot record the sync result: \(error)")
         }
-        return report
     }
 
     // MARK: - Status
