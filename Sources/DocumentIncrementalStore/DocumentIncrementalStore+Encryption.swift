@@ -22,9 +22,11 @@ extension DocumentIncrementalStore {
                     encryptor = found
                 } else {
                     let (entry, fresh) = try EncryptionKeyRecord.newEntry(password: password)
-                    // A store without a record may still hold values (pulled from a replica):
-                    // the first password it is given must open one of them.
-                    if let sample = try firstEncryptedValue(), (try? fresh.decrypt(sample)) == nil {
+                    // A store without a record may still hold values (pulled from replicas,
+                    // which may each have used another password): the first password it is
+                    // given must open at least one of them.
+                    let samples = try encryptedValueSamples()
+                    if !samples.isEmpty, !samples.contains(where: { (try? fresh.decrypt($0)) != nil }) {
                         throw EncryptedAttributeError.wrongPassword
                     }
                     try EncryptionKeyRecord(entries: [entry]).write(to: documentStore)
@@ -38,20 +40,35 @@ extension DocumentIncrementalStore {
         }
     }
 
-    /// The message bytes of one stored encrypted value, if the store holds any (a query per
-    /// encrypted attribute, limit one).
-    private func firstEncryptedValue() throws -> Data? {
-        guard let model else { return nil }
+    /// Stored encrypted values to check a first password against: one message per distinct
+    /// salt pair (a salt pair stands for one password on one replica) among the first
+    /// ``passwordCheckScanLimit`` values of each encrypted attribute, at most
+    /// ``passwordCheckSampleLimit`` of them, since each costs a key derivation.
+    private func encryptedValueSamples() throws -> [Data] {
+        guard let model else { return [] }
+        var samples: [Data] = []
+        var seenSalts = Set<Data>()
         for entity in model.entities where !entity.isAbstract {
             for attribute in entity.attributes where attribute.isEncrypted {
                 let selector: JSONValue = ["$and": [Self.entitySelector([entity.name]), .object([attribute.name: ["$gt": ""]])]]
-                for revision in try documentStore.find(Query(selector: selector, limit: 1)) {
-                    if let text = revision.body[attribute.name]?.stringValue, let data = Data(base64Encoded: text) { return data }
+                for revision in try documentStore.find(Query(selector: selector, limit: Self.passwordCheckScanLimit)) {
+                    guard let text = revision.body[attribute.name]?.stringValue, let data = Data(base64Encoded: text),
+                          data.count > 18 else { continue }
+                    // Bytes 2..<18 of a v3 password message are its encryption and HMAC salts.
+                    guard seenSalts.insert(data.subdata(in: 2..<18)).inserted else { continue }
+                    samples.append(data)
+                    if samples.count == Self.passwordCheckSampleLimit { return samples }
                 }
             }
         }
-        return nil
+        return samples
     }
+
+    /// How many stored values per encrypted attribute a first password is checked against.
+    static let passwordCheckScanLimit = 1_000
+
+    /// At most this many differently salted values are tried with a first password.
+    static let passwordCheckSampleLimit = 8
 
     /// Re-encrypts every encrypted value of the store from `oldPassword` to `newPassword` in
     /// one datastore write: all values change or none does. The key record names the new

@@ -103,6 +103,37 @@ struct EncryptedAttributeTests {
         try replica.store.unlock(password: "right")
     }
 
+    /// A fresh replica that pulled values written on two replicas with two passwords takes
+    /// either password first (each opens some of its values) and refuses a third, even when
+    /// the values it meets first were written with the other password.
+    @Test func aFreshReplicaTakesAnyPasswordThatOpensSomeOfItsValues() throws {
+        let pulled = TemporaryDirectory()
+        do {
+            let first = try DocumentStack(model: Self.model), second = try DocumentStack(model: Self.model)
+            let target = try DocumentStack(model: Self.model, directory: pulled)
+            try first.store.unlock(password: "kitchen")
+            try second.store.unlock(password: "garden")
+            for (stack, id) in [(second, "note-a1"), (second, "note-a2"), (second, "note-a3"), (first, "note-z")] {
+                let ctx = stack.context()
+                let note = try ctx.insert("Note", referenceString: id)
+                try note.setValue(.string(id), forKey: "title")
+                try note.setValue(.string("written as \(id)"), forKey: "secret")
+                try ctx.save()
+                try TestSupport.replicate(id, from: stack.store.documentStore, to: target.store.documentStore)
+            }
+        }
+        #expect(throws: EncryptedAttributeError.wrongPassword) {
+            try DocumentStack(model: Self.model, directory: pulled).store.unlock(password: "cellar")
+        }
+        let replica = try DocumentStack(model: Self.model, directory: pulled)
+        try replica.store.unlock(password: "kitchen")
+        let context = replica.context()
+        let mine = try context.existingObject(with: ObjectID(entityName: "Note", referenceString: "note-z"))
+        #expect(try mine.string("secret") == "written as note-z")
+        let theirs = try context.existingObject(with: ObjectID(entityName: "Note", referenceString: "note-a1"))
+        #expect(throws: EncryptedAttributeError.self) { try theirs.string("secret") }
+    }
+
     @Test func tamperedValueFailsOnlyItsOwnRead() throws {
         let dir = TemporaryDirectory()
         let stack = try DocumentStack(model: Self.model, directory: dir)
