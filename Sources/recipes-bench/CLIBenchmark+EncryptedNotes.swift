@@ -1,10 +1,8 @@
 import Foundation
-import ObjectGraph
-import RecipesKit
 
 extension CLIBenchmark {
     /// The `--encrypted-notes` part of the run: a copy of the book keeps no notes, the book
-    /// itself gets encrypted notes on every recipe (one save), and `show` and `list` are then
+    /// itself gets encrypted notes on every recipe (one save, in a child process), and `show` and `list` are then
     /// timed on both in turn (A, B, A, B…), so that the ratio does not depend on when the
     /// machine was fast.
     func encryptedNotesFigures(executable: String, store: String, work: URL, showing name: String) throws -> [Figure] {
@@ -19,9 +17,9 @@ extension CLIBenchmark {
         try Data("recipes-bench notes password\n".utf8).write(to: passwordFile)
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile.path)
 
-        let start = ContinuousClock.now
-        let noted = try Self.writeNotes(store: store, password: "recipes-bench notes password")
-        log(String(format: "encrypted notes on %d recipes in %.1f s", noted, SyncBenchmark.seconds(since: start)))
+        let bench = Bundle.main.executableURL!.path
+        let writing = try ChildProcess.run(bench, ["write-notes", "--store", store, "--password-file", passwordFile.path])
+        log(String(format: "encrypted notes on every recipe in %.1f s (peak RSS %.0f MB)", writing.milliseconds / 1000, writing.peakRSSMegabytes))
 
         let pairs: [(String, [String], [String])] = [
             ("show", ["show", name, "--store", plain],
@@ -48,20 +46,6 @@ extension CLIBenchmark {
                                   medianMilliseconds: b, peakRSSMegabytes: notedPeak))
         }
         return figures
-    }
-
-    /// Gives every recipe in the store at `store` a private note, encrypted with `password`,
-    /// in one save; the number of recipes.
-    static func writeNotes(store: String, password: String) throws -> Int {
-        let opened = try RecipesStore(url: URL(fileURLWithPath: store))
-        try opened.unlock(password: password)
-        let context = opened.container.newContext(name: "bench-notes")
-        let recipes = try context.fetch(FetchRequest(entityName: Recipe.entityName))
-        for (n, object) in recipes.enumerated() {
-            try Recipe(object).setNotes("Private note \(n): less salt, more thyme; the oven runs hot.")
-        }
-        try context.save()
-        return recipes.count
     }
 
     /// The median of `values` (the mean of the middle two for an even count).
