@@ -14,17 +14,23 @@ import Testing
 @Suite struct NoEchoTests {
     typealias Server = ServerReplicationTests.Server
 
-    /// A real peer whose `_revs_diff` and writes are counted, document by document.
+    /// A real peer whose `_revs_diff`, writes and remembered revisions are counted, document
+    /// by document; what it remembers of other peers is the inner peer's.
     final class CountingPeer: ReplicationPeer {
         let inner: any ReplicationPeer
         private let counts = Mutex((revsDiffCalls: 0, revsDiffIDs: [String](), written: 0))
+        private let recordedCount = Mutex(0)
 
         init(_ inner: any ReplicationPeer) { self.inner = inner }
 
         var revsDiffCalls: Int { counts.withLock { $0.revsDiffCalls } }
         var revsDiffIDs: [String] { counts.withLock { $0.revsDiffIDs.sorted() } }
         var written: Int { counts.withLock { $0.written } }
-        func reset() { counts.withLock { $0 = (0, [], 0) } }
+        var recorded: Int { recordedCount.withLock { $0 } }
+        func reset() {
+            counts.withLock { $0 = (0, [], 0) }
+            recordedCount.withLock { $0 = 0 }
+        }
 
         var peerIdentity: String { inner.peerIdentity }
         var preferredConcurrency: Int { inner.preferredConcurrency }
@@ -49,6 +55,16 @@ import Testing
         func putLocalDocument(id: String, body: JSONObject) async throws { try await inner.putLocalDocument(id: id, body: body) }
         func attachment(documentID: String, rev: RevisionID, name: String) async throws -> Data {
             try await inner.attachment(documentID: documentID, rev: rev, name: name)
+        }
+        func recordRevisions(_ revisions: [String: [RevisionID]], heldBy peer: String) async throws {
+            recordedCount.withLock { $0 += revisions.count }
+            try await inner.recordRevisions(revisions, heldBy: peer)
+        }
+        func documentsHeld(_ revisions: [String: [RevisionID]], by peer: String) async throws -> Set<String> {
+            try await inner.documentsHeld(revisions, by: peer)
+        }
+        func forgetOtherInstances(of peer: String, includingThis: Bool) async throws {
+            try await inner.forgetOtherInstances(of: peer, includingThis: includingThis)
         }
     }
 
@@ -98,6 +114,37 @@ import Testing
         #expect(originAgain.pull.docsWritten == 2)
         #expect(originRemote.revsDiffCalls == 0)
         #expect(originRemote.written == 0)
+    }
+
+    /// The first pull after a push reads the pushed documents back from the remote's changes
+    /// feed; the store remembers the remote holding them, so it neither asks itself about them
+    /// nor records them again. Only a change made on the remote is asked about and written.
+    @Test func aPullAfterAPushAsksNothingAboutWhatThePushSent() async throws {
+        let server = try await Server()
+        defer { Task { await server.stop() } }
+        let dir = try TemporaryDirectory()
+        let store = try DocumentStore(path: dir.path("store.sqlite"))
+        for index in 0..<60 { _ = try store.create(id: "r\(index)", body: recipeBody(index)) }
+        let local = CountingPeer(LocalDatabase(store: store))
+        let remote = try CouchDatabase(url: server.url("book"))
+        let pushed = try await Replicator(source: local, target: remote, options: options(create: true, batch: 25)).run()
+        #expect(pushed.docsWritten == 60)
+
+        // Another machine edits one recipe on the remote.
+        let other = try DocumentStore(path: dir.path("other.sqlite"))
+        let otherSync = Sync(store: other, remote: try CouchDatabase(url: server.url("book")))
+        _ = try await otherSync.pull(options: options(batch: 25))
+        _ = try other.update(id: "r5", parent: try #require(try other.get(id: "r5")).rev, body: recipeBody(5, name: "Theirs"))
+        _ = try await otherSync.push(options: options(batch: 25))
+
+        local.reset()
+        let pulled = try await Replicator(source: remote, target: local, options: options(batch: 25)).run()
+        #expect(pulled.changesProcessed == 60)
+        #expect(pulled.docsWritten == 1)
+        #expect(local.revsDiffIDs == ["r5"], "only the remote's edit is asked about")
+        #expect(local.written == 1)
+        #expect(local.recorded == 1, "only the remote's edit is newly remembered")
+        #expect(try store.get(id: "r5")?.body["name"] == "Theirs")
     }
 
     @Test func aRecreatedRemoteIsOfferedEverythingAgain() async throws {

@@ -49,7 +49,7 @@ public final class Replicator: Sendable {
     private struct Batch: Sendable {
         var changes: Int
         /// Each changed document's leaf revisions on the source, as its changes feed listed
-        /// them (filter applied).
+        /// them (filter applied), less those the target already remembers the source holding.
         var listed: [String: [RevisionID]]
         /// Of `listed`, what was offered to the target: those it was not remembered to hold.
         var offered: [String: [RevisionID]]
@@ -215,6 +215,13 @@ public final class Replicator: Sendable {
         }
         // Revisions the target is remembered to hold (it sent them, or took them) are not
         // offered back to it.
+        if let sourceKey = state.snapshot.sourceKey, !listed.isEmpty {
+            // What the target remembers the source holding came to the target from the source
+            // or went from the target to it, so the target holds it too: nothing to ask for,
+            // and nothing new to remember. This is what keeps the first pull after a large push
+            // from asking about, and re-recording, everything the push sent.
+            for id in try await target.documentsHeld(listed, by: sourceKey) { listed[id] = nil }
+        }
         var wanted = listed
         if let targetKey = state.snapshot.targetKey, !listed.isEmpty {
             for id in try await source.documentsHeld(listed, by: targetKey) { wanted[id] = nil }

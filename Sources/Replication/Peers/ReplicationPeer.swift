@@ -59,7 +59,9 @@ public protocol ReplicationPeer: Sendable {
 
     /// Of `revisions`, the documents whose every listed revision `peer` is remembered to hold;
     /// a push leaves those out of `_revs_diff` (no echo of what came from, or went to, the
-    /// other side). Empty for a peer that keeps no memory.
+    /// other side), and a pull neither asks about nor records again what this peer remembers
+    /// the source holding (it came from the source or went to it, so this peer has it too).
+    /// Empty for a peer that keeps no memory.
     func documentsHeld(_ revisions: [String: [RevisionID]], by peer: String) async throws -> Set<String>
 
     /// Forgets what was remembered for other instances of the database `peer` names (its
