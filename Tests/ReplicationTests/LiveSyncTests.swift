@@ -119,6 +119,43 @@ import Testing
         #expect(liveA.all.filter { $0 == .connected }.count == 2, "\(liveA.all)")
     }
 
+    /// After a long outage the delay has grown (here it is 60 s from the start), yet the sync
+    /// resumes within about a probe interval of the server coming back: while it waits, it asks
+    /// the server every 200 ms whether it answers. Without the probe the change would arrive
+    /// only after the full delay, past the 30 s this test waits.
+    @Test func aServerBackAfterALongOutageIsFollowedAgainWithoutWaitingOutTheDelay() async throws {
+        let directory = try TemporaryDirectory()
+        let server = try await ServerReplicationTests.Server(directory: directory)
+        let port = server.port
+        let dir = try TemporaryDirectory()
+        let a = try DocumentStore(path: dir.path("a.sqlite"))
+        let b = try DocumentStore(path: dir.path("b.sqlite"))
+        var client = CouchClientOptions()
+        client.maxRetries = 0
+        var options = Self.options()
+        options.initialBackoff = .seconds(60)
+        options.maxBackoff = .seconds(60)
+        options.reachabilityProbeInterval = .milliseconds(200)
+        let liveA = EventLog(try Sync(store: a, remoteURL: server.url("outage"), clientOptions: client).live(options: options, replication: Self.create))
+        let liveB = EventLog(try Sync(store: b, remoteURL: server.url("outage"), clientOptions: client).live(options: options, replication: Self.create))
+        #expect(await liveA.wait { $0.contains(.caughtUp) })
+        #expect(await liveB.wait { $0.contains(.caughtUp) })
+
+        await server.stop()
+        _ = try a.create(id: "after-the-outage", body: recipeBody(1))
+        let offline: ([LiveSyncEvent]) -> Bool = { $0.contains { if case .offline(_, let delay) = $0 { delay == .seconds(60) } else { false } } }
+        #expect(await liveA.wait(offline), "\(liveA.all)")
+        // Probes fail meanwhile (nothing listens), and nothing else is tried.
+        try await Task.sleep(for: .seconds(1))
+        #expect(liveA.all.filter { if case .offline = $0 { true } else { false } }.count == 1, "\(liveA.all)")
+
+        let restarted = try await ServerReplicationTests.Server(port: port, directory: directory)
+        defer { Task { await restarted.stop() } }
+        #expect(try await Self.waitFor("after-the-outage", in: b, timeout: 30), "\(liveA.all) \(liveB.all)")
+        await liveA.stop()
+        await liveB.stop()
+    }
+
     @Test func refusedCredentialsStopWithTheTypedError() async throws {
         let server = try await ServerReplicationTests.Server(credentials: ServerCredentials(user: "admin", password: "correct-horse"), anonymousAccess: .none)
         defer { Task { await server.stop() } }

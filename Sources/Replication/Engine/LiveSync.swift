@@ -17,6 +17,12 @@ public struct LiveSyncOptions: Sendable {
     /// The longest delay between two retries; the delay doubles up to it, and goes back to
     /// `initialBackoff` after a success.
     public var maxBackoff: Duration = .seconds(30)
+    /// While waiting out a delay after the remote could not be reached (no connection, or no
+    /// answer in time), how often it is asked whether it answers again
+    /// (``ReplicationPeer/isReachable(timeout:)``), so the sync resumes within about this long
+    /// of the remote coming back, however long the delay has grown. A remote that answers but
+    /// fails is left alone for the whole delay.
+    public var reachabilityProbeInterval: Duration = .milliseconds(500)
 
     /// Defaults: both directions, the store checked every 250 ms, retries from 0.5 s
     /// doubling to 30 s.
@@ -170,6 +176,7 @@ struct LiveSyncLoop: Sendable {
             buffer.yield(event)
         }
         var backoff = options.initialBackoff
+        var retriedOnProbe = false
         var connected = false
         var needPull = options.pull
         var needPush = options.push
@@ -201,6 +208,7 @@ struct LiveSyncLoop: Sendable {
                 }
                 if ran {
                     backoff = options.initialBackoff
+                    retriedOnProbe = false
                     emit(.caughtUp)
                 }
                 switch try await waitForWork(remoteSince: remoteSince, pushedThrough: pushedThrough) {
@@ -222,14 +230,46 @@ struct LiveSyncLoop: Sendable {
                 needPull = options.pull
                 needPush = options.push
                 emit(.offline(mapped, retryIn: backoff))
+                // Probing is for a remote that could not be reached; a retry the probe woke that
+                // fails the same way again waits its whole delay (the probe and the sync's
+                // requests disagree, so the probe is no guide).
+                let probing = Self.isUnreachable(mapped) && !retriedOnProbe
                 do {
-                    try await Task.sleep(for: backoff)
+                    retriedOnProbe = try await pause(backoff, probing: probing)
                 } catch {
                     emit(.stopped(.cancelled))
                     return
                 }
                 backoff = min(backoff * 2, options.maxBackoff)
             }
+        }
+    }
+
+    /// Sleeps for `delay`; with `probing`, asks the remote every
+    /// ``LiveSyncOptions/reachabilityProbeInterval`` whether it answers and ends early once it
+    /// does. Returns whether it ended early.
+    private func pause(_ delay: Duration, probing: Bool) async throws -> Bool {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: delay)
+        guard probing else {
+            try await Task.sleep(for: delay)
+            return false
+        }
+        while true {
+            let left = clock.now.duration(to: deadline)
+            if left <= .zero { return false }
+            try await Task.sleep(for: min(options.reachabilityProbeInterval, left))
+            if clock.now >= deadline { return false }
+            if await remote.isReachable(timeout: options.reachabilityProbeInterval) { return true }
+        }
+    }
+
+    /// Whether `error` says the remote could not be reached at all (rather than that it
+    /// answered with a failure).
+    static func isUnreachable(_ error: ReplicationError) -> Bool {
+        switch error {
+        case .unreachable, .timedOut: return true
+        default: return false
         }
     }
 

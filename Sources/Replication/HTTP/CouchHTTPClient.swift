@@ -60,8 +60,12 @@ final class CouchHTTPClient: Sendable {
     /// With `throughFile`, the reply body is received into a temporary file and mapped from
     /// it, so a large body (attachments) is not held twice while it arrives. With `bodyFile`,
     /// the request body is read from that file as it is sent, instead of from `body`.
+    /// `retries` overrides `CouchClientOptions.maxRetries` (0: one attempt) and `timeout` its
+    /// request timeout.
     func send(_ method: String, _ target: URL, body: Data? = nil, bodyFile: URL? = nil, contentType: String? = nil,
-              accept: String = "application/json", throughFile: Bool = false) async throws -> HTTPReply {
+              accept: String = "application/json", throughFile: Bool = false,
+              retries: Int? = nil, timeout: TimeInterval? = nil) async throws -> HTTPReply {
+        let maxRetries = retries ?? options.maxRetries
         var attempt = 0
         var renewedSession = false
         while true {
@@ -71,7 +75,7 @@ final class CouchHTTPClient: Sendable {
             }
             var request = URLRequest(url: target)
             request.httpMethod = method
-            request.timeoutInterval = options.requestTimeout
+            request.timeoutInterval = timeout ?? options.requestTimeout
             request.setValue(UserAgent.value, forHTTPHeaderField: "User-Agent")
             request.setValue(accept, forHTTPHeaderField: "Accept")
             if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
@@ -103,7 +107,7 @@ final class CouchHTTPClient: Sendable {
                     cookie.withLock { $0 = nil }
                     continue
                 }
-                if reply.status >= 500, attempt < options.maxRetries {
+                if reply.status >= 500, attempt < maxRetries {
                     logger.warning("\(method) \(url.serverURL.absoluteString)\(target.path.dropFirst(url.serverURL.path.count)): server answered \(reply.status); retrying")
                     try await backoff(attempt)
                     attempt += 1
@@ -117,7 +121,7 @@ final class CouchHTTPClient: Sendable {
             } catch let error as URLError {
                 if error.code == .cancelled { throw ReplicationError.cancelled }
                 let transient = CouchHTTPClient.isTransient(error)
-                if transient, attempt < options.maxRetries {
+                if transient, attempt < maxRetries {
                     logger.warning("\(method) \(url.description): \(error.code.rawValue) \(CouchURL.mask(error.localizedDescription)); retrying")
                     try await backoff(attempt)
                     attempt += 1

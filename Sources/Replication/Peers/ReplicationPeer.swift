@@ -31,6 +31,13 @@ public protocol ReplicationPeer: Sendable {
     /// `CouchDatabase` holds one `_changes?feed=longpoll` request open instead.
     func waitForChanges(since: ReplicationSequence?, timeout: Duration) async throws -> Bool
 
+    /// Whether the database's server answers at all right now, asked once, without retries,
+    /// and within about `timeout`: while a live sync waits out its backoff after the server
+    /// could not be reached, it asks this every half second so that it resumes as soon as
+    /// the server is back rather than when the (up to 30 s) delay ends. A local database is
+    /// always reachable.
+    func isReachable(timeout: Duration) async -> Bool
+
     /// For each document, the given revisions this database lacks and the revisions it holds
     /// that could be their ancestors; documents with nothing missing are left out.
     func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry]
@@ -76,6 +83,9 @@ extension ReplicationPeer {
     public func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage {
         try await changes(since: since, limit: limit, selection: nil)
     }
+
+    /// A peer in this process: always reachable.
+    public func isReachable(timeout: Duration) async -> Bool { true }
 
     /// A peer without memory of what others hold: nothing to record.
     public func recordRevisions(_ revisions: [String: [RevisionID]], heldBy peer: String) async throws {}
