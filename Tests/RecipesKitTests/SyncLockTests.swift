@@ -194,13 +194,14 @@ struct SyncLockTests {
     private func spawnHolder(lockPath: String) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"exec 9>>"$1"; \#(Self.flockTool) -x 9; echo $$ > "$1"; exec sleep 30"#, "holder", lockPath]
+        process.arguments = ["-c", #"exec 9>>"$1"; \#(Self.flockTool) -x 9; echo $$ > "$1"; exec sleep 120"#, "holder", lockPath]
         try process.run()
         return process
     }
 
     private func waitUntilHeld(by pid: Int32, storeURL: URL) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
+        // A hang guard: a loaded machine running the whole suite can take long to start it.
+        let deadline = ContinuousClock.now + .seconds(90)
         while ContinuousClock.now < deadline {
             if refusedPID(storeURL) == .some(pid) { return }
             try await Task.sleep(for: .milliseconds(20))
