@@ -2,8 +2,8 @@ public import DocumentStore
 public import Foundation
 public import ObjectGraph
 
-/// An ``IncrementalStore`` that keeps every managed object as one JSON document in a
-/// ``DocumentStore``, in the layout of the original Cloudant incremental store (DESIGN §5):
+/// An `IncrementalStore` that keeps every managed object as one JSON document in a
+/// `DocumentStore`, in the layout of the original Cloudant incremental store (DESIGN §5):
 /// IDs `CDTIS-<Entity>-<UUID>`, `CDTISEntityName`, a `CDTISObjectVersion` counter, typed
 /// attribute encodings with `CDTISMeta_<name>` side keys, relationships as document IDs,
 /// binary values as attachments, and a `CDTISMetaData` document describing the model.
@@ -16,7 +16,7 @@ public import ObjectGraph
 /// and settled by ``resolveReplicaConflicts(policy:)`` (the object graph's one conflict API).
 ///
 /// Open one with ``openCoordinator(path:model:)`` or create it on a path and hand it to a
-/// ``PersistentStoreCoordinator``.
+/// `PersistentStoreCoordinator`.
 public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendable {
     /// The datastore holding the documents.
     public let documentStore: DocumentStore
@@ -119,7 +119,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
-    /// Declares the indexes the loaded model asks for (``ModelIndexes``) in another datastore,
+    /// Declares the indexes the loaded model asks for (`ModelIndexes`) in another datastore,
     /// so a benchmark can compare the adapter against direct writes with the same indexes.
     public func declareModelIndexes(in other: DocumentStore) throws {
         guard let model = locked({ self.model }) else {
@@ -223,7 +223,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         temporaryIDs.map { ObjectID(entityName: $0.entityName, referenceString: DocumentLayout.newDocumentID(entityName: $0.entityName)) }
     }
 
-    /// Runs `body` inside one datastore transaction (``DocumentStore/inTransaction(_:)``):
+    /// Runs `body` inside one datastore transaction (`DocumentStore.inTransaction(_:)`):
     /// every save made meanwhile commits with it or not at all. After a failure the cached
     /// to-many lists are dropped, since some came from saves that were undone.
     public func performAtomically<T>(_ body: () throws -> T) throws -> T {
@@ -338,7 +338,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
-    /// How the datastore reads a fetch (``DocumentStore/explain(_:)``: an index name, a
+    /// How the datastore reads a fetch (`DocumentStore.explain(_:)`: an index name, a
     /// candidate set or a scan) and what is left to evaluate in memory, for tests and
     /// diagnostics. Sub-queries of key paths through relationships do run.
     public func explain(_ request: StoreFetchRequest) throws -> (plan: String, residual: ObjectPredicate?) {
@@ -398,7 +398,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
 
     /// Writes a context save as one datastore transaction: a document per inserted or updated
     /// object, a tombstone per deleted one. Refuses the whole save with
-    /// ``IncrementalStoreError/conflicts(_:)`` when a document's current revision is not the
+    /// `IncrementalStoreError.conflicts(_:)` when a document's current revision is not the
     /// one the change was based on.
     public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
         try locked {

@@ -6,7 +6,7 @@ public import Foundation
 /// referenced object starts as a *fault*: its row loads on first access, and each to-many
 /// relationship loads separately on first access. Setting a relationship keeps its inverse
 /// up to date. Managed objects are not `Sendable`: use them inside their context's
-/// ``ObjectContext/perform(_:)`` and pass ``objectID`` between contexts.
+/// ``ObjectContext/perform(_:)-9vkd3`` and pass ``objectID`` between contexts.
 public final class ManagedObject: Hashable, CustomStringConvertible {
     /// A pending (unsaved) value of one property.
     enum PendingValue: Equatable {

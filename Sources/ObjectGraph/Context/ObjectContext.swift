@@ -2,7 +2,7 @@ import Foundation
 
 /// A scratch pad of managed objects: insert, change, delete, fetch, then save (or roll back).
 ///
-/// Each context runs its work on its own serial queue. Use ``perform(_:)`` (async) or
+/// Each context runs its work on its own serial queue. Use ``perform(_:)-9vkd3`` (async) or
 /// ``performAndWait(_:)`` to work with its objects; the public methods also hop onto the
 /// queue themselves, so the context's bookkeeping is never touched from two threads.
 /// Managed objects stay inside their context; pass ``ObjectID``s between contexts. Several

@@ -45,7 +45,7 @@
 ///   that cannot tell keeps the defaults (`nil`: live fetches then see only changes made
 ///   through the coordinator or reported by the store; an empty change set).
 /// - **Calls are synchronous.** A store that waits on I/O blocks the calling context's
-///   queue, never the caller of ``ObjectContext/perform(_:)``.
+///   queue, never the caller of ``ObjectContext/perform(_:)-9vkd3``.
 public protocol IncrementalStore: AnyObject, Sendable {
     /// Opens the store for `model` and returns its metadata. A new store records the
     /// model's hashes; an existing one written with another model version throws
