@@ -5,7 +5,7 @@ public import DocumentStore
 ///
 /// Numbers arrive as untrusted JSON or query text and are then added, multiplied and
 /// compared. Holding each one to `0...maximum` (2^53 − 1, the integers JavaScript clients
-/// such as PouchDB hold exactly, and ``RevisionID/maximumGeneration``) at the point it is
+/// such as PouchDB hold exactly, and `RevisionID.maximumGeneration`) at the point it is
 /// read means a sum or product of two of them fits in `Int` without a check at every use,
 /// and a hostile or broken peer gets a typed refusal instead of crashing the process.
 public enum WireNumber {
