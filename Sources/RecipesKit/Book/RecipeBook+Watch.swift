@@ -2,7 +2,7 @@ public import ObjectGraph
 
 /// Watching what a list shows.
 extension RecipeBook {
-    /// A live fetch (``LiveFetch``) of the recipes that `query`'s list is made from: an
+    /// A live fetch (`LiveFetch`) of the recipes that `query`'s list is made from: an
     /// element first, then one whenever a save in this process or a write by another process
     /// or a sync changes one of them. Re-list (``list(_:)``) on each element to redraw.
     ///

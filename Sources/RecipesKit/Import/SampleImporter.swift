@@ -5,7 +5,7 @@ public import ObjectGraph
 /// so importing twice, or on two machines, yields the same documents and revisions.
 ///
 /// An import is all or nothing: it runs inside one store transaction
-/// (``PersistentStoreCoordinator/performAtomically(_:)``), saving a batch of recipes (with
+/// (`PersistentStoreCoordinator.performAtomically(_:)`), saving a batch of recipes (with
 /// their ingredients and pictures) at a time and forgetting each batch once saved, so a set
 /// of 20,000 recipes needs the memory of one batch, not of the whole set. On any error
 /// nothing is written. Objects already in the store are read in bulk and updated only where
@@ -29,8 +29,10 @@ public struct SampleImporter {
     }
 
     /// Imports `sets` and saves; returns what changed.
-    /// - Parameter excluding: document IDs to leave out (with a recipe, its ingredients and
-    ///   picture go too); seeding passes the samples the user deleted.
+    /// - Parameters:
+    ///   - sets: the sample sets to import.
+    ///   - excluding: document IDs to leave out (with a recipe, its ingredients and
+    ///     picture go too); seeding passes the samples the user deleted.
     @discardableResult
     public func importSets(_ sets: [SampleSet], excluding: Set<String> = []) throws(RecipesError) -> ImportPlan {
         var plan = ImportPlan(sets: sets.map(\.name))

@@ -4,9 +4,9 @@ import Replication
 
 extension RecipesError {
     /// The error that started this one, dug out of every layer it passed through: the cause
-    /// of a ``store(_:cause:)``, then through ``ObjectGraphError/store(_:)``,
-    /// ``IncrementalStoreError/storeFailure(_:)``,
-    /// ``DocumentIncrementalStoreError/datastore(_:)`` and ``ReplicationError/store(_:cause:)``.
+    /// of a ``store(_:cause:)``, then through `ObjectGraphError.store(_:)`,
+    /// `IncrementalStoreError.storeFailure(_:)`,
+    /// `DocumentIncrementalStoreError.datastore(_:)` and `ReplicationError.store(_:cause:)`.
     /// So a datastore failure met by any RecipesKit call can be told apart by type
     /// (`error.rootCause as? DocumentStoreError`) whatever layers it crossed. `nil` when the
     /// error has no cause underneath.

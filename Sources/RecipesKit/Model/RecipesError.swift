@@ -39,7 +39,7 @@ public enum RecipesError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An object of another entity where one of `expected` was needed.
     case wrongEntity(expected: String, got: String)
     /// The object graph or its store refused the operation: one line naming the cause and the
-    /// fix, and the error underneath when there is one (an ``ObjectGraph/ObjectGraphError``,
+    /// fix, and the error underneath when there is one (an `ObjectGraph.ObjectGraphError`,
     /// a `DocumentStoreError`, a file-system error), kept so callers can switch on it;
     /// ``rootCause`` digs through the layers to the error that started it.
     case store(String, cause: (any Error & Sendable)? = nil)

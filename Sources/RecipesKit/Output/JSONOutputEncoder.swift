@@ -1,7 +1,7 @@
 public import DocumentStore
 public import Foundation
 
-/// The one way `--json` output is made: any `Encodable` becomes a ``JSONValue`` in which an
+/// The one way `--json` output is made: any `Encodable` becomes a `JSONValue` in which an
 /// absent optional is written as `null` instead of being left out, so every documented key is
 /// always present, and a field added to a type shows up in the output with no hand-written
 /// `encode(to:)`. ``pretty(_:)`` then prints it with sorted keys and two-space indentation.

@@ -9,7 +9,7 @@ public import Foundation
 /// and no conflict, and a sample the user deleted is recognised by its ID (its tombstone)
 /// and never brought back. So every sample object's ID is a pure function of the set name,
 /// the entity name and the object's natural key, in the shape the incremental store gives
-/// new objects (``DocumentLayout/newDocumentID(entityName:)``); the UUID is name-based (RFC 9562 version 8,
+/// new objects (`DocumentLayout.newDocumentID(entityName:)`); the UUID is name-based (RFC 9562 version 8,
 /// built from SHA-256), and timestamps are constants instead of the clock.
 ///
 /// Natural keys: a recipe is its name; an ingredient is its recipe's name, its display

@@ -4,7 +4,7 @@ public import Replication
 
 extension RecipesSync {
     /// Syncs continuously with the remote until the iterating task is cancelled
-    /// (``Replication/Sync/live(options:replication:)`` with this store's sync steps):
+    /// (`Replication.Sync.live(options:replication:)` with this store's sync steps):
     /// a pull (followed by conflict resolution and a refresh of the object graph) at the
     /// start and whenever the remote has new changes, and a push (which creates the remote
     /// database if it is missing) at the start and whenever the store's last sequence moves,
@@ -16,7 +16,7 @@ extension RecipesSync {
     /// process shows how the live sync is doing while it runs.
     ///
     /// Call it while holding the store's ``SyncLock``, as ``runHoldingLock(direction:prefer:observer:progress:)``
-    /// is called, and keep holding it until the events have ended (``LiveSyncEvent/stopped(_:)``
+    /// is called, and keep holding it until the events have ended (`LiveSyncEvent.stopped(_:)`
     /// comes once the running step has really stopped).
     public func live(direction: SyncDirection = .both, prefer: ConflictPreference = .remote,
                      options: LiveSyncOptions = .init()) -> LiveSyncEvents {

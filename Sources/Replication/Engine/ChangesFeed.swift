@@ -9,7 +9,7 @@ public import DocumentStore
 public enum ChangesFeed {
     /// Calls `body` with every change in `store` after `since`, oldest first, reading
     /// `pageSize` changes at a time, and returns the last sequence read (`since` when there
-    /// was none), where a later walk resumes (``DocumentStore/forEachChange(since:batch:_:)``).
+    /// was none), where a later walk resumes (`DocumentStore.forEachChange(since:batch:_:)`).
     /// - Throws: `DocumentStoreError` from the store, or what `body` throws.
     @discardableResult
     public static func forEachChange(in store: DocumentStore, since: Int64 = 0, pageSize: Int = 1000,

@@ -60,7 +60,7 @@ public struct LiveSyncEvents: AsyncSequence, Sendable {
     /// A live sync made of one-shot steps: `pull` runs at the start and whenever `remote`
     /// has changes after the sequence the last pull reached; `push` runs at the start and
     /// whenever `localSequence` moves (it is read every ``LiveSyncOptions/localPollInterval``).
-    /// ``Sync/live(options:)`` fills these with plain replications; RecipesKit with its
+    /// ``Sync/live(options:replication:)`` fills these with plain replications; RecipesKit with its
     /// sync steps (conflict resolution and refresh after a pull).
     public init(remote: any ReplicationPeer, options: LiveSyncOptions = .init(),
                 localSequence: @escaping @Sendable () async throws -> Int64,

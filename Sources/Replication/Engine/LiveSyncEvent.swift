@@ -1,4 +1,4 @@
-/// What a live sync (``Sync/live(options:)``, `RecipesSync.live`) reports as it runs: one
+/// What a live sync (``Sync/live(options:replication:)``, `RecipesSync.live`) reports as it runs: one
 /// event per change of state, never a repeat of the state it is in.
 ///
 /// A run goes `connected` → (`pulled` / `pushed`)… → `caughtUp`, then again `pulled` /
