@@ -9,8 +9,12 @@ import PackagePlugin
 struct EntityCodegenPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         let tool = try context.tool(named: "entity-codegen")
-        // `Target.directoryURL` needs tools version 6.1; the package declares 6.0.
-        return try Self.models(in: URL(fileURLWithPath: target.directory.string)).map { model in
+        guard let target = target as? SwiftSourceModuleTarget else { return [] }
+        let models = try Self.models(in: target.directoryURL)
+        if models.isEmpty {
+            Diagnostics.warning("EntityCodegenPlugin found no .xcdatamodeld folder in target \(target.name); put the model in the target's directory or remove the plugin")
+        }
+        return try models.map { model in
             let name = model.deletingPathExtension().lastPathComponent
             let output = context.pluginWorkDirectoryURL.appendingPathComponent("\(name)Entities.swift")
             return .buildCommand(

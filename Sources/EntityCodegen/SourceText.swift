@@ -10,17 +10,33 @@ struct SourceText {
         text += content + "\n"
     }
 
+    /// Lines of generated source stay within this many columns where words allow.
+    static let width = 100
+
     /// Appends a `///` doc comment: the model's description (when it has one), a blank
-    /// comment line, then the facts the generator adds.
+    /// comment line, then the facts the generator adds, each wrapped at ``width``.
     mutating func doc(_ description: String?, _ facts: String, indent: Int) {
         let pad = String(repeating: " ", count: indent)
         if let description, !description.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             for part in description.split(separator: "\n", omittingEmptySubsequences: false) {
                 let trimmed = part.trimmingCharacters(in: .whitespaces)
-                line(trimmed.isEmpty ? "\(pad)///" : "\(pad)/// \(trimmed)")
+                if trimmed.isEmpty { line("\(pad)///") } else { wrapped(trimmed, prefix: "\(pad)/// ") }
             }
             line("\(pad)///")
         }
-        line("\(pad)/// \(facts)")
+        wrapped(facts, prefix: "\(pad)/// ")
+    }
+
+    /// Appends `text` as lines starting with `prefix`, breaking between words at ``width``.
+    private mutating func wrapped(_ text: String, prefix: String) {
+        var current = ""
+        for word in text.split(separator: " ") {
+            if !current.isEmpty && prefix.count + current.count + 1 + word.count > Self.width {
+                line(prefix + current)
+                current = ""
+            }
+            current += current.isEmpty ? String(word) : " " + word
+        }
+        line(prefix + current)
     }
 }
