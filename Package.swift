@@ -84,15 +84,16 @@ let package = Package(
             name: "RecipesKitTests",
             dependencies: ["RecipesKit", "ObjectGraph", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(
-            name: "ObjectGraph",
-            dependencies: [
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
-        ),
+        // ObjectGraph depends on no other package, so that the entity-codegen tool built on
+        // it (compiled a second time for the host) stays cheap to build.
+        .target(name: "ObjectGraph"),
         .testTarget(
             name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: [
+                "ObjectGraph",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         // Typed entity views generated from a target's .xcdatamodeld at build time: the
         // generator (a library, so tests can call it), its command-line tool, and the build
