@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "recipes", targets: ["recipes"]),
         .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
         .library(name: "PasswordEncryption", targets: ["PasswordEncryption"]),
+        .plugin(name: "EntityCodegenPlugin", targets: ["EntityCodegenPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -77,21 +78,36 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            resources: [.copy("Resources/SampleData"), .copy("Resources/Schemas")]
+            resources: [.copy("Resources/SampleData"), .copy("Resources/Schemas")],
+            plugins: ["EntityCodegenPlugin"]
         ),
         .testTarget(
             name: "RecipesKitTests",
             dependencies: ["RecipesKit", "ObjectGraph", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(
-            name: "ObjectGraph",
+        // ObjectGraph depends on no other package, so that the entity-codegen tool built on
+        // it (compiled a second time for the host) stays cheap to build.
+        .target(name: "ObjectGraph"),
+        .testTarget(
+            name: "ObjectGraphTests",
             dependencies: [
+                "ObjectGraph",
+                .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // Typed entity views generated from a target's .xcdatamodeld at build time: the
+        // generator (a library, so tests can call it), its command-line tool, and the build
+        // plugin that runs the tool.
+        .target(name: "EntityCodegen", dependencies: ["ObjectGraph"]),
+        .executableTarget(name: "entity-codegen", dependencies: ["EntityCodegen", "ObjectGraph"]),
+        .plugin(name: "EntityCodegenPlugin", capability: .buildTool(), dependencies: ["entity-codegen"]),
+        .testTarget(name: "EntityCodegenTests", dependencies: ["EntityCodegen", "ObjectGraph"], exclude: ["Fixtures"]),
         .testTarget(
-            name: "ObjectGraphTests",
-            dependencies: ["ObjectGraph", .product(name: "PropertyBased", package: "swift-property-based")]
+            name: "GeneratedEntityTests",
+            dependencies: ["ObjectGraph"],
+            resources: [.copy("Shelf.xcdatamodeld")],
+            plugins: ["EntityCodegenPlugin"]
         ),
         .target(name: "CouchProtocol", dependencies: ["DocumentStore"]),
         .target(name: "AsyncBridge"),

@@ -60,7 +60,7 @@ struct TypedLayerTests {
         for (order, name) in [(2, "salt"), (0, "water"), (1, "onion")] {
             let line = try Ingredient.insert(into: context)
             try line.setName(name)
-            try line.setDisplayOrder(order)
+            try line.setDisplayOrder(Int16(order))
             try recipe.object.addObject(line.object, toKey: "ingredients")
         }
         try context.save()

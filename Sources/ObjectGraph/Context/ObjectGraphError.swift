@@ -22,6 +22,11 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible {
     case mergeConflicts([SaveConflict])
     /// The store failed.
     case store(IncrementalStoreError)
+    /// A typed view (an ``EntityObject``) was asked to wrap an object of another entity.
+    case wrongEntity(expected: String, got: String)
+    /// A required attribute was read through a typed view while it had no value (an object
+    /// inserted and not filled in yet, or a document written without it).
+    case missingValue(entity: String, key: String)
 
     /// A message naming the cause and the fix.
     public var description: String {
@@ -37,6 +42,8 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible {
         case .validation(let fs): return "validation failed for \(fs.count) propert\(fs.count == 1 ? "y" : "ies"): " + fs.map(\.description).joined(separator: "; ")
         case .mergeConflicts(let cs): return "save conflicts: " + cs.map(\.description).joined(separator: "; ") + "; refresh the objects and retry, or set a merge policy"
         case .store(let e): return e.description
+        case .wrongEntity(let x, let g): return "expected an object of entity \"\(x)\" but got one of \"\(g)\"; wrap it in the type generated for \"\(g)\""
+        case .missingValue(let e, let k): return "\(e).\(k) is required but has no value; set it before reading it"
         }
     }
 }

@@ -9,6 +9,16 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong and how to fix it.
     public let reason: String
 
+    /// An error at `line` of `file` (0 for the whole file) about `element`; `reason` says
+    /// what is wrong and how to fix it. Tools that check a model further (the entity code
+    /// generator) report their findings with it too.
+    public init(file: String, line: Int, element: String, reason: String) {
+        self.file = file
+        self.line = line
+        self.element = element
+        self.reason = reason
+    }
+
     /// `file:line: element: reason`.
     public var description: String { "\(file):\(line): \(element): \(reason)" }
 }

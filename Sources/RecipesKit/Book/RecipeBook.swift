@@ -235,7 +235,7 @@ public struct RecipeBook {
                 id: recipe.documentID, name: try recipe.name, type: try recipe.type?.name,
                 overview: try recipe.overview, prepTime: try recipe.prepTime, instructions: try recipe.instructions,
                 ingredients: try recipe.ingredients.map {
-                    RecipeDetails.Line(id: $0.documentID, amount: try $0.amount, name: try $0.name, displayOrder: try $0.displayOrder)
+                    RecipeDetails.Line(id: $0.documentID, amount: try $0.amount, name: try $0.name, displayOrder: Int(try $0.displayOrder ?? 0))
                 },
                 image: try recipe.image?.data.map(ImageInfo.init(data:)),
                 thumbnail: try recipe.thumbnailImage.map(ImageInfo.init(data:)),

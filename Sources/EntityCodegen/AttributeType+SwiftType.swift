@@ -1,0 +1,30 @@
+import ObjectGraph
+
+extension AttributeType {
+    /// The Swift type a generated property of this attribute type has (see
+    /// ``ObjectGraph/AttributeConvertible`` for the conversions).
+    var swiftTypeName: String {
+        switch self {
+        case .string: return "String"
+        case .integer16: return "Int16"
+        case .integer32: return "Int32"
+        case .integer64: return "Int64"
+        case .double: return "Double"
+        case .float: return "Float"
+        case .decimal: return "Decimal"
+        case .boolean: return "Bool"
+        case .date: return "Date"
+        case .binary, .transformable: return "Data"
+        case .uuid: return "UUID"
+        case .uri: return "URL"
+        }
+    }
+
+    /// Whether the Swift type comes from Foundation (so the generated file imports it).
+    var needsFoundation: Bool {
+        switch self {
+        case .string, .integer16, .integer32, .integer64, .double, .float, .boolean: return false
+        case .decimal, .date, .binary, .transformable, .uuid, .uri: return true
+        }
+    }
+}
