@@ -85,9 +85,12 @@ let package = Package(
             name: "RecipesKitTests",
             dependencies: ["RecipesKit", "ObjectGraph", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // ObjectGraph depends on no other package, so that the entity-codegen tool built on
-        // it (compiled a second time for the host) stays cheap to build.
-        .target(name: "ObjectGraph"),
+        .target(
+            name: "ObjectGraph",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .testTarget(
             name: "ObjectGraphTests",
             dependencies: [

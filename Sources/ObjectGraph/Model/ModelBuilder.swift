@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// Validates a ``ParsedModel`` and turns it into an ``ObjectModel``: resolves parents and
@@ -15,7 +16,7 @@ struct ModelBuilder {
         // Hex by table: `String(format:)` per byte dominated loading a model.
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
-        for byte in SHA256Digest.hash(text.utf8) {
+        for byte in SHA256.hash(data: Data(text.utf8)) {
             hex.append(hexDigits[Int(byte >> 4)])
             hex.append(hexDigits[Int(byte & 0x0F)])
         }

@@ -13,7 +13,7 @@ extension RecipesEntity {
         self.init(unchecked: object)
     }
 
-    /// The document ID (``DocumentLayout/documentIDPrefix(entityName:)`` then a UUID), once
+    /// The document ID (`DocumentLayout.documentIDPrefix(entityName:)` then a UUID), once
     /// the object has been saved or was inserted with a chosen ID.
     public var documentID: String { objectID.referenceString }
 }
