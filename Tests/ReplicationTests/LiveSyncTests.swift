@@ -89,28 +89,48 @@ import Testing
         #expect(try StoreSnapshot(a) == StoreSnapshot(b))
     }
 
-    @Test func theServerGoingAwayIsOfflineWithGrowingDelaysAndTheSyncCatchesUpWhenItComesBack() async throws {
-        let directory = try TemporaryDirectory()
-        let server = try await ServerReplicationTests.Server(directory: directory)
-        let port = server.port
-        let dir = try TemporaryDirectory()
-        let a = try DocumentStore(path: dir.path("a.sqlite"))
-        let b = try DocumentStore(path: dir.path("b.sqlite"))
-        var client = CouchClientOptions()
-        client.maxRetries = 0
-        let liveA = EventLog(try Sync(store: a, remoteURL: server.url("live"), clientOptions: client).live(options: Self.options(), replication: Self.create))
-        let liveB = EventLog(try Sync(store: b, remoteURL: server.url("live"), clientOptions: client).live(options: Self.options(), replication: Self.create))
-        #expect(await liveA.wait { $0.contains(.caughtUp) })
-        #expect(await liveB.wait { $0.contains(.caughtUp) })
+    /// Two stores live-syncing through a server whose data outlives it, so that a test can
+    /// stop it and start another on the same port and data; both have caught up once.
+    struct TwoLiveStores {
+        let directory: TemporaryDirectory
+        let storeDirectory: TemporaryDirectory
+        let server: ServerReplicationTests.Server
+        let a: DocumentStore
+        let b: DocumentStore
+        let liveA: EventLog
+        let liveB: EventLog
 
-        await server.stop()
+        init(database: String, options: LiveSyncOptions) async throws {
+            directory = try TemporaryDirectory()
+            server = try await ServerReplicationTests.Server(directory: directory)
+            storeDirectory = try TemporaryDirectory()
+            a = try DocumentStore(path: storeDirectory.path("a.sqlite"))
+            b = try DocumentStore(path: storeDirectory.path("b.sqlite"))
+            var client = CouchClientOptions()
+            client.maxRetries = 0
+            liveA = EventLog(try Sync(store: a, remoteURL: server.url(database), clientOptions: client).live(options: options, replication: LiveSyncTests.create))
+            liveB = EventLog(try Sync(store: b, remoteURL: server.url(database), clientOptions: client).live(options: options, replication: LiveSyncTests.create))
+            #expect(await liveA.wait { $0.contains(.caughtUp) })
+            #expect(await liveB.wait { $0.contains(.caughtUp) })
+        }
+
+        /// A new server on the old one's port and data.
+        func restartServer() async throws -> ServerReplicationTests.Server {
+            try await ServerReplicationTests.Server(port: server.port, directory: directory)
+        }
+    }
+
+    @Test func theServerGoingAwayIsOfflineWithGrowingDelaysAndTheSyncCatchesUpWhenItComesBack() async throws {
+        let setup = try await TwoLiveStores(database: "live", options: Self.options())
+        let (a, b, liveA, liveB) = (setup.a, setup.b, setup.liveA, setup.liveB)
+        await setup.server.stop()
         _ = try a.create(id: "while-offline", body: recipeBody(1))
         let delays: ([LiveSyncEvent]) -> [Duration] = { $0.compactMap { if case .offline(_, let delay) = $0 { delay } else { nil } } }
         #expect(await liveA.wait { delays($0).count >= 3 }, "\(liveA.all)")
         let seen = delays(liveA.all)
         #expect(Array(seen.prefix(3)) == [.milliseconds(100), .milliseconds(200), .milliseconds(400)], "\(seen)")
 
-        let restarted = try await ServerReplicationTests.Server(port: port, directory: directory)
+        let restarted = try await setup.restartServer()
         defer { Task { await restarted.stop() } }
         #expect(try await Self.waitFor("while-offline", in: b))
         #expect(await liveA.wait { $0.last == .caughtUp }, "\(liveA.all)")
@@ -124,24 +144,13 @@ import Testing
     /// the server every 200 ms whether it answers. Without the probe the change would arrive
     /// only after the full delay, past the 30 s this test waits.
     @Test func aServerBackAfterALongOutageIsFollowedAgainWithoutWaitingOutTheDelay() async throws {
-        let directory = try TemporaryDirectory()
-        let server = try await ServerReplicationTests.Server(directory: directory)
-        let port = server.port
-        let dir = try TemporaryDirectory()
-        let a = try DocumentStore(path: dir.path("a.sqlite"))
-        let b = try DocumentStore(path: dir.path("b.sqlite"))
-        var client = CouchClientOptions()
-        client.maxRetries = 0
         var options = Self.options()
         options.initialBackoff = .seconds(60)
         options.maxBackoff = .seconds(60)
         options.reachabilityProbeInterval = .milliseconds(200)
-        let liveA = EventLog(try Sync(store: a, remoteURL: server.url("outage"), clientOptions: client).live(options: options, replication: Self.create))
-        let liveB = EventLog(try Sync(store: b, remoteURL: server.url("outage"), clientOptions: client).live(options: options, replication: Self.create))
-        #expect(await liveA.wait { $0.contains(.caughtUp) })
-        #expect(await liveB.wait { $0.contains(.caughtUp) })
-
-        await server.stop()
+        let setup = try await TwoLiveStores(database: "outage", options: options)
+        let (a, b, liveA, liveB) = (setup.a, setup.b, setup.liveA, setup.liveB)
+        await setup.server.stop()
         _ = try a.create(id: "after-the-outage", body: recipeBody(1))
         let offline: ([LiveSyncEvent]) -> Bool = { $0.contains { if case .offline(_, let delay) = $0 { delay == .seconds(60) } else { false } } }
         #expect(await liveA.wait(offline), "\(liveA.all)")
@@ -149,7 +158,7 @@ import Testing
         try await Task.sleep(for: .seconds(1))
         #expect(liveA.all.filter { if case .offline = $0 { true } else { false } }.count == 1, "\(liveA.all)")
 
-        let restarted = try await ServerReplicationTests.Server(port: port, directory: directory)
+        let restarted = try await setup.restartServer()
         defer { Task { await restarted.stop() } }
         #expect(try await Self.waitFor("after-the-outage", in: b, timeout: 30), "\(liveA.all) \(liveB.all)")
         await liveA.stop()
