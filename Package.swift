@@ -85,9 +85,13 @@ let package = Package(
             name: "RecipesKitTests",
             dependencies: ["RecipesKit", "ObjectGraph", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The model layer on its own, free of swift-crypto, so the entity code generator (a
+        // build tool, compiled for the host) does not build BoringSSL a second time.
+        .target(name: "ManagedModel"),
         .target(
             name: "ObjectGraph",
             dependencies: [
+                "ManagedModel",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -95,6 +99,7 @@ let package = Package(
             name: "ObjectGraphTests",
             dependencies: [
                 "ObjectGraph",
+                "ManagedModel",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -102,8 +107,8 @@ let package = Package(
         // Typed entity views generated from a target's .xcdatamodeld at build time: the
         // generator (a library, so tests can call it), its command-line tool, and the build
         // plugin that runs the tool.
-        .target(name: "EntityCodegen", dependencies: ["ObjectGraph"]),
-        .executableTarget(name: "entity-codegen", dependencies: ["EntityCodegen", "ObjectGraph"]),
+        .target(name: "EntityCodegen", dependencies: ["ManagedModel"]),
+        .executableTarget(name: "entity-codegen", dependencies: ["EntityCodegen", "ManagedModel"]),
         .plugin(name: "EntityCodegenPlugin", capability: .buildTool(), dependencies: ["entity-codegen"]),
         .testTarget(name: "EntityCodegenTests", dependencies: ["EntityCodegen", "ObjectGraph"], exclude: ["Fixtures"]),
         .testTarget(

@@ -1,8 +1,8 @@
-import ObjectGraph
+import ManagedModel
 
 extension AttributeType {
     /// The Swift type a generated property of this attribute type has (see
-    /// ``ObjectGraph/AttributeConvertible`` for the conversions).
+    /// `AttributeConvertible` in ObjectGraph for the conversions).
     var swiftTypeName: String {
         switch self {
         case .string: return "String"

@@ -1,8 +1,8 @@
 public import Foundation
-public import ObjectGraph
+public import ManagedModel
 
 /// Writes one Swift type per entity of a model's current version: a struct conforming to
-/// ``ObjectGraph/EntityObject`` with a typed property (and a `set…` method) per attribute,
+/// `EntityObject` (ObjectGraph) with a typed property (and a `set…` method) per attribute,
 /// typed relationships, and documentation taken from the model.
 ///
 /// Two `<userInfo>` entries of the model steer it, on an entity, attribute or relationship:
@@ -12,7 +12,7 @@ public import ObjectGraph
 ///
 /// Names are checked before anything is written: a keyword becomes a backticked property,
 /// and a name that is no identifier, that is reserved, or that clashes with a generated
-/// member fails with a ``ObjectGraph/ModelError`` naming the file, line and element. The
+/// member fails with a ``ModelError`` naming the file, line and element. The
 /// output depends only on the model, so the same model always gives the same text.
 public struct EntityCodeGenerator {
     /// The userInfo key whose value becomes the doc comment of the generated declaration.
@@ -20,7 +20,7 @@ public struct EntityCodeGenerator {
     /// The userInfo key whose value replaces the model name in Swift.
     public static let swiftNameUserInfoKey = "swiftName"
 
-    /// Member names every generated type has (from ``ObjectGraph/EntityObject`` and `Hashable`).
+    /// Member names every generated type has (from `EntityObject` (ObjectGraph) and `Hashable`).
     static let reservedMembers: Set<String> = ["entityName", "object", "objectID", "insert", "fetch", "delete", "hash", "hashValue"]
     /// Type names the generated code refers to, which an entity type may not shadow.
     static let reservedTypes: Set<String> = [
@@ -40,11 +40,13 @@ public struct EntityCodeGenerator {
         self.modelPath = modelPath
     }
 
-    /// Loads the `.xcdatamodeld` folder at `url` with ObjectGraph's loader.
-    /// - Throws: the loader's ``ObjectGraph/ModelError`` for an invalid model.
+    /// Loads the `.xcdatamodeld` folder at `url` with the model loader, keeping each
+    /// version's canonical definition as its hash (``VersionDigest/canonical``): versions are
+    /// only compared with each other here, and equal definitions are exactly equal hashes.
+    /// - Throws: the loader's ``ModelError`` for an invalid model.
     public static func load(modelAt url: URL) throws(ModelError) -> EntityCodeGenerator {
         do {
-            return EntityCodeGenerator(versions: try ModelVersionSet.load(contentsOf: url), modelPath: url.path)
+            return EntityCodeGenerator(versions: try ModelVersionSet.load(contentsOf: url, digest: .canonical), modelPath: url.path)
         } catch let error as ModelError {
             throw error
         } catch {
@@ -53,7 +55,7 @@ public struct EntityCodeGenerator {
     }
 
     /// The Swift source for the current version's entities.
-    /// - Throws: ``ObjectGraph/ModelError`` when two versions share a version hash or a name
+    /// - Throws: ``ModelError`` when two versions share a version hash or a name
     ///   cannot become Swift.
     public func generate() throws(ModelError) -> String {
         try checkDistinctVersionHashes()

@@ -1,4 +1,4 @@
-import ObjectGraph
+import ManagedModel
 
 /// The Swift names chosen for one entity and its properties, checked against Swift's rules
 /// and against each other before any code is written.
@@ -13,7 +13,7 @@ struct EntityPlan {
     let relationships: [(RelationshipDescription, String)]
 
     /// Plans every entity of `model`, in the model's order.
-    /// - Throws: ``ObjectGraph/ModelError`` naming the first name that cannot be used.
+    /// - Throws: ``ModelError`` naming the first name that cannot be used.
     static func plans(for model: ObjectModel) throws(ModelError) -> [EntityPlan] {
         var typeOwners: [String: EntityDescription] = [:]
         var plans: [EntityPlan] = []

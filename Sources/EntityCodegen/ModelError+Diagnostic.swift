@@ -1,4 +1,4 @@
-public import ObjectGraph
+public import ManagedModel
 
 extension ModelError {
     /// The error as a compiler diagnostic, `file:line: error: element: reason` (without the

@@ -1,6 +1,6 @@
 import EntityCodegen
 import Foundation
-import ObjectGraph
+import ManagedModel
 
 // entity-codegen <model.xcdatamodeld> <output.swift>
 //

@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import Testing
 @testable import ObjectGraph
+@testable import ManagedModel
 
 /// Property tests of the XML model loader: mutations of the real recipes models and plain
 /// garbage load as a model or throw `ModelError` naming the file and a line of it; the loader

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+@testable import ManagedModel
 
 @Suite("Model loading")
 struct ModelLoadingTests {

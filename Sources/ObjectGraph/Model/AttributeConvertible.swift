@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A Swift type that an attribute's value converts to and from: the types the generated
-/// entity views (``EntityObject``) use for each ``AttributeType``.
+/// entity views (``EntityObject``) use for each `AttributeType`.
 ///
 /// `String` is `String`; `Integer 16/32/64` are `Int16`/`Int32`/`Int64`; `Double`, `Float`,
 /// `Decimal` and `Boolean` are `Double`, `Float`, `Decimal` and `Bool`; `Date`, `UUID` and
@@ -10,7 +10,7 @@ public protocol AttributeConvertible {
     /// The value held by `value`, or `nil` when `value` is `null` or of another kind (or an
     /// integer that does not fit this type).
     init?(attributeValue value: AttributeValue)
-    /// The value as an ``AttributeValue``, ready for ``ManagedObject/setValue(_:forKey:)``.
+    /// The value as an `AttributeValue`, ready for ``ManagedObject/setValue(_:forKey:)``.
     var attributeValue: AttributeValue { get }
 }
 

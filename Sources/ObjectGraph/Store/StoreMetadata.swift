@@ -2,7 +2,7 @@
 public struct StoreMetadata: Sendable, Hashable {
     /// A unique, stable identifier of the store (chosen when the store is created).
     public var storeIdentifier: String
-    /// The ``ObjectModel/versionHash`` of the model the store's rows were written with.
+    /// The `ObjectModel.versionHash` of the model the store's rows were written with.
     public var modelVersionHash: String
     /// Per-entity version hashes of that model, for migration decisions.
     public var entityVersionHashes: [String: String]

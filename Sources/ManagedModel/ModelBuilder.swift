@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Validates a ``ParsedModel`` and turns it into an ``ObjectModel``: resolves parents and
@@ -7,23 +6,11 @@ struct ModelBuilder {
     let parsed: ParsedModel
     let path: String
     let name: String
+    let digest: VersionDigest
 
     private func fail(_ line: Int, _ element: String, _ reason: String) -> ModelError {
         ModelError(file: path, line: line, element: element, reason: reason)
     }
-
-    static func sha256(_ text: String) -> String {
-        // Hex by table: `String(format:)` per byte dominated loading a model.
-        var hex: [UInt8] = []
-        hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Data(text.utf8)) {
-            hex.append(hexDigits[Int(byte >> 4)])
-            hex.append(hexDigits[Int(byte & 0x0F)])
-        }
-        return String(decoding: hex, as: UTF8.self)
-    }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func yes(_ value: String?, default def: Bool) -> Bool {
         guard let v = value else { return def }
@@ -143,7 +130,7 @@ struct ModelBuilder {
             let abstract = Self.yes(e.element.attributes["isAbstract"], default: false)
             let propertyHashes = (ownAttributes[n]!.map { ($0.name, $0.versionHash) } + ownRelationships[n]!.map { ($0.name, $0.versionHash) })
                 .sorted { $0.0 < $1.0 }.map { "\($0.0)=\($0.1)" }
-            let hash = Self.sha256("entity|\(n)|abstract=\(abstract)|parent=\(parent ?? "")|" + propertyHashes.joined(separator: ","))
+            let hash = digest.hash("entity|\(n)|abstract=\(abstract)|parent=\(parent ?? "")|" + propertyHashes.joined(separator: ","))
             let subs = order.filter { byName[$0]!.element.attributes["parentEntity"] == n }
             entities.append(EntityDescription(
                 name: n, isAbstract: abstract, superentityName: parent, subentityNames: subs,
@@ -152,7 +139,7 @@ struct ModelBuilder {
                 renamingIdentifier: e.element.attributes["elementID"] ?? e.element.attributes["renamingIdentifier"],
                 userInfo: e.element.userInfo, versionHash: hash, line: e.element.line))
         }
-        let modelHash = Self.sha256("model|" + entities.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.versionHash)" }.joined(separator: ","))
+        let modelHash = digest.hash("model|" + entities.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.versionHash)" }.joined(separator: ","))
         return ObjectModel(name: name, entities: entities, versionHash: modelHash, sourcePath: path)
     }
 
@@ -191,7 +178,7 @@ struct ModelBuilder {
         }
         let minValue = try bound("minValueString", "minDateTimeInterval")
         let maxValue = try bound("maxValueString", "maxDateTimeInterval")
-        let hash = Self.sha256("attribute|\(n)|\(type.rawValue)|optional=\(optional)|transient=\(transient)")
+        let hash = digest.hash("attribute|\(n)|\(type.rawValue)|optional=\(optional)|transient=\(transient)")
         let attribute = AttributeDescription(
             name: n, type: type, isOptional: optional, isTransient: transient, defaultValue: defaultValue,
             minValue: minValue, maxValue: maxValue, isIndexed: Self.yes(a["indexed"], default: false),
@@ -241,7 +228,7 @@ struct ModelBuilder {
             throw fail(el.line, element, "minCount \(minCount) exceeds maxCount \(maxCount); fix the counts")
         }
         let inverse = a["inverseName"]
-        let hash = Self.sha256("relationship|\(n)|\(destination)|inverse=\(inverse ?? "")|toMany=\(toMany)|ordered=\(ordered)|optional=\(optional)|transient=\(transient)")
+        let hash = digest.hash("relationship|\(n)|\(destination)|inverse=\(inverse ?? "")|toMany=\(toMany)|ordered=\(ordered)|optional=\(optional)|transient=\(transient)")
         return RelationshipDescription(
             name: n, destinationEntityName: destination, inverseName: inverse,
             inverseEntityName: a["inverseEntity"], isToMany: toMany, isOrdered: ordered,

@@ -14,9 +14,10 @@ public struct ModelVersionSet: Sendable {
     public var versionNames: [String] { versions.keys.sorted() }
 
     /// Loads every `.xcdatamodel` inside `url` and picks the current one named by the
-    /// `.xccurrentversion` plist (or the only version when there is no such plist).
+    /// `.xccurrentversion` plist (or the only version when there is no such plist), hashing
+    /// versions with `digest`.
     /// - Throws: ``ModelError`` for an invalid version or a missing/invalid current version.
-    public static func load(contentsOf url: URL) throws -> ModelVersionSet {
+    public static func load(contentsOf url: URL, digest: VersionDigest) throws -> ModelVersionSet {
         let fm = FileManager.default
         let names: [String]
         do {
@@ -26,7 +27,7 @@ public struct ModelVersionSet: Sendable {
         }
         var versions: [String: ObjectModel] = [:]
         for n in names.sorted() where n.hasSuffix(".xcdatamodel") {
-            let model = try ObjectModel.load(contentsOf: url.appendingPathComponent(n))
+            let model = try ObjectModel.load(contentsOf: url.appendingPathComponent(n), digest: digest)
             versions[String(n.dropLast(".xcdatamodel".count))] = model
         }
         guard !versions.isEmpty else {

@@ -2,11 +2,12 @@ public import Foundation
 
 /// A loaded object model: the entities an application works with.
 ///
-/// Load one with ``ObjectModel/load(contentsOf:)`` (a `.xcdatamodel` folder or its
+/// Load one with ``ObjectModel/load(contentsOf:digest:)`` (a `.xcdatamodel` folder or its
 /// `contents` file) or a whole versioned `.xcdatamodeld` with ``ModelVersionSet``.
 ///
-/// Version hashes are hex SHA-256 digests of structural definitions, so two models hash
-/// alike exactly when a store written with one can be read with the other:
+/// Version hashes are digests (see ``VersionDigest``; SHA-256 in hex when ObjectGraph loads
+/// the model) of structural definitions, so two models hash alike exactly when a store
+/// written with one can be read with the other:
 /// - attribute: name, type, optional, transient;
 /// - relationship: name, destination, inverse, to-many, ordered, optional, transient;
 /// - entity: name, abstract, parent, and the hashes of its own properties sorted by name;
@@ -17,7 +18,7 @@ public final class ObjectModel: Sendable {
     public let name: String
     /// Entities in declaration order.
     public let entities: [EntityDescription]
-    /// SHA-256 (hex) over all entity hashes.
+    /// The digest of all entity hashes.
     public let versionHash: String
     /// Where the model was loaded from, for diagnostics.
     public let sourcePath: String
@@ -60,10 +61,10 @@ public final class ObjectModel: Sendable {
     }
 
     /// Loads a model from a `.xcdatamodel` folder or its `contents` XML file, or the
-    /// current version of a `.xcdatamodeld` folder.
+    /// current version of a `.xcdatamodeld` folder, hashing versions with `digest`.
     /// - Throws: ``ModelError`` naming file, line and element when the model is invalid.
-    public static func load(contentsOf url: URL) throws -> ObjectModel {
-        if url.pathExtension == "xcdatamodeld" { return try ModelVersionSet.load(contentsOf: url).current }
+    public static func load(contentsOf url: URL, digest: VersionDigest) throws -> ObjectModel {
+        if url.pathExtension == "xcdatamodeld" { return try ModelVersionSet.load(contentsOf: url, digest: digest).current }
         var isDirectory: ObjCBool = false
         var fileURL = url
         var name = url.deletingPathExtension().lastPathComponent
@@ -78,12 +79,13 @@ public final class ObjectModel: Sendable {
         } catch {
             throw ModelError(file: fileURL.path, line: 0, element: "model", reason: "cannot read the file (\(error.localizedDescription)); check the path points at a .xcdatamodel folder or its contents file")
         }
-        return try load(xml: data, name: name, path: fileURL.path)
+        return try load(xml: data, name: name, path: fileURL.path, digest: digest)
     }
 
-    /// Loads a model from XML bytes in Xcode's model format; `path` names it in errors.
-    public static func load(xml: Data, name: String, path: String) throws -> ObjectModel {
+    /// Loads a model from XML bytes in Xcode's model format, hashing versions with `digest`;
+    /// `path` names it in errors.
+    public static func load(xml: Data, name: String, path: String, digest: VersionDigest) throws -> ObjectModel {
         let parsed = try ModelXMLParser.parse(data: xml, path: path)
-        return try ModelBuilder(parsed: parsed, path: path, name: name).build()
+        return try ModelBuilder(parsed: parsed, path: path, name: name, digest: digest).build()
     }
 }
