@@ -92,6 +92,29 @@ struct ModelLoadingTests {
         #expect(m1.entity(named: "E")?.attribute(named: "x")?.versionHash != m3.entity(named: "E")?.attribute(named: "x")?.versionHash)
     }
 
+    /// The code generator compares versions by canonical definition instead of SHA-256; the
+    /// two must agree on which versions are alike, across every version of the Recipes model.
+    @Test func canonicalDefinitionsAndSHA256AgreeOnWhichVersionsAreAlike() throws {
+        let hashed = try ModelVersionSet.load(contentsOf: TestSupport.recipesModeld)
+        let canonical = try ModelVersionSet.load(contentsOf: TestSupport.recipesModeld, digest: .canonical)
+        #expect(hashed.versionNames == canonical.versionNames && hashed.versionNames.count >= 3)
+        for x in hashed.versionNames {
+            #expect(hashed.versions[x]!.versionHash != canonical.versions[x]!.versionHash)
+            for y in hashed.versionNames {
+                #expect((hashed.versions[x]!.versionHash == hashed.versions[y]!.versionHash)
+                        == (canonical.versions[x]!.versionHash == canonical.versions[y]!.versionHash))
+            }
+        }
+        // A default value is not structural, so it changes neither; optionality changes both.
+        let base = "<entity name=\"E\"><attribute name=\"x\" optional=\"YES\" attributeType=\"Integer 32\" defaultValueString=\"1\"/></entity>"
+        func definition(_ xml: String) throws -> String {
+            try ObjectModel.load(xml: TestSupport.modelXML(xml), name: "m", path: "m", digest: .canonical).versionHash
+        }
+        #expect(try definition(base) == definition(base.replacingOccurrences(of: "\"1\"", with: "\"2\"")))
+        #expect(try definition(base) != definition(base.replacingOccurrences(of: "optional=\"YES\"", with: "optional=\"NO\"")))
+        #expect(try definition(base).contains("optional=true"))
+    }
+
     @Test func loadsInheritanceAbstractAndAllTypes() throws {
         let xml = """
         <entity name="Base" isAbstract="YES" elementID="OldBase">
