@@ -146,11 +146,19 @@ public final class DocumentStore: Sendable {
     @discardableResult
     public func write(_ operations: [WriteOperation]) throws -> [DocumentRevision] {
         try writing { txn in
-            // The rows of the documents a batch creates are read with one statement, when
-            // each is created once (a later operation on the same ID must see the first).
+            // The rows of the documents a batch creates are read with one statement, when no
+            // other operation of the batch touches a created ID (a later operation on the same
+            // ID must see what an earlier one did). Updates and deletes read their own rows.
             var created: [String] = []
-            for case .create(let id, _, _) in operations { created.append(id) }
-            let known: [String: DocRow]? = created.count > 1 && Set(created).count == operations.count
+            var others = Set<String>()
+            for operation in operations {
+                switch operation {
+                case .create(let id, _, _): created.append(id)
+                case .update(let id, _, _, _), .delete(let id, _): others.insert(id)
+                }
+            }
+            let createdOnce = Set(created)
+            let known: [String: DocRow]? = created.count > 1 && createdOnce.count == created.count && createdOnce.isDisjoint(with: others)
                 ? try TreeRows.docs(txn.db, ids: created) : nil
             return try operations.map { operation in
                 guard case .create(let id, _, _) = operation, let known else { return try txn.perform(operation) }

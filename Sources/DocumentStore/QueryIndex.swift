@@ -26,6 +26,8 @@ struct QueryIndex: Sendable {
     let countsByLeadingKey: Bool
     /// The name of its row counter (made once: writes touch it for every document).
     let rowCounter: String
+    /// The statement that writes a row (made once, for the same reason).
+    let insertSQL: String
 
     init(number: Int64, name: String, keys: [Key], partial: PartialFilter, countsByLeadingKey: Bool = false) {
         self.number = number
@@ -34,6 +36,7 @@ struct QueryIndex: Sendable {
         self.partial = partial
         self.countsByLeadingKey = countsByLeadingKey
         self.rowCounter = StoreCounters.index(number)
+        self.insertSQL = "INSERT INTO query_index_\(number) VALUES (" + Array(repeating: "?", count: keys.count + 1).joined(separator: ",") + ")"
     }
 
     var table: String { "query_index_\(number)" }
@@ -91,11 +94,6 @@ struct QueryIndex: Sendable {
         if countsByLeadingKey, let first = keys.first, let value = first.path.value(in: body) {
             deltas[StoreCounters.index(number, leadingKey: Self.keyData(value, folded: first.folded)), default: 0] += step
         }
-    }
-
-    /// Writes a row.
-    private var insertSQL: String {
-        "INSERT INTO \(table) VALUES (" + Array(repeating: "?", count: keys.count + 1).joined(separator: ",") + ")"
     }
 
     /// The row of a document: its number, then the collation key of each field (NULL where missing).

@@ -57,6 +57,46 @@ import Testing
         #expect(try store.changes(since: 0, limit: 10).changes.map(\.id) == ["a"])
     }
 
+    /// Creates read their rows in bulk even when the batch also updates other documents (an
+    /// import's batches do: types gain recipes), and still see what the batch itself does.
+    @Test func createsBesideUpdatesSeeStoredAndEarlierRows() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let made = try store.write([
+            .create(id: "type", body: ["n": 0], attachments: []),
+            .create(id: "gone", body: ["n": 1], attachments: []),
+            .create(id: "live", body: ["n": 2], attachments: []),
+        ])
+        let gone = try store.delete(id: "gone", parent: made[1].rev)
+        let more = try store.write([
+            .create(id: "r1", body: ["n": 3], attachments: []),
+            .update(id: "type", parent: made[0].rev, body: ["n": 1], attachments: []),
+            .create(id: "gone", body: ["n": 4], attachments: []),   // over its tombstone
+            .create(id: "r2", body: ["n": 5], attachments: []),
+        ])
+        #expect(more.map(\.rev.generation) == [1, 2, 3, 1])
+        #expect(more[2].rev.generation == gone.rev.generation + 1)
+        #expect(try store.get(id: "gone")?.body == ["n": 4])
+        #expect(try store.get(id: "type")?.body == ["n": 1])
+        // A create of a live document is refused, and the batch leaves nothing.
+        #expect(throws: DocumentStoreError.conflict(id: "live")) {
+            try store.write([
+                .create(id: "r3", body: [:], attachments: []),
+                .update(id: "type", parent: more[1].rev, body: ["n": 2], attachments: []),
+                .create(id: "live", body: [:], attachments: []),
+            ])
+        }
+        #expect(try store.get(id: "r3") == nil)
+        // A delete and a re-create of one ID in one batch chain, as one at a time would.
+        let chained = try store.write([
+            .create(id: "r4", body: [:], attachments: []),
+            .delete(id: "live", parent: made[2].rev),
+            .create(id: "live", body: ["n": 9], attachments: []),
+        ])
+        #expect(chained[2].rev.generation == 3)
+        #expect(try store.get(id: "live")?.body == ["n": 9])
+    }
+
     @Test func writeEachReportsRefusalsInPlaceAndCommitsTheRestTogether() throws {
         let directory = try TemporaryDirectory()
         var store: DocumentStore? = try DocumentStore(path: directory.path())

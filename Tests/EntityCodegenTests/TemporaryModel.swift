@@ -1,15 +1,18 @@
 import Foundation
 
 /// A `.xcdatamodeld` folder written to a temporary directory for one test: versions given
-/// as the entity XML inside `<model>`, and an optional `.xccurrentversion`.
-struct TemporaryModel {
+/// as the entity XML inside `<model>`, and an optional `.xccurrentversion`. The folder is
+/// removed when the value goes away.
+final class TemporaryModel {
     let url: URL
+    private let root: URL
 
     /// Writes `versions` (version name → entity XML) and, when `current` is given, a
     /// `.xccurrentversion` naming it.
     init(_ versions: [String: String], current: String? = nil) throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("entity-codegen-\(UUID().uuidString)/Test.xcdatamodeld", isDirectory: true)
+        root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("entity-codegen-\(UUID().uuidString)", isDirectory: true)
+        url = root.appendingPathComponent("Test.xcdatamodeld", isDirectory: true)
         for (name, entities) in versions {
             let folder = url.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -23,8 +26,12 @@ struct TemporaryModel {
     }
 
     /// A single-version model holding `entities`.
-    init(entities: String) throws {
+    convenience init(entities: String) throws {
         try self.init(["Test": entities])
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
     }
 
     /// The path of a version's `contents` file, as errors name it.
