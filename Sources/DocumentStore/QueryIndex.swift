@@ -57,17 +57,18 @@ struct QueryIndex: Sendable {
     /// sorts the keys in one pass instead of inserting each into the index B-tree. Sets the
     /// index's row counter.
     func build(_ db: Database) throws {
-        let keyColumns = keys.indices.map { column($0) }
+        let columns = keys.indices.map { column($0) }
         try db.execute(sql: "CREATE TABLE \(table) (doc_num INTEGER PRIMARY KEY, "
-            + keyColumns.map { "\($0) BLOB" }.joined(separator: ", ") + ")")
+            + columns.map { "\($0) BLOB" }.joined(separator: ", ") + ")")
         let insert = try db.makeStatement(sql: insertSQL)
         var counts: [String: Int] = [rowCounter: 0]
         try TreeRows.forEachLiveBody(db) { docNum, body in
             guard partial.selects(body) else { return }
-            try insert.execute(arguments: arguments(docNum: docNum, body: body))
-            count(body, by: 1, into: &counts)
+            let row = keyColumns(of: body)
+            try insert.execute(arguments: arguments(docNum: docNum, row))
+            count(row, into: &counts)
         }
-        try db.execute(sql: "CREATE INDEX \(table)_keys ON \(table)(\(keyColumns.joined(separator: ", ")))")
+        try db.execute(sql: "CREATE INDEX \(table)_keys ON \(table)(\(columns.joined(separator: ", ")))")
         for (name, value) in counts { try StoreCounters.set(db, name, to: value) }
     }
 
@@ -83,25 +84,32 @@ struct QueryIndex: Sendable {
     func update(_ db: Database, docNum: Int64, body: JSONObject, isNew: Bool, deltas: inout [String: Int]) throws {
         if !isNew { try remove(db, docNum: docNum, deltas: &deltas) }
         if partial.selects(body) {
-            try db.cachedStatement(sql: insertSQL).execute(arguments: arguments(docNum: docNum, body: body))
-            count(body, by: 1, into: &deltas)
+            let row = keyColumns(of: body)
+            try db.cachedStatement(sql: insertSQL).execute(arguments: arguments(docNum: docNum, row))
+            count(row, into: &deltas)
         }
     }
 
-    /// Adds `step` to the row counter and, when counting by leading key, to the key's counter.
-    private func count(_ body: JSONObject, by step: Int, into deltas: inout [String: Int]) {
-        deltas[rowCounter, default: 0] += step
-        if countsByLeadingKey, let first = keys.first, let value = first.path.value(in: body) {
-            deltas[StoreCounters.index(number, leadingKey: Self.keyData(value, folded: first.folded)), default: 0] += step
+    /// Counts a new row: on the row counter and, when counting by leading key, on the
+    /// counter of its first column's key.
+    private func count(_ row: [Data?], into deltas: inout [String: Int]) {
+        deltas[rowCounter, default: 0] += 1
+        if countsByLeadingKey, let first = row.first, let key = first {
+            deltas[StoreCounters.index(number, leadingKey: key), default: 0] += 1
         }
     }
 
-    /// The row of a document: its number, then the collation key of each field (NULL where missing).
-    private func arguments(docNum: Int64, body: JSONObject) -> StatementArguments {
+    /// The collation key of each field of a document (nil where the field is missing), in
+    /// column order: computed once per write for both the row and its counters.
+    private func keyColumns(of body: JSONObject) -> [Data?] {
+        keys.map { key in key.path.value(in: body).map { Self.keyData($0, folded: key.folded) } }
+    }
+
+    /// The row of a document: its number, then its key columns.
+    private func arguments(docNum: Int64, _ row: [Data?]) -> StatementArguments {
         var values: [(any DatabaseValueConvertible)?] = [docNum]
-        for key in keys {
-            values.append(key.path.value(in: body).map { Self.keyData($0, folded: key.folded) })
-        }
+        values.reserveCapacity(row.count + 1)
+        for key in row { values.append(key) }
         return StatementArguments(values)
     }
 

@@ -45,9 +45,13 @@ public struct SampleImporter {
                 for objects in all {
                     let batches = Batches(objects, excluding: excluding, size: batchSize)
                     for batch in batches.ranges {
-                        done += try stage(batches, batch, into: &plan, listedTypes: &listedTypes)
-                        try context.save()
-                        context.reset()
+                        // On the context's queue throughout: every accessor the staging calls
+                        // then runs in place instead of dispatching to the queue.
+                        try context.performAndWait {
+                            done += try stage(batches, batch, into: &plan, listedTypes: &listedTypes)
+                            try context.save()
+                            context.reset()
+                        }
                         context.coordinator.discardCachedRows()
                         progress?(done, total)
                     }
