@@ -1,5 +1,5 @@
 public import DocumentStore
-public import Foundation
+import Foundation
 public import ObjectGraph
 
 /// An `IncrementalStore` that keeps every managed object as one JSON document in a

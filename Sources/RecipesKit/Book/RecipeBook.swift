@@ -1,5 +1,5 @@
-public import DocumentStore
-public import Foundation
+import DocumentStore
+import Foundation
 public import ObjectGraph
 import DocumentIncrementalStore
 

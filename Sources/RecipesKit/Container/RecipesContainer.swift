@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ObjectGraph
 
 /// The recipes object graph opened over one store: the bundled model, a coordinator and a

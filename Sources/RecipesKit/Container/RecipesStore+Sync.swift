@@ -1,9 +1,9 @@
-public import DocumentStore
+import DocumentStore
 public import Foundation
 public import Logging
 public import Replication
-public import ObjectGraph
-public import DocumentIncrementalStore
+import ObjectGraph
+import DocumentIncrementalStore
 
 extension RecipesStore {
     /// A sync of this store with the peer at `remoteURL` (a server is reached with `clientOptions`).

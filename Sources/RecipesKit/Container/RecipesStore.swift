@@ -1,6 +1,6 @@
 public import DocumentStore
 public import Foundation
-public import ObjectGraph
+import ObjectGraph
 public import DocumentIncrementalStore
 
 /// One recipes store file opened for use: the datastore, the incremental store over it,

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ObjectGraph
 
 /// Writes sample sets into the object graph with their deterministic IDs (``SampleObjects``),

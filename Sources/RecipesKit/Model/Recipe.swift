@@ -1,4 +1,4 @@
-public import ObjectGraph
+import ObjectGraph
 
 /// A recipe's ingredient lines in display order, kept numbered from 0.
 extension Recipe {

@@ -1,5 +1,5 @@
 public import DocumentStore
-public import Foundation
+import Foundation
 
 /// The one way `--json` output is made: any `Encodable` becomes a `JSONValue` in which an
 /// absent optional is written as `null` instead of being left out, so every documented key is

@@ -1,5 +1,5 @@
 import Crypto
-public import DocumentIncrementalStore
+import DocumentIncrementalStore
 public import Foundation
 
 /// Deterministic document IDs and timestamps for imported sample objects.

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import Logging
 
 /// Seeds a never-initialised store the first time a program opens it: the first-run policy

@@ -1,4 +1,4 @@
-public import DocumentIncrementalStore
+import DocumentIncrementalStore
 public import DocumentStore
 
 /// Questions seeding and status ask of a document store directly, below the object graph,
