@@ -518,11 +518,15 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
                     }
                     if let own = ownRevisions[change.id], change.revisions.first == own, change.revisions.count == 1 { return }
                     toManyCache[change.id] = nil
+                    // The entity named in a `CDTIS-<Entity>-<UUID>` ID is the document's own (as
+                    // for references, `DocumentLayout.objectID(forReference:…)`), so only other
+                    // IDs cost a read of the document: a pull of 180,000 documents would
+                    // otherwise read every one of them again here.
                     let objectID: ObjectID?
-                    if let revision = try ds({ try documentStore.get(id: change.id) }), let entity = codec?.entity(of: revision.body) {
-                        objectID = ObjectID(entityName: entity.name, referenceString: change.id)
-                    } else if let name = DocumentLayout.entityName(inDocumentID: change.id), model?.entity(named: name) != nil {
+                    if let name = DocumentLayout.entityName(inDocumentID: change.id), model?.entity(named: name) != nil {
                         objectID = ObjectID(entityName: name, referenceString: change.id)
+                    } else if let revision = try ds({ try documentStore.get(id: change.id) }), let entity = codec?.entity(of: revision.body) {
+                        objectID = ObjectID(entityName: entity.name, referenceString: change.id)
                     } else {
                         objectID = nil
                     }

@@ -202,6 +202,25 @@ struct ConflictTests {
         let name = try ctx.performAndWait { try viewed.string("name") }
         #expect(name == "Pulled")
     }
+
+    /// Changes are reported under the entity their ID names (no document read), and a
+    /// document whose ID has another shape under the entity its body names.
+    @Test func externalChangesNameTheirEntityByIDOrElseByBody() throws {
+        let local = try DocumentStack(), remote = try DocumentStack()
+        let ctx = remote.context()
+        let recipe = try ctx.insert("Recipe")
+        try recipe.setValue(.string("Laid out"), forKey: "name")
+        let foreign = try ctx.insert("Ingredient", referenceString: "grandmas-flour")
+        try foreign.setValue(.string("Flour"), forKey: "name")
+        try ctx.save()
+        _ = try local.store.processExternalChanges()
+        for id in [recipe.objectID.referenceString, "grandmas-flour"] {
+            try TestSupport.replicate(id, from: remote.store.documentStore, to: local.store.documentStore)
+        }
+        let changes = try local.store.processExternalChanges()
+        #expect(changes.updated == [recipe.objectID, ObjectID(entityName: "Ingredient", referenceString: "grandmas-flour")])
+        #expect(recipe.objectID.referenceString.hasPrefix("CDTIS-Recipe-"))
+    }
 }
 
 @Suite("Replica conflicts through contexts")
