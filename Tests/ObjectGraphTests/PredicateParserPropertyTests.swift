@@ -24,9 +24,20 @@ struct PredicateParserPropertyTests {
         UUID(uuidString: "00000000-0000-0000-0000-000000000001")!, ["a", "b"], [1, 2, 3],
     ]
 
-    /// Strings of fragments and random scalars.
+    /// Comparisons that parse with any arguments (they take none), so the soup reaches the
+    /// parser's success path on every run, not only when chance assembles a predicate.
+    static let wellFormed: (keys: [String], operators: [String], values: [String]) = (
+        ["name", "a.b", "SELF"], ["==", "!=", "<", ">=", "BEGINSWITH", "CONTAINS[cd]", "LIKE"], ["\"str\"", "'s'", "\"\""])
+
+    /// Strings of fragments and random scalars; one in eight is a well-formed comparison,
+    /// perhaps with fragments after it.
     static let soup = Generator<String, Shrink.None<String>>(run: { rng in
         var text = ""
+        if Int.random(in: 0..<8, using: &rng) == 0 {
+            text = [wellFormed.keys, wellFormed.operators, wellFormed.values]
+                .map { $0.randomElement(using: &rng)! }.joined(separator: " ")
+            if Bool.random(using: &rng) { return text }
+        }
         for _ in 0..<Int.random(in: 0...24, using: &rng) {
             if Int.random(in: 0..<5, using: &rng) == 0 {
                 text.unicodeScalars.append(Unicode.Scalar(UInt8.random(in: 0...127, using: &rng)))

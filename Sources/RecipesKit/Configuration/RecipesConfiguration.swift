@@ -1,3 +1,4 @@
+import DocumentStore
 public import Foundation
 
 /// Where the `recipes` program keeps its store, which remote it syncs with, and whether it
@@ -279,8 +280,8 @@ public struct RecipesConfiguration: Sendable, Equatable {
         } catch {
             throw .unreadableConfigFile(path: path, reason: (error as NSError).localizedDescription)
         }
-        let tree: JSONTree
-        switch JSONTree.parse(data) {
+        let tree: JSONValue
+        switch JSONValue.parseLocatingErrors(data) {
         case .success(let parsed):
             tree = parsed
         case .failure(let syntax):

@@ -1,3 +1,4 @@
+import DocumentStore
 public import Foundation
 
 /// Reads sample sets from JSON files and checks every value before handing back a
@@ -49,8 +50,8 @@ public struct SampleSetLoader: Sendable {
     /// Validates set JSON already in memory; `fileURL` names it in errors and its folder is
     /// where image paths resolve.
     public func load(data: Data, fileURL: URL) throws(SampleSetError) -> SampleSet {
-        let tree: JSONTree
-        switch JSONTree.parse(data) {
+        let tree: JSONValue
+        switch JSONValue.parseLocatingErrors(data) {
         case .success(let parsed):
             tree = parsed
         case .failure(let syntax):

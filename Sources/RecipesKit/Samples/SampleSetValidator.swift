@@ -1,3 +1,4 @@
+import DocumentStore
 import Foundation
 
 /// Walks a parsed sample set file, collecting every problem with its JSON path and building
@@ -17,7 +18,7 @@ struct SampleSetValidator {
         self.maximumImageBytes = maximumImageBytes
     }
 
-    mutating func sampleSet(from tree: JSONTree) -> SampleSet? {
+    mutating func sampleSet(from tree: JSONValue) -> SampleSet? {
         let root = JSONPath.root
         guard let members = object(tree, at: root, allowed: Self.setKeys) else { return nil }
         let name = requiredName(members, at: root)
@@ -48,7 +49,7 @@ struct SampleSetValidator {
         return SampleSet(name: name, types: types, recipes: recipes)
     }
 
-    private mutating func declaredTypes(_ value: JSONTree?, at path: JSONPath) -> [String] {
+    private mutating func declaredTypes(_ value: JSONValue?, at path: JSONPath) -> [String] {
         switch value {
         case nil, .null?:
             return []
@@ -72,7 +73,7 @@ struct SampleSetValidator {
         }
     }
 
-    private mutating func recipe(_ tree: JSONTree, at path: JSONPath) -> SampleRecipe? {
+    private mutating func recipe(_ tree: JSONValue, at path: JSONPath) -> SampleRecipe? {
         guard let members = object(tree, at: path, allowed: Self.recipeKeys) else { return nil }
         let name = requiredName(members, at: path)
         let type = optionalString(members, "type", at: path, allowEmpty: false)
@@ -103,7 +104,7 @@ struct SampleSetValidator {
             ingredients: ingredients, image: image, thumbnail: thumbnail)
     }
 
-    private mutating func ingredient(_ tree: JSONTree, at path: JSONPath) -> SampleIngredient? {
+    private mutating func ingredient(_ tree: JSONValue, at path: JSONPath) -> SampleIngredient? {
         guard let members = object(tree, at: path, allowed: Self.ingredientKeys) else { return nil }
         let amount = optionalString(members, "amount", at: path, allowEmpty: true)
         guard let name = requiredName(members, at: path) else { return nil }
@@ -117,7 +118,7 @@ struct SampleSetValidator {
     }
 
     /// The members of an object, reporting a non-object and every key not in `allowed`.
-    private mutating func object(_ tree: JSONTree, at path: JSONPath, allowed: [String]) -> [String: JSONTree]? {
+    private mutating func object(_ tree: JSONValue, at path: JSONPath, allowed: [String]) -> [String: JSONValue]? {
         guard case .object(let members) = tree else {
             report(path, .wrongType(expected: "an object", found: tree.kindDescription))
             return nil
@@ -128,7 +129,7 @@ struct SampleSetValidator {
         return members
     }
 
-    private mutating func requiredName(_ members: [String: JSONTree], at path: JSONPath) -> String? {
+    private mutating func requiredName(_ members: [String: JSONValue], at path: JSONPath) -> String? {
         guard let value = members["name"] else {
             report(path.appending("name"), .missingKey(expected: Self.nonEmptyString))
             return nil
@@ -136,7 +137,7 @@ struct SampleSetValidator {
         return nonEmptyString(value, at: path.appending("name"))
     }
 
-    private mutating func nonEmptyString(_ tree: JSONTree, at path: JSONPath) -> String? {
+    private mutating func nonEmptyString(_ tree: JSONValue, at path: JSONPath) -> String? {
         guard case .string(let text) = tree else {
             report(path, .wrongType(expected: Self.nonEmptyString, found: tree.kindDescription))
             return nil
@@ -149,7 +150,7 @@ struct SampleSetValidator {
     }
 
     private mutating func optionalString(
-        _ members: [String: JSONTree], _ key: String, at path: JSONPath, allowEmpty: Bool
+        _ members: [String: JSONValue], _ key: String, at path: JSONPath, allowEmpty: Bool
     ) -> String? {
         let keyPath = path.appending(key)
         switch members[key] {
@@ -168,7 +169,7 @@ struct SampleSetValidator {
 
     /// Reads the image file named by `members[key]`, if any, reporting every way it can be
     /// unusable.
-    private mutating func image(_ members: [String: JSONTree], _ key: String, at path: JSONPath) -> SampleImage? {
+    private mutating func image(_ members: [String: JSONValue], _ key: String, at path: JSONPath) -> SampleImage? {
         let keyPath = path.appending(key)
         guard let relative = optionalString(members, key, at: path, allowEmpty: false) else { return nil }
         let components = relative.split(separator: "/", omittingEmptySubsequences: true)

@@ -1,0 +1,35 @@
+import DocumentStore
+import Foundation
+
+/// What the sample-set and configuration loaders need of the store's JSON model: a phrase
+/// naming a value's kind for their messages, and a parse whose failure says where the fault
+/// is. They validate the same ``JSONValue`` tree the store's parser builds, so a large set is
+/// held once, not again in a second tree.
+extension JSONValue {
+    /// A phrase naming the kind of value, for "found …" in messages.
+    var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .int, .double: "a number"
+        case .string(let text): text.isEmpty ? "an empty string" : "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// Parses `data`, turning a syntax error into a detail text plus the line and column
+    /// Foundation reports (when it reports them).
+    static func parseLocatingErrors(_ data: Data) -> Result<JSONValue, JSONSyntaxError> {
+        // The store's parser reads a large set several times faster than `JSONDecoder`;
+        // Foundation is asked again only to locate a syntax error.
+        if let value = try? JSONValue.parse(data) { return .success(value) }
+        do {
+            return .success(try JSONDecoder().decode(JSONValue.self, from: data))
+        } catch let error as DecodingError {
+            return .failure(JSONSyntaxError(error, data: data))
+        } catch {
+            return .failure(JSONSyntaxError(detail: String(describing: error), line: nil, column: nil))
+        }
+    }
+}
