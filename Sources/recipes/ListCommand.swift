@@ -27,10 +27,12 @@ struct ListCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Order: name (default), type or prep-time; a search lists the best matches first unless this is given.")
     var sort: RecipeSort?
 
-    @Option(name: .long, help: ArgumentHelp("Show at most this many recipes.", valueName: "n"))
+    // `.unconditional`: `--limit -1` reaches `validate()` and is refused with its reason,
+    // instead of `-1` being taken for an option and reported as a missing value.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Show at most this many recipes.", valueName: "n"))
     var limit: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Skip this many recipes first (with --limit: the page to show).", valueName: "k"))
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Skip this many recipes first (with --limit: the page to show).", valueName: "k"))
     var offset: Int = 0
 
     @Flag(name: .long, help: "Print JSON.")

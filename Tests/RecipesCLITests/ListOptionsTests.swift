@@ -50,6 +50,9 @@ struct ListOptionsTests {
             let result = try await sandbox.run(["list", "--store", store] + arguments)
             #expect(result.status == 64, "\(arguments): \(result)")
         }
+        // A negative number is read as the option's value, so the error names the real problem.
+        let negative = try await sandbox.run(["list", "--store", store, "--limit", "-1"])
+        #expect(negative.stderr.contains("--limit must be 0 or more, not -1"), "\(negative)")
         #expect(!FileManager.default.fileExists(atPath: store))
     }
 }
