@@ -1,4 +1,4 @@
-public import DocumentStore
+import DocumentStore
 public import Foundation
 
 /// The checks every received attachment passes, on the server and in the replicator alike:

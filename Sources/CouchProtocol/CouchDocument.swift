@@ -1,5 +1,5 @@
 public import DocumentStore
-public import Foundation
+import Foundation
 
 /// A document as it travels in CouchDB's JSON (a PUT body, a `_bulk_docs` element, a
 /// `_bulk_get` or `open_revs` result, the JSON part of a multipart body), split into CouchDB's

@@ -1,5 +1,5 @@
 public import DocumentStore
-public import Foundation
+import Foundation
 
 /// Writes revisions in CouchDB's JSON document form: `_id`, `_rev`, `_deleted`, `_revisions`
 /// and the `_attachments` entries (stub, follows or inline), the one place both the server's

@@ -1,11 +1,11 @@
 import UnixSignals
-public import AsyncBridge
-public import Foundation
-public import Hummingbird
+import AsyncBridge
+import Foundation
+import Hummingbird
 public import Logging
-public import NIOCore
-public import ServiceLifecycle
-public import Synchronization
+import NIOCore
+import ServiceLifecycle
+import Synchronization
 
 /// CouchDB's HTTP API over local DocumentStore files, one per database in a data directory:
 /// enough of it for CouchDB's replicator, PouchDB and this package's replicator to sync.

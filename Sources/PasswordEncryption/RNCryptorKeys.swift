@@ -1,5 +1,5 @@
 public import Crypto
-public import Foundation
+import Foundation
 import _CryptoExtras
 import Dispatch
 import Synchronization

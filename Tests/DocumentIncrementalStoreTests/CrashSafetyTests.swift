@@ -51,7 +51,7 @@ struct CrashSafetyTests {
         // The wait runs on a thread of its own: it polls the WAL every 2 ms to kill the child
         // mid-transaction, and must neither lag behind a busy pool nor hold one of its threads.
         let outputPath = dir.path("child.out")
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        try #require(FileManager.default.createFile(atPath: outputPath, contents: nil))
         child.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         try child.run()
         let startedSaving = await Self.onOwnThread {

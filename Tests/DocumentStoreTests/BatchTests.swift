@@ -114,7 +114,7 @@ import Testing
         if case .failure(let error) = outcomes[1] { #expect(error == .conflict(id: "keep")) }
         if case .failure(let error) = outcomes[4] { #expect(error == .invalidDocumentID("_bad")) }
         // What went through is committed and counted; refusals left no rows, sequences or counts behind.
-        #expect(try outcomes.compactMap { try? $0.get().sequence } == [2, 3, 4])
+        #expect(outcomes.compactMap { try? $0.get().sequence } == [2, 3, 4])
         try store!.close()
         store = nil
         let reopened = try DocumentStore(path: directory.path())

@@ -114,7 +114,7 @@ import Testing
     }
 
     @Test func theServerAnswersTheSelectorFilterAndRefusesAMissingOne() async throws {
-        let (server, dir) = try await publishedBook()
+        let (server, _) = try await publishedBook()
         defer { Task { await server.stop() } }
         func changes(_ method: String, _ body: String?) async throws -> (Int, JSONValue) {
             var request = URLRequest(url: URL(string: server.url("book") + "/_changes?filter=_selector&style=all_docs")!)

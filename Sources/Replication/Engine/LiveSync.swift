@@ -1,4 +1,4 @@
-public import DocumentStore
+import DocumentStore
 import Synchronization
 
 /// Settings of a live sync.

@@ -1,8 +1,8 @@
 import Crypto
-public import DocumentStore
-public import Foundation
+import DocumentStore
+import Foundation
 public import Logging
-public import Synchronization
+import Synchronization
 
 /// Copies every document revision the target lacks from a source peer to a target peer, with
 /// the CouchDB replication protocol: changes feed in batches, `revs_diff`, fetch with history,

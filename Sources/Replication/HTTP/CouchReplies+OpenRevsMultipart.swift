@@ -1,5 +1,5 @@
-public import CouchProtocol
-public import DocumentStore
+import CouchProtocol
+import DocumentStore
 public import Foundation
 
 extension CouchReplies {

@@ -1,6 +1,6 @@
-public import CouchProtocol
+import CouchProtocol
 public import DocumentStore
-public import Foundation
+import Foundation
 
 /// Readers for the JSON replies of CouchDB's replication endpoints, shaped after real
 /// CouchDB 3.4.3 traffic. Each throws `CouchReplies.ShapeError` when a reply is not what the

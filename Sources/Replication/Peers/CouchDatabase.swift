@@ -1,11 +1,11 @@
-public import CouchProtocol
+import CouchProtocol
 public import DocumentStore
 public import Foundation
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+import FoundationNetworking
 #endif
 public import Logging
-public import Synchronization
+import Synchronization
 
 /// A CouchDB (or Cloudant, or `recipes serve`) database over HTTP, as a replication peer.
 ///

@@ -1,4 +1,4 @@
-public import AsyncBridge
+import AsyncBridge
 public import DocumentStore
 public import Foundation
 
