@@ -67,7 +67,10 @@ struct ListCommand: AsyncParsableCommand {
                 Terminal.write(&out)
                 return
             }
-            let recipes = try session.book.list(query)
+            // Gathered a page at a time, letting go of each page's objects: the table needs
+            // every row for its column widths, but not the recipes behind them.
+            var recipes: [RecipeSummary] = []
+            try session.book.forEachSummaryPage(query) { recipes += $0 }
             guard !recipes.isEmpty else {
                 if offset > 0 {
                     Terminal.note("no recipe at offset \(offset)")
@@ -76,7 +79,7 @@ struct ListCommand: AsyncParsableCommand {
                 Terminal.note(type == nil && search == nil ? "no recipes yet; add one with `recipes add --name NAME`" : "no recipe matches")
                 return
             }
-            for line in Self.table(recipes) { Terminal.print(line) }
+            Terminal.print(lines: Self.table(recipes))
         }
     }
 

@@ -46,14 +46,35 @@ enum Terminal {
         FileHandle.standardOutput.write(Data(bytes))
     }
 
-    /// Lays rows out in columns separated by two spaces, the last column unpadded.
+    /// Lays rows out in columns separated by two spaces, the last column unpadded. Widths
+    /// count characters as people see them (an accented letter is one), and each line loses
+    /// its trailing spaces.
     static func table(_ header: [String], _ rows: [[String]]) -> [String] {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in
-            row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
-            }.joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+            var line = ""
+            for (index, cell) in row.enumerated() {
+                line += cell
+                if index < row.count - 1 {
+                    line += String(repeating: " ", count: widths[index] - cell.count + 2)
+                }
+            }
+            while line.last == " " { line.removeLast() }
+            return line
         }
+    }
+
+    /// Prints lines on stdout, written in blocks of about 64 KB rather than one write per
+    /// line, so a list of 100,000 recipes is not 100,000 system calls.
+    static func print(lines: some Sequence<String>) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 << 16)
+        for line in lines {
+            bytes += line.utf8
+            bytes.append(UInt8(ascii: "\n"))
+            if bytes.count >= 1 << 16 { write(&bytes) }
+        }
+        write(&bytes)
     }
 }

@@ -20,7 +20,7 @@ struct TypesCommand: AsyncParsableCommand {
                 try Terminal.printJSON(types)
                 return
             }
-            for line in Terminal.table(["TYPE", "RECIPES"], types.map { [$0.name, String($0.recipeCount)] }) { Terminal.print(line) }
+            Terminal.print(lines: Terminal.table(["TYPE", "RECIPES"], types.map { [$0.name, String($0.recipeCount)] }))
         }
     }
 }

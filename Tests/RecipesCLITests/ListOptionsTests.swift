@@ -42,6 +42,37 @@ struct ListOptionsTests {
         }
     }
 
+    @Test("the table lists every recipe once, its columns aligned by character even with combining accents")
+    func tableColumns() async throws {
+        let sandbox = try Sandbox()
+        let store = sandbox.path("book.sqlite")
+        // The longest name is written with combining accents: 3 characters fewer than its
+        // UTF-16 length, so a table padded by UTF-16 length would cut it short.
+        for name in ["Cre\u{300}me Bru\u{302}le\u{301}e with a Caramelised Sugar Top", "Zucchini Fritters", "Äpfel im Schlafrock"] {
+            let added = try await sandbox.run(["add", "--name", name, "--type", "Dessert", "--prep-time", "1 hour", "--store", store])
+            #expect(added.status == 0, "\(added)")
+        }
+        let json = try #require(try await sandbox.run(["list", "--json", "--store", store]).json() as? [[String: Any]])
+        let table = try await sandbox.run(["list", "--store", store])
+        #expect(table.status == 0, "\(table)")
+        let lines = table.stdout.split(separator: "\n").map(String.init)
+        let header = try #require(lines.first)
+        #expect(header.hasPrefix("NAME") && header.hasSuffix("INGREDIENTS"))
+        // One line per recipe, in the JSON list's order (the samples plus the three added).
+        let rows = lines.dropFirst()
+        #expect(rows.count == json.count && json.count == 17)
+        let names = json.compactMap { $0["name"] as? String }
+        for (row, name) in zip(rows, names) { #expect(row.hasPrefix(name + " "), "\(row)") }
+        // Each row's type starts in the header's TYPE column, counted in characters, and no
+        // line ends in a space.
+        let typeColumn = try #require(header.range(of: "TYPE")).lowerBound.utf16Offset(in: header)
+        for row in rows {
+            let characters = Array(row)
+            #expect(characters[typeColumn - 2] == " " && characters[typeColumn - 1] == " " && characters[typeColumn] != " ", "\(row)")
+            #expect(row.last != " ")
+        }
+    }
+
     @Test("a negative or non-numeric page is a usage error (exit 64) and writes nothing")
     func badPages() async throws {
         let sandbox = try Sandbox()
