@@ -66,6 +66,8 @@ struct CLIBenchmark: AsyncParsableCommand {
             ("list --type Soup", ["list", "--type", "Soup"]),
             ("list --type Soup --limit 50", ["list", "--type", "Soup", "--limit", "50"]),
             ("list --json", ["list", "--json"]),
+            ("list (table)", ["list"]),
+            ("list --limit 50 --offset half", ["list", "--limit", "50", "--offset", String(recipes / 2)]),
             ("show", ["show", middle]),
             ("show (ignoring case)", ["show", middle.uppercased()]),
             ("list --search zanzibar", ["list", "--search", "zanzibar"]),
