@@ -51,13 +51,16 @@ enum Terminal {
     /// its trailing spaces.
     static func table(_ header: [String], _ rows: [[String]]) -> [String] {
         let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
-        return all.map { row in
+        // Counting characters walks each cell's grapheme clusters: once per cell, not once
+        // for the widths and again for the padding.
+        let counts = all.map { $0.map(\.count) }
+        let widths = header.indices.map { column in counts.map { $0[column] }.max() ?? 0 }
+        return zip(all, counts).map { row, rowCounts in
             var line = ""
             for (index, cell) in row.enumerated() {
                 line += cell
                 if index < row.count - 1 {
-                    line += String(repeating: " ", count: widths[index] - cell.count + 2)
+                    line += String(repeating: " ", count: widths[index] - rowCounts[index] + 2)
                 }
             }
             while line.last == " " { line.removeLast() }
