@@ -137,6 +137,7 @@ let package = Package(
                 "DocumentStore",
                 "CouchProtocol",
                 "CouchServer",
+                "InteropSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
@@ -168,8 +169,11 @@ let package = Package(
         ),
         .testTarget(
             name: "CouchServerTests",
-            dependencies: ["CouchServer", "CouchProtocol", "DocumentStore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CouchServer", "CouchProtocol", "DocumentStore", "InteropSupport", .product(name: "Logging", package: "swift-log")]
         ),
+        // What the tests share for talking to servers they did not write: a raw HTTP client
+        // independent of the project's own, and the live CouchDB named by COUCHDB_URL.
+        .target(name: "InteropSupport", dependencies: ["DocumentStore"], path: "Tests/InteropSupport"),
         .target(
             name: "PasswordEncryption",
             dependencies: [
@@ -184,7 +188,7 @@ let package = Package(
             name: "DocumentIncrementalStoreTests",
             dependencies: ["DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child"]
         ),
-        .testTarget(name: "RecipesCLITests", dependencies: ["recipes", "recipes-bench", "RecipesKit"]),
+        .testTarget(name: "RecipesCLITests", dependencies: ["recipes", "recipes-bench", "RecipesKit", "InteropSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -58,7 +58,7 @@ public struct MultipartBody: Sendable {
             } else if let next = find(separator, in: bytes, from: 0) {
                 position = next + separator.count
             } else {
-                throw MultipartFormatError("multipart body without its opening boundary (truncated or not multipart)")
+                throw MultipartFormatError("multipart body without its opening boundary (truncated or not multipart)", at: 0)
             }
             var found: [(headers: [String: String], range: Range<Int>)] = []
             while true {
@@ -72,7 +72,7 @@ public struct MultipartBody: Sendable {
                 var headers: [String: String] = [:]
                 while true {
                     guard let end = lineEnd(bytes, from: position) else {
-                        throw MultipartFormatError("multipart part headers are cut short")
+                        throw MultipartFormatError("multipart part headers are cut short", at: position)
                     }
                     if end == position {
                         position = try skipLineEnd(bytes, at: position)
@@ -80,7 +80,7 @@ public struct MultipartBody: Sendable {
                     }
                     let line = String(decoding: UnsafeBufferPointer(rebasing: bytes[position..<end]), as: UTF8.self)
                     guard let colon = line.firstIndex(of: ":") else {
-                        throw MultipartFormatError("malformed multipart header line \(line.prefix(80).debugDescription)")
+                        throw MultipartFormatError("malformed multipart header line \(line.prefix(80).debugDescription)", at: position)
                     }
                     let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
                     headers[name] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -90,27 +90,27 @@ public struct MultipartBody: Sendable {
                 let bodyEnd: Int
                 if let announced = headers["content-length"] {
                     guard let length = Int(announced), length >= 0 else {
-                        throw MultipartFormatError("multipart part with an invalid Content-Length \(announced)")
+                        throw MultipartFormatError("multipart part with an invalid Content-Length \(announced)", at: position)
                     }
                     guard position + length + separator.count <= count else {
-                        throw MultipartFormatError("multipart part announces \(length) bytes but the body is cut short")
+                        throw MultipartFormatError("multipart part announces \(length) bytes but the body is cut short", at: count)
                     }
                     bodyEnd = position + length
                     let lineBreak = matches(bytes, at: bodyEnd, [13]) ? 1 : 0
                     guard matches(bytes, at: bodyEnd + lineBreak, separator) else {
-                        throw MultipartFormatError("multipart part is not \(length) bytes long as its Content-Length says")
+                        throw MultipartFormatError("multipart part is not \(length) bytes long as its Content-Length says", at: bodyEnd)
                     }
                     position = bodyEnd + lineBreak + separator.count
                 } else {
                     guard let next = find(separator, in: bytes, from: position) else {
-                        throw MultipartFormatError("multipart body is cut short (no boundary after a part)")
+                        throw MultipartFormatError("multipart body is cut short (no boundary after a part)", at: count)
                     }
                     bodyEnd = next > bodyStart && bytes[next - 1] == 13 ? next - 1 : next
                     position = next + separator.count
                 }
                 found.append((headers, bodyStart..<bodyEnd))
                 if position + 2 > count {
-                    throw MultipartFormatError("multipart body is cut short (no closing boundary)")
+                    throw MultipartFormatError("multipart body is cut short (no closing boundary)", at: count)
                 }
             }
         }
@@ -148,7 +148,7 @@ public struct MultipartBody: Sendable {
         private func skipLineEnd(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) throws(MultipartFormatError) -> Int {
             if matches(bytes, at: offset, [13, 10]) { return offset + 2 }
             if matches(bytes, at: offset, [10]) { return offset + 1 }
-            throw MultipartFormatError(offset >= bytes.count ? "multipart body is cut short" : "multipart line does not end where expected")
+            throw MultipartFormatError(offset >= bytes.count ? "multipart body is cut short" : "multipart line does not end where expected", at: offset)
         }
     }
 }
@@ -164,5 +164,10 @@ public struct MultipartFormatError: Error, Sendable, Equatable, CustomStringConv
     /// Makes an error saying `description`.
     public init(_ description: String) {
         self.description = description
+    }
+
+    /// Makes an error saying `reason`, at byte `offset` of the body.
+    public init(_ reason: String, at offset: Int) {
+        self.description = "\(reason) at byte \(offset)"
     }
 }

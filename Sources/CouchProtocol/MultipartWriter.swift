@@ -2,7 +2,8 @@ public import DocumentStore
 public import Foundation
 
 /// Writes MIME multipart bodies the way CouchDB writes them: CRLF line ends, each part as
-/// `--boundary`, its headers, a blank line and its bytes, and a closing `--boundary--`.
+/// `--boundary`, its headers, a blank line and its bytes, and a closing `--boundary--` with
+/// nothing after it.
 ///
 /// The server writes `open_revs` and `_bulk_get` replies with it in memory; the client writes
 /// `multipart/related` uploads with it into a file, streaming attachment bytes a chunk at a
@@ -46,8 +47,14 @@ public struct MultipartWriter<Output: MultipartOutput> {
     }
 
     /// Writes the closing delimiter and returns the output.
+    ///
+    /// The body ends right after `--boundary--`, with no line break, as CouchDB's own bodies
+    /// do. This matters when a body is nested as a part of another (an `open_revs` reply's
+    /// `multipart/related` document inside its `multipart/mixed` reply): CouchDB's replicator
+    /// expects the outer `\r\n--outer` to follow the inner closing delimiter at once, and a
+    /// line break between them makes it fail the whole document.
     public consuming func finish() throws -> Output {
-        try write(Array((partOpen ? "\r\n--\(boundary)--\r\n" : "--\(boundary)--\r\n").utf8))
+        try write(Array((partOpen ? "\r\n--\(boundary)--" : "--\(boundary)--").utf8))
         return output
     }
 

@@ -1,3 +1,4 @@
+import InteropSupport
 import CouchServer
 import DocumentStore
 import Foundation

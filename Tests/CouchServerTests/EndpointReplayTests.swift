@@ -1,3 +1,4 @@
+import InteropSupport
 import DocumentStore
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import InteropSupport
 import CouchProtocol
 import DocumentStore
 import Foundation

@@ -1,3 +1,4 @@
+import InteropSupport
 import Foundation
 #if canImport(Glibc)
 import Glibc

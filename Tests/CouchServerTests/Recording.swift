@@ -1,7 +1,8 @@
+import InteropSupport
 import DocumentStore
 import Foundation
 
-/// One recorded exchange with CouchDB 3.4.3 from `shared/couchdb-3.4.3/*.jsonl`.
+/// One recorded exchange with CouchDB 3.4.3 from `Tests/Fixtures/couchdb-3.4.3/*.jsonl`.
 struct RecordedExchange: Sendable {
     var method: String
     var path: String
@@ -32,9 +33,9 @@ enum Recording {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// The exchanges of `shared/couchdb-3.4.3/<name>`.
+    /// The exchanges of `Tests/Fixtures/couchdb-3.4.3/<name>`.
     static func load(_ name: String) throws -> [RecordedExchange] {
-        let url = packageRoot.appendingPathComponent("../shared/couchdb-3.4.3/\(name)").standardizedFileURL
+        let url = packageRoot.appendingPathComponent("Tests/Fixtures/couchdb-3.4.3/\(name)").standardizedFileURL
         let text = try String(contentsOf: url, encoding: .utf8)
         return try text.split(separator: "\n").map { line in
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as! [String: Any]

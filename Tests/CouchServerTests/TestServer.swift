@@ -1,3 +1,4 @@
+import InteropSupport
 import CouchServer
 import Foundation
 import Logging

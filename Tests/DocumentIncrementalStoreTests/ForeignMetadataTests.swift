@@ -5,7 +5,7 @@ import Testing
 @testable import DocumentIncrementalStore
 
 /// A `CDTISMetaData` document in the shape the original incremental store writes it (as the
-/// recorded CouchDB 3.4.3 traffic in `../shared/couchdb-3.4.3` holds it): a `metaData`
+/// recorded CouchDB 3.4.3 traffic in `Tests/Fixtures/couchdb-3.4.3` holds it): a `metaData`
 /// member with the store's Core Data metadata and an `objectModel` with Core Data's hashes.
 enum OriginalMetadata {
     /// The revision the original app's document has on its CouchDB database.

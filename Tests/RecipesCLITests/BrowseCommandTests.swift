@@ -39,7 +39,7 @@ struct BrowseCommandTests {
     func lifecycle() async throws {
         let sandbox = try Sandbox()
         let store = ["--store", sandbox.path("s.sqlite"), "--no-samples"]
-        let image = try sandbox.write("pic.png", SharedFixtures.pngBytes)
+        let image = try sandbox.write("pic.png", TestFixtures.pngBytes)
         let instructions = try sandbox.write("method.txt", Data("Mix.\nBake.".utf8))
         let added = try await sandbox.run(["add", "--name", "Pancakes", "--type", "Breakfast", "--overview", "Fluffy", "--prep-time", "20 minutes",
                                      "--instructions-file", instructions, "--ingredient", "200 g|flour", "--ingredient", "2|eggs",

@@ -223,10 +223,10 @@ enum CLIBinary {
     }
 }
 
-/// The test fixtures shared by the project (copied before use, never opened in place).
-enum SharedFixtures {
+/// The test fixtures kept in `Tests/Fixtures` (copied before use, never opened in place).
+enum TestFixtures {
     static let appleRecipesStore = CLIBinary.packageRoot
-        .appendingPathComponent("../shared/fixtures/apple-recipes/Recipes.sqlite").standardizedFileURL
+        .appendingPathComponent("Tests/Fixtures/apple-recipes/Recipes.sqlite").standardizedFileURL
 
     static let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D])
 }

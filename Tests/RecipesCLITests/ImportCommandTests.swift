@@ -41,7 +41,7 @@ struct ImportCommandTests {
         #expect((try await sandbox.run(["list", "--json"] + store).json() as? [[String: Any]])?.count == 14)
 
         let fixture = sandbox.path("Recipes.sqlite")
-        try FileManager.default.copyItem(atPath: SharedFixtures.appleRecipesStore.path, toPath: fixture)
+        try FileManager.default.copyItem(atPath: TestFixtures.appleRecipesStore.path, toPath: fixture)
         let other = ["--store", sandbox.path("t.sqlite")]
         let result = try await sandbox.run(["import", fixture, "--json"] + other)
         #expect(result.status == 0, "\(result)")

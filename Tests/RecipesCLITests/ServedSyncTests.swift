@@ -61,7 +61,7 @@ struct ServedSyncTests {
         let sandbox = try Sandbox()
         let server = try await ServedDatabase(in: sandbox)
         let fixture = sandbox.path("Recipes.sqlite")
-        try FileManager.default.copyItem(atPath: SharedFixtures.appleRecipesStore.path, toPath: fixture)
+        try FileManager.default.copyItem(atPath: TestFixtures.appleRecipesStore.path, toPath: fixture)
         let s = ["--store", sandbox.path("s.sqlite"), "--remote", server.url("fixture")]
         let imported = try await sandbox.run(["import", fixture] + s)
         #expect(imported.status == 0, "\(imported)")

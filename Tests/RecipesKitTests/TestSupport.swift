@@ -37,9 +37,9 @@ enum Fixtures {
     static let packageRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The shared Core Data store of the original app (never opened in place).
+    /// The Core Data store of the original app (`Tests/Fixtures/apple-recipes`) (never opened in place).
     static let appleRecipesStore = packageRoot
-        .appendingPathComponent("../shared/fixtures/apple-recipes/Recipes.sqlite").standardizedFileURL
+        .appendingPathComponent("Tests/Fixtures/apple-recipes/Recipes.sqlite").standardizedFileURL
 
     /// The smallest byte sequences the loaders accept as PNG and JPEG.
     static let pngBytes = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D])

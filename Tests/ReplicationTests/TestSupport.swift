@@ -25,7 +25,7 @@ enum PackagePaths {
     }()
 
     static var recordings: URL {
-        packageRoot.deletingLastPathComponent().appendingPathComponent("shared/couchdb-3.4.3")
+        packageRoot.appendingPathComponent("Tests/Fixtures/couchdb-3.4.3")
     }
 }
 

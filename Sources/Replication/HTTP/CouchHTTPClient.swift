@@ -7,11 +7,13 @@ import FoundationNetworking
 import Logging
 import Synchronization
 
-/// One HTTP reply: status, headers (lower-cased names) and the whole body.
+/// One HTTP reply: status, headers (lower-cased names) and the whole body, with the request
+/// it answers (`GET /db/_changes`), so an error about the reply can name the endpoint.
 struct HTTPReply: Sendable {
     var status: Int
     var headers: [String: String]
     var body: Data
+    var endpoint: String = ""
 }
 
 /// Sends requests to one CouchDB server: authentication (basic or cookie session), the
@@ -100,7 +102,7 @@ final class CouchHTTPClient: Sendable {
                 for (key, value) in http.allHeaderFields {
                     if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
                 }
-                let reply = HTTPReply(status: http.statusCode, headers: headers, body: data)
+                let reply = HTTPReply(status: http.statusCode, headers: headers, body: data, endpoint: Self.endpoint(method, target))
                 logger.debug("\(method) \(target.path) -> \(http.statusCode) (\(data.count) bytes, \(Int(Date().timeIntervalSince(started) * 1000)) ms)")
                 if reply.status == 401, options.authentication == .cookieSession, user != nil, !renewedSession {
                     renewedSession = true
@@ -146,13 +148,20 @@ final class CouchHTTPClient: Sendable {
         return try parse(reply)
     }
 
-    /// Parses a reply body as JSON or throws `malformedReply`.
+    /// Parses a reply body as JSON or throws `malformedReply` naming the endpoint and where
+    /// the text stops being JSON (the parser's byte offset).
     func parse(_ reply: HTTPReply) throws -> JSONValue {
         do {
             return try JSONValue.parse(reply.body)
         } catch {
-            throw ReplicationError.malformedReply(url: url.description, detail: "\(error)")
+            throw ReplicationError.malformedReply(url: url.description, detail: "\(reply.endpoint): \(error)")
         }
+    }
+
+    /// How errors name a request: its method and path, without the query (which can be long
+    /// and is not needed to find the endpoint).
+    static func endpoint(_ method: String, _ target: URL) -> String {
+        "\(method) \(target.path)"
     }
 
     /// The typed error for a non-2xx reply.

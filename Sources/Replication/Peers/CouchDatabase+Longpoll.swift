@@ -26,7 +26,7 @@ extension CouchDatabase {
                 do {
                     return !(try CouchReplies.changes(reply).rows.isEmpty)
                 } catch let error as CouchReplies.ShapeError {
-                    throw ReplicationError.malformedReply(url: url.description, detail: error.description)
+                    throw ReplicationError.malformedReply(url: url.description, detail: "\(CouchHTTPClient.endpoint("GET", target)): \(error.description)")
                 }
             }
             group.addTask {

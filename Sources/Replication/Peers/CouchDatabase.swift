@@ -41,8 +41,9 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
 
     /// `GET /db`.
     public func databaseInfo() async throws -> DatabaseInfo {
-        let reply = try await client.sendJSON("GET", client.databaseURL(), missingDatabaseOn404: true)
-        return try shaped { try CouchReplies.databaseInfo(reply) }
+        let target = client.databaseURL()
+        let reply = try await client.sendJSON("GET", target, missingDatabaseOn404: true)
+        return try shaped("GET", target) { try CouchReplies.databaseInfo(reply) }
     }
 
     /// `PUT /db`; 412 (already exists) counts as success.
@@ -77,7 +78,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         } else {
             reply = try await client.sendJSON("GET", target, missingDatabaseOn404: true)
         }
-        return try shaped { try CouchReplies.changes(reply) }
+        return try shaped(body == nil ? "GET" : "POST", target) { try CouchReplies.changes(reply) }
     }
 
     /// `POST /db/_revs_diff`.
@@ -85,8 +86,9 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         if revisions.isEmpty { return [:] }
         var request: JSONObject = [:]
         for (id, revs) in revisions { request[id] = .array(revs.map { .string($0.description) }) }
-        let reply = try await client.sendJSON("POST", client.databaseURL(["_revs_diff"]), body: JSONWriter.couchDB.data(.object(request)))
-        return try shaped { try CouchReplies.revsDiff(reply) }
+        let target = client.databaseURL(["_revs_diff"])
+        let reply = try await client.sendJSON("POST", target, body: JSONWriter.couchDB.data(.object(request)))
+        return try shaped("POST", target) { try CouchReplies.revsDiff(reply) }
     }
 
     /// Reads revisions the way CouchDB's replicator does: `POST /db/_bulk_get?revs=true&
@@ -104,7 +106,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
             let reply = try await client.send("POST", target, body: Self.bulkGetBody(requests), contentType: "application/json")
             if (200..<300).contains(reply.status) {
                 let value = try client.parse(reply)
-                let listed = try shaped { try CouchReplies.bulkGet(value) }
+                let listed = try shaped("POST", target) { try CouchReplies.bulkGet(value) }
                 return try await fetchingAttachments(of: listed, requests: requests)
             }
             guard [400, 404, 405, 501].contains(reply.status) else { throw client.error(for: reply) }
@@ -187,7 +189,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     private func bulkGetInline(_ requests: [RevisionFetch]) async throws -> FetchResult {
         let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "true"), ("latest", "true")])
         let value = try await client.sendJSON("POST", target, body: Self.bulkGetBody(requests))
-        return try shaped { try CouchReplies.bulkGet(value) }
+        return try shaped("POST", target) { try CouchReplies.bulkGet(value) }
     }
 
     /// `{"docs": [{id, rev, atts_since?}, …]}`, one entry per wanted revision.
@@ -219,10 +221,10 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }
         let contentType = reply.headers["content-type"] ?? "application/json"
         if contentType.lowercased().hasPrefix("multipart/") {
-            return try shaped { try CouchReplies.openRevsMultipart(reply.body, contentType: contentType, documentID: id) }
+            return try shaped(reply.endpoint) { try CouchReplies.openRevsMultipart(reply.body, contentType: contentType, documentID: id) }
         }
         let value = try client.parse(reply)
-        return try shaped { try CouchReplies.openRevs(value, documentID: id) }
+        return try shaped(reply.endpoint) { try CouchReplies.openRevs(value, documentID: id) }
     }
 
     /// Writes revisions as they are: `POST /db/_bulk_docs` with `new_edits:false` for the
@@ -293,7 +295,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         }
         guard (200..<300).contains(reply.status) else { throw client.error(for: reply, missingDatabaseOn404: true) }
         let value = try client.parse(reply)
-        return try shaped { try CouchReplies.bulkDocs(value) }
+        return try shaped(reply.endpoint) { try CouchReplies.bulkDocs(value) }
     }
 
     /// `GET /db/_local/{id}`; `nil` on 404.
@@ -352,11 +354,17 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         return reply.body
     }
 
-    private func shaped<T>(_ body: () throws -> T) throws -> T {
+    /// Reads a reply's shape with `body`; a reply of the wrong shape is `malformedReply`
+    /// naming `endpoint` and what was wrong (for a multipart body, at which byte).
+    private func shaped<T>(_ endpoint: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as CouchReplies.ShapeError {
-            throw ReplicationError.malformedReply(url: url.description, detail: error.description)
+            throw ReplicationError.malformedReply(url: url.description, detail: "\(endpoint): \(error.description)")
         }
+    }
+
+    private func shaped<T>(_ method: String, _ target: URL, _ body: () throws -> T) throws -> T {
+        try shaped(CouchHTTPClient.endpoint(method, target), body)
     }
 }

@@ -1,0 +1,196 @@
+import ArgumentParser
+import DocumentStore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Logging
+import Replication
+
+/// `recipes-bench couch-replicator`: CouchDB's own replicator (on a live CouchDB) pulling a
+/// book from a real `recipes serve` process, timed next to our replicator pulling the same
+/// from the same server, and next to CouchDB replicating the same documents from itself.
+struct CouchReplicatorBenchmark: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "couch-replicator",
+        abstract: "Time CouchDB's replicator pulling from `recipes serve`, against our own pull and CouchDB replicating from itself.",
+        discussion: "Needs a live CouchDB 3.x: --couchdb URL, else the COUCHDB_URL environment variable (http://ADMIN:PASSWORD@HOST:PORT).")
+
+    @Option(help: "The CouchDB server, with an administrator's credentials (default: $COUCHDB_URL).")
+    var couchdb: String?
+
+    @Option(help: "Documents besides the sample recipes.")
+    var docs = 10_000
+
+    @Option(help: "One document in this many carries an attachment.")
+    var attachmentEvery = 10
+
+    @Option(help: "Attachment size in bytes.")
+    var attachmentBytes = 20 * 1024
+
+    @Option(help: "Path of the `recipes` executable (default: next to this program).")
+    var server: String?
+
+    @Flag(help: "Print a JSON object with the figures as the last line.")
+    var json = false
+
+    func validate() throws {
+        guard docs >= 0, attachmentEvery > 0, attachmentBytes >= 0 else {
+            throw ValidationError("--docs and --attachment-bytes must be 0 or more, --attachment-every positive")
+        }
+    }
+
+    func run() async throws {
+        guard let couchText = couchdb ?? ProcessInfo.processInfo.environment["COUCHDB_URL"], !couchText.isEmpty else {
+            throw ValidationError("no CouchDB: pass --couchdb http://ADMIN:PASSWORD@HOST:PORT or set COUCHDB_URL")
+        }
+        let couch = try CouchAdmin(couchText)
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-couch-replicator-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let executable = try RecipesExecutable.path(server, option: "--server")
+        let process = try ServerProcess(executable: executable, dataDirectory: work.appendingPathComponent("server"))
+        defer { process.terminate() }
+        let served = "http://127.0.0.1:\(process.port)/bench"
+
+        // The book: the sample recipes with their images (seeded and pushed by `recipes`
+        // itself), then the generated documents pushed by our replicator.
+        let seed = Process()
+        seed.executableURL = URL(fileURLWithPath: executable)
+        seed.arguments = ["list", "--json", "--store", work.appendingPathComponent("samples.sqlite").path, "--remote", served]
+        seed.environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("RECIPES_") }
+        seed.standardOutput = FileHandle.nullDevice
+        try seed.run()
+        seed.waitUntilExit()
+        guard seed.terminationStatus == 0 else { throw ValidationError("`recipes list --remote \(served)` failed to seed the server") }
+        let source = try DocumentStore(path: work.appendingPathComponent("source.sqlite").path)
+        let factory = RecipeDocumentFactory()
+        var operations: [DocumentStore.WriteOperation] = []
+        for index in 0..<docs {
+            let attachments: [AttachmentChange] = index % attachmentEvery == 0
+                ? [.put(name: "thumbnailImage", contentType: "image/jpeg", data: SyncBenchmark.bytes(attachmentBytes, seed: index))] : []
+            operations.append(.create(id: "bench-" + factory.id(index), body: factory.body(index), attachments: attachments))
+            if operations.count == 1000 {
+                _ = try source.write(operations)
+                operations = []
+            }
+        }
+        if !operations.isEmpty { _ = try source.write(operations) }
+        var logger = Logger(label: "recipes.bench.couch-replicator")
+        logger.logLevel = .warning
+        _ = try await Sync(store: source, remoteURL: served, logger: logger).push()
+        let onServer = try await couch.info(url: served)
+        log("recipes serve on port \(process.port): \(onServer.docs) documents, \(onServer.deleted) deleted")
+
+        // CouchDB's replicator pulls everything from `recipes serve`, then again.
+        let target = "bench-pull-\(UUID().uuidString.prefix(8).lowercased())"
+        let anchorTarget = target + "-anchor"
+        defer {
+            let cleanup = couch
+            Task { await cleanup.delete(target); await cleanup.delete(anchorTarget) }
+        }
+        var clock = ContinuousClock.now
+        let first = try await couch.replicate(from: served, to: couch.url(target))
+        let couchPull = SyncBenchmark.seconds(since: clock)
+        let copied = try await couch.info(url: couch.url(target))
+        log("CouchDB's replicator: \(copied.docs) of \(onServer.docs) documents in \(String(format: "%.2f", couchPull)) s")
+        clock = ContinuousClock.now
+        let second = try await couch.replicate(from: served, to: couch.url(target))
+        let couchAgain = SyncBenchmark.seconds(since: clock)
+        let secondWritten = second["history"]?.arrayValue?.first?.objectValue?["docs_written"]?.intValue ?? 0
+        log("CouchDB's replicator again: \(secondWritten) written in \(String(format: "%.2f", couchAgain)) s")
+
+        // Our replicator pulls the same from the same server.
+        let copy = try DocumentStore(path: work.appendingPathComponent("copy.sqlite").path)
+        clock = ContinuousClock.now
+        let pulled = try await Sync(store: copy, remoteURL: served, logger: logger).pull()
+        let ourPull = SyncBenchmark.seconds(since: clock)
+        log("our pull: \(pulled.docsWritten) documents in \(String(format: "%.2f", ourPull)) s")
+
+        // The anchor: CouchDB replicating the same documents from itself.
+        clock = ContinuousClock.now
+        _ = try await couch.replicate(from: couch.url(target), to: couch.url(anchorTarget))
+        let anchor = SyncBenchmark.seconds(since: clock)
+        log("CouchDB's replicator from CouchDB (anchor): \(String(format: "%.2f", anchor)) s")
+
+        let complete = copied.docs == onServer.docs && copied.deleted == onServer.deleted
+        let firstWritten = first["history"]?.arrayValue?.first?.objectValue?["docs_written"]?.intValue ?? 0
+        let figures: [(String, String)] = [
+            ("documents_on_server", "\(onServer.docs)"),
+            ("couch_replicator_copied", "\(copied.docs)"),
+            ("couch_replicator_copied_percent", String(format: "%.1f", onServer.docs == 0 ? 100 : Double(copied.docs) * 100 / Double(onServer.docs))),
+            ("couch_replicator_docs_written", "\(firstWritten)"),
+            ("couch_replicator_pull_s", String(format: "%.2f", couchPull)),
+            ("couch_replicator_second_run_written", "\(secondWritten)"),
+            ("couch_replicator_second_run_s", String(format: "%.2f", couchAgain)),
+            ("our_pull_s", String(format: "%.2f", ourPull)),
+            ("couch_from_couch_s", String(format: "%.2f", anchor)),
+            ("couch_from_serve_vs_couch_from_couch", String(format: "%.2f", couchPull / anchor)),
+            ("our_pull_vs_couch_from_serve", String(format: "%.2f", ourPull / couchPull)),
+        ]
+        for (name, value) in figures { print("\(name): \(value)") }
+        if json { print("{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}") }
+        guard complete, secondWritten == 0, pulled.docsWritten == onServer.docs + onServer.deleted else {
+            throw ValidationError("incomplete: CouchDB copied \(copied.docs) of \(onServer.docs), wrote \(secondWritten) on its second run; our pull wrote \(pulled.docsWritten)")
+        }
+    }
+
+    private func log(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// The few administrator calls the benchmark makes to CouchDB.
+private struct CouchAdmin: Sendable {
+    /// The server's URL, credentials included, without a trailing slash.
+    let text: String
+    let session: URLSession
+
+    init(_ given: String) throws {
+        text = given.hasSuffix("/") ? String(given.dropLast()) : given
+        guard URLComponents(string: text)?.host != nil else { throw ValidationError("--couchdb is not a URL") }
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 1_800
+        session = URLSession(configuration: configuration)
+    }
+
+    /// The URL of database `name` with the administrator's credentials (for the replicator).
+    func url(_ name: String) -> String { text + "/" + name }
+
+    func request(_ method: String, _ url: String, body: JSONValue? = nil) async throws -> JSONValue {
+        guard var components = URLComponents(string: url) else { throw ValidationError("bad URL") }
+        let user = components.user, password = components.password
+        components.user = nil
+        components.password = nil
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = method
+        if let user { request.setValue("Basic " + Data("\(user):\(password ?? "")".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = body.jsonData()
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await session.data(for: request)
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let json = (try? JSONValue.parse(data)) ?? .null
+        guard (200..<300).contains(status) else {
+            throw ValidationError("\(method) \(components.url?.path ?? url) answered \(status): \(String(decoding: data.prefix(1_000), as: UTF8.self))")
+        }
+        return json
+    }
+
+    func info(url: String) async throws -> (docs: Int, deleted: Int) {
+        let reply = try await request("GET", url)
+        return (Int(reply.objectValue?["doc_count"]?.intValue ?? -1), Int(reply.objectValue?["doc_del_count"]?.intValue ?? -1))
+    }
+
+    func replicate(from source: String, to target: String) async throws -> JSONObject {
+        let reply = try await request("POST", text + "/_replicate",
+                                      body: ["source": .string(source), "target": .string(target), "create_target": true])
+        guard let object = reply.objectValue, object["ok"] == true else { throw ValidationError("the replication failed: \(reply)") }
+        return object
+    }
+
+    func delete(_ name: String) async {
+        _ = try? await request("DELETE", url(name))
+    }
+}
