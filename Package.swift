@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipesKitTests",
-            dependencies: ["RecipesKit", "ObjectGraph", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["RecipesKit", "ObjectGraph", "DocumentStore", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The model layer on its own, free of swift-crypto, so the entity code generator (a
         // build tool, compiled for the host) does not build BoringSSL a second time.
@@ -117,7 +117,10 @@ let package = Package(
             resources: [.copy("Shelf.xcdatamodeld")],
             plugins: ["EntityCodegenPlugin"]
         ),
-        .target(name: "CouchProtocol", dependencies: ["DocumentStore"]),
+        .target(name: "CouchProtocol", dependencies: ["DocumentStore", "CZlib"]),
+        // The system zlib: CouchDB stores text attachments gzip-compressed and its replicator
+        // sends them that way, so both our server and our client inflate them.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "AsyncBridge"),
         .testTarget(name: "CouchProtocolTests", dependencies: ["CouchProtocol", "DocumentStore"]),
         .target(
@@ -196,7 +199,7 @@ let package = Package(
 // The compiler guards the layering: a module's imports are internal unless a public
 // declaration needs them (`public import`), and a file sees only the members of modules it
 // imports itself, so a layer cannot leak another's types by accident.
-for target in package.targets where target.type != .plugin {
+for target in package.targets where target.type != .plugin && target.type != .system {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .enableUpcomingFeature("InternalImportsByDefault"),
         .enableUpcomingFeature("MemberImportVisibility"),

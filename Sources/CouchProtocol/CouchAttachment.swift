@@ -9,15 +9,16 @@ public enum CouchAttachment: Sendable, Equatable {
     case data(contentType: String, data: Data, revpos: Int?)
     /// `"stub": true`: only the metadata; the receiver must already hold the bytes.
     case stub(contentType: String?, length: Int?, digest: String?, revpos: Int?)
-    /// `"follows": true`: the bytes come, unencoded, in a later multipart part.
-    case follows(contentType: String, length: Int?, digest: String?, revpos: Int?)
+    /// `"follows": true`: the bytes come in a later multipart part, as they are or, with
+    /// `gzip` as `encoding`, compressed (`length` then counts the bytes once inflated,
+    /// `encodedLength` and `digest` the compressed ones, as CouchDB gives them).
+    case follows(contentType: String, length: Int?, digest: String?, revpos: Int?, encoding: String? = nil, encodedLength: Int? = nil)
 
     /// Parses the `_attachments` member `name`.
     /// - Throws: 400 `bad_request` when the entry is not an object, its `length` or `revpos`
     ///   is not an integer in `0...WireNumber.maximum`, its base64 is invalid, it
-    ///   has neither `data`, `stub` nor `follows`, or its following bytes are announced in a
-    ///   content encoding (compressed bytes would be stored as if they were the attachment);
-    ///   when its name or content type holds a control character, or inline bytes differ
+    ///   has neither `data`, `stub` nor `follows`, or it names an encoding other than
+    ///   `identity` and `gzip`; when its name or content type holds a control character, or inline bytes differ
     ///   from its declared `length` or `digest` (``AttachmentValidation``).
     public init(name: String, json: JSONValue) throws(CouchError) {
         try AttachmentValidation.checkName(name)
@@ -29,14 +30,19 @@ public enum CouchAttachment: Sendable, Equatable {
         let length = try Self.number(object["length"], member: "length", of: name)
         let digest = object["digest"]?.stringValue
         let revpos = try Self.number(object["revpos"], member: "revpos", of: name)
+        // CouchDB's `encoding` (with `att_encoding_info`): the stored bytes are compressed
+        // and `digest` is theirs; `length` still counts the attachment's own bytes.
+        let encoding = object["encoding"]?.stringValue?.lowercased()
+        if let encoding, encoding != "identity", encoding != "gzip" {
+            throw CouchError.badRequest("Attachment '\(AttachmentValidation.visible(name))' has encoding \(AttachmentValidation.visible(encoding)); only gzip and identity are understood")
+        }
+        let encoded = encoding == "gzip"
         if object["stub"]?.boolValue == true {
             self = .stub(contentType: contentType, length: length, digest: digest, revpos: revpos)
         } else if object["follows"]?.boolValue == true {
-            if let encoding = object["encoding"]?.stringValue, encoding.lowercased() != "identity" {
-                throw CouchError.badRequest(
-                    "Attachment '\(name)' follows \(encoding)-encoded; it must be sent without compression")
-            }
-            self = .follows(contentType: contentType ?? "application/octet-stream", length: length, digest: digest, revpos: revpos)
+            let encodedLength = try Self.number(object["encoded_length"], member: "encoded_length", of: name)
+            self = .follows(contentType: contentType ?? "application/octet-stream", length: length, digest: digest, revpos: revpos,
+                            encoding: encoded ? "gzip" : nil, encodedLength: encoded ? encodedLength : nil)
         } else if let text = object["data"]?.stringValue {
             // Base64 as CouchDB reads it: white space between the characters is ignored,
             // anything else that is not base64 makes the entry invalid. Without white space
@@ -48,7 +54,9 @@ public enum CouchAttachment: Sendable, Equatable {
             guard let data = decoded else {
                 throw CouchError.badRequest("Invalid attachment data for \(name)")
             }
-            try AttachmentValidation.checkBytes(data, length: length, digest: digest, of: name)
+            // Inline bytes are always the attachment's own (CouchDB inflates them for JSON);
+            // when they were stored compressed, the digest is of the compressed form.
+            try AttachmentValidation.checkBytes(data, length: length, digest: encoded ? nil : digest, of: name)
             self = .data(contentType: contentType ?? "application/octet-stream", data: data, revpos: revpos)
         } else {
             throw CouchError.badRequest("Attachment '\(name)' has no data, stub or follows")
@@ -67,14 +75,27 @@ public enum CouchAttachment: Sendable, Equatable {
     }
 
     /// Takes the bytes of the multipart part that carried a `follows` attachment, after
-    /// checking them against the entry's `length` and MD5 `digest`.
-    /// - Throws: 400 `bad_request` when this is not a `follows` entry, or the bytes differ
-    ///   from what the entry announced (a damaged or truncated transfer).
+    /// checking them against the entry's `length` and MD5 `digest`. A gzip-encoded entry's
+    /// bytes are checked against its `encoded_length` and digest, then inflated and checked
+    /// against its `length`.
+    /// - Throws: 400 `bad_request` when this is not a `follows` entry, the bytes differ from
+    ///   what the entry announced (a damaged or truncated transfer), or do not inflate.
     func receiving(_ bytes: Data, name: String) throws(CouchError) -> CouchAttachment {
-        guard case .follows(let contentType, let length, let digest, let revpos) = self else {
+        guard case .follows(let contentType, let length, let digest, let revpos, let encoding, let encodedLength) = self else {
             throw CouchError.badRequest("Multipart part '\(name)' matches no attachment marked follows")
         }
-        try AttachmentValidation.checkBytes(bytes, length: length, digest: digest, of: name)
-        return .data(contentType: contentType, data: bytes, revpos: revpos)
+        guard encoding == "gzip" else {
+            try AttachmentValidation.checkBytes(bytes, length: length, digest: digest, of: name)
+            return .data(contentType: contentType, data: bytes, revpos: revpos)
+        }
+        try AttachmentValidation.checkBytes(bytes, length: encodedLength, digest: digest, of: name)
+        let inflated = try GzipDecoding.decode(bytes, limit: length ?? GzipDecoding.maximumLength, name: name)
+        try AttachmentValidation.checkBytes(inflated, length: length, digest: nil, of: name)
+        return .data(contentType: contentType, data: inflated, revpos: revpos)
+    }
+
+    /// Whether this `follows` entry announces gzip-compressed bytes.
+    var followsEncoded: Bool {
+        if case .follows(_, _, _, _, let encoding, _) = self { encoding == "gzip" } else { false }
     }
 }

@@ -106,7 +106,8 @@ public struct CouchDocument: Sendable {
     /// Replaces the `follows` attachments with the bytes of `parts`, the multipart parts that
     /// came after the document's JSON part. A part is matched by its `Content-Disposition`
     /// file name, or, without one, to the only `follows` attachment still unmatched.
-    /// - Throws: 400 `bad_request` when a part is compressed, matches no `follows` attachment,
+    /// - Throws: 400 `bad_request` when a part is compressed without its entry saying so
+    ///   (`"encoding": "gzip"`), matches no `follows` attachment,
     ///   comes twice or cannot be matched unambiguously, when a `follows` attachment gets no
     ///   part, or when a part's bytes differ from the entry's `length` or MD5 `digest`.
     public mutating func attachFollowingParts(_ parts: some Sequence<MultipartPart>) throws(CouchError) {
@@ -116,9 +117,7 @@ public struct CouchDocument: Sendable {
         })
         var matched = Set<String>()
         for part in parts {
-            if let encoding = part.headers["content-encoding"], encoding.lowercased() != "identity" {
-                throw CouchError.badRequest("A multipart part came with Content-Encoding \(encoding); attachments must be sent without compression")
-            }
+            let partEncoding = part.headers["content-encoding"]?.lowercased()
             let name: String
             if let fileName = part.fileName {
                 name = fileName
@@ -132,6 +131,11 @@ public struct CouchDocument: Sendable {
             }
             guard let attachment = attachments[name], unmatched.remove(name) != nil else {
                 throw CouchError.badRequest("Multipart part '\(name)' matches no attachment marked follows")
+            }
+            // A compressed part is read only as its entry announces (`"encoding": "gzip"`):
+            // compressed bytes must never be stored as if they were the attachment.
+            if let partEncoding, partEncoding != "identity", !(partEncoding == "gzip" && attachment.followsEncoded) {
+                throw CouchError.badRequest("A multipart part came with Content-Encoding \(partEncoding) that its attachment entry does not announce")
             }
             attachments[name] = try attachment.receiving(part.body, name: name)
         }

@@ -209,13 +209,34 @@ struct StoreTransaction {
                 let digest = try AttachmentStorage.store(db, data: data)
                 infos[name] = AttachmentInfo(contentType: contentType, length: data.count, digest: digest, revpos: revpos)
             case .stub(let info):
-                guard try AttachmentStorage.has(db, digest: info.digest) else {
+                if try AttachmentStorage.has(db, digest: info.digest) {
+                    infos[name] = info
+                } else if let held = try heldAttachment(id: revision.id, name: name, like: info) {
+                    infos[name] = held
+                } else {
                     throw DocumentStoreError.missingAttachment(id: revision.id, name: name, digest: info.digest)
                 }
-                infos[name] = info
             }
         }
         return infos
+    }
+
+    /// The attachment `name` that a stored revision of document `id` holds with the stub's
+    /// `revpos` and `length`: the same attachment under another digest. A CouchDB server
+    /// digests the compressed bytes of the attachments it keeps gzip-compressed, while this
+    /// store keeps (and digests) the bytes themselves, so a later stub from that server names
+    /// a digest the store never saw for bytes it holds.
+    private func heldAttachment(id: String, name: String, like stub: AttachmentInfo) throws -> AttachmentInfo? {
+        guard let doc = try TreeRows.doc(db, id: id) else { return nil }
+        let rows = try Data.fetchAll(db.cachedStatement(sql: "SELECT atts FROM revs WHERE doc_num = ? AND atts IS NOT NULL"),
+                                      arguments: [doc.docNum])
+        for row in rows {
+            if let info = AttachmentStorage.decodeMetadata(row)[name], info.revpos == stub.revpos,
+               info.length == stub.length || stub.length == 0, try AttachmentStorage.has(db, digest: info.digest) {
+                return AttachmentInfo(contentType: stub.contentType, length: info.length, digest: info.digest, revpos: info.revpos)
+            }
+        }
+        return nil
     }
 
     // MARK: conflicts

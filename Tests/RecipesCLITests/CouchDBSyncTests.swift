@@ -42,14 +42,19 @@ struct CouchDBSyncTests {
         #expect(local.differences(from: remote).isEmpty, "\(local.differences(from: remote))")
     }
 
-    @Test("a database another Core Data client wrote (its CDTISMetaData, recipes, an image) syncs, lists and takes edits without conflicts")
+    @Test("a database the original app wrote (its CDTISMetaData, a recipe with its thumbnail, a conflict) syncs, lists and takes edits")
     func foreignDocuments() async throws {
         let couch = try await LiveCouchDB.connect()
         let database = try await couch.makeDatabase("foreign")
         defer { Task { await couch.deleteDatabase(database) } }
         // The documents the original app's incremental store wrote, as CouchDB's replicator
         // carried them (recorded from CouchDB 3.4.3), inserted with their own revisions.
-        let documents = try ForeignDatabase.documents()
+        // The metadata document describes the recipes model, as the original app writes it.
+        let documents = try ForeignDatabase.documents().map { document -> JSONValue in
+            guard document.objectValue?["_id"] == "CDTISMetaData", var object = document.objectValue else { return document }
+            object.merge(OriginalAppMetadata.body) { $1 }
+            return .object(object)
+        }
         let written = try await couch.send("POST", "/\(database)/_bulk_docs", json: ["new_edits": false, "docs": .array(documents)])
         #expect(written.status == 201, "\(String(decoding: written.body, as: UTF8.self))")
         let metadataBefore = try await couch.send("GET", "/\(database)/CDTISMetaData").json().objectValue?["_rev"]

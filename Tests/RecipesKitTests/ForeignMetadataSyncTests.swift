@@ -1,6 +1,7 @@
 import ObjectGraph
 import DocumentStore
 import Foundation
+import InteropSupport
 import Testing
 @testable import RecipesKit
 
@@ -10,35 +11,13 @@ import Testing
 /// revision of ours.
 @Suite("Syncing with a database whose CDTISMetaData another app wrote")
 struct ForeignMetadataSyncTests {
-    static let metadataRev = RevisionID("1-b5a2aab9497c27997c8e3391e235275d")!
+    static let metadataRev = OriginalAppMetadata.rev
     static let recipeID = "CDTIS-Recipe-22222222-2222-4222-8222-222222222222"
 
     /// Writes the original app's metadata document (describing the current recipes model)
     /// and one recipe into a new store file at `url`, as a pull from its database would.
     static func writeOriginalDatabase(at url: URL) throws {
-        func property(_ type: String, _ destination: String? = nil) -> JSONValue {
-            var p: JSONObject = ["typeName": .string(type), "versionHash": "cdcdcdcd"]
-            if let destination { p["destination"] = .string(destination) }
-            return .object(p)
-        }
-        let objectModel: JSONObject = [
-            "Recipe": ["versionHash": "abababab", "properties": [
-                "name": property("utf8"), "overview": property("utf8"), "instructions": property("utf8"), "prepTime": property("utf8"),
-                "thumbnailImage": property("binary"), "type": property("relation-to-one", "RecipeType"),
-                "ingredients": property("relation-to-many", "Ingredient"), "image": property("relation-to-one", "Image"),
-            ]],
-            "Ingredient": ["versionHash": "abababab", "properties": [
-                "name": property("utf8"), "amount": property("utf8"), "displayOrder": property("int16"),
-                "recipe": property("relation-to-one", "Recipe"),
-            ]],
-            "RecipeType": ["versionHash": "abababab", "properties": ["name": property("utf8"), "recipes": property("relation-to-many", "Recipe")]],
-            "Image": ["versionHash": "abababab", "properties": ["image": property("binary"), "recipe": property("relation-to-one", "Recipe")]],
-        ]
-        let metadata: JSONObject = [
-            "metaData": ["NSStoreType": "CDTIncrementalStore", "NSStoreUUID": "5E0C6A43-3F4B-4C2B-9B1E-0D1B2C3D4E5F",
-                         "NSStoreModelVersionHashes": ["Recipe": "q6urq6ur"]],
-            "objectModel": .object(objectModel),
-        ]
+        let metadata = OriginalAppMetadata.body
         let store = try DocumentStore(path: url.path)
         try store.insertRevisions([
             ReplicatedRevision(id: "CDTISMetaData", rev: metadataRev, body: metadata),

@@ -102,7 +102,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
         if requests.isEmpty { return FetchResult(revisions: [], failures: []) }
         if !bulkGetUnavailable.withLock({ $0 }) {
-            let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "false"), ("latest", "true")])
+            let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "false"), ("latest", "true"), ("att_encoding_info", "true")])
             let reply = try await client.send("POST", target, body: Self.bulkGetBody(requests), contentType: "application/json")
             if (200..<300).contains(reply.status) {
                 let value = try client.parse(reply)
@@ -187,7 +187,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     /// `POST /db/_bulk_get?revs=true&attachments=true&latest=true`: revisions with their new
     /// attachments inline (base64), for the small ones.
     private func bulkGetInline(_ requests: [RevisionFetch]) async throws -> FetchResult {
-        let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "true"), ("latest", "true")])
+        let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "true"), ("latest", "true"), ("att_encoding_info", "true")])
         let value = try await client.sendJSON("POST", target, body: Self.bulkGetBody(requests))
         return try shaped("POST", target) { try CouchReplies.bulkGet(value) }
     }
@@ -211,7 +211,8 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     /// `Accept: multipart/mixed`; a JSON reply (a server that ignores `Accept`) is read too.
     private func openRevisions(id: String, revisions: [RevisionID], attachmentsSince: [RevisionID]) async throws -> FetchResult {
         let openRevs = String(decoding: JSONWriter.couchDB.data(.array(revisions.map { .string($0.description) })), as: UTF8.self)
-        var query: [(String, String)] = [("revs", "true"), ("open_revs", openRevs), ("latest", "true"), ("attachments", "true")]
+        var query: [(String, String)] = [("revs", "true"), ("open_revs", openRevs), ("latest", "true"), ("attachments", "true"),
+                                          ("att_encoding_info", "true")]
         if !attachmentsSince.isEmpty {
             let sorted = attachmentsSince.sorted { $0.generation > $1.generation }
             query.append(("atts_since", String(decoding: JSONWriter.couchDB.data(.array(sorted.map { .string($0.description) })), as: UTF8.self)))
