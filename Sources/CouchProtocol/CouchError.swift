@@ -43,6 +43,8 @@ public struct CouchError: Error, Sendable, Equatable, CustomStringConvertible {
         status: 412, error: "file_exists", reason: "The database could not be created, the file already exists.")
     /// 404: no such document or revision.
     public static let missing = CouchError(status: 404, error: "not_found", reason: "missing")
+    /// 404: the document is there, without the attachment asked for.
+    public static let missingAttachment = CouchError(status: 404, error: "not_found", reason: "Document is missing attachment")
     /// 404: the document's winning revision is a tombstone.
     public static let deleted = CouchError(status: 404, error: "not_found", reason: "deleted")
     /// 409: the edit's parent is not the current leaf.

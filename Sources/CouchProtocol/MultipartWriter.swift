@@ -13,12 +13,26 @@ public struct MultipartWriter<Output: MultipartOutput> {
     public let boundary: String
     /// The bytes written so far.
     public private(set) var output: Output
+    /// Where the body has line breaks of its own besides the delimiters.
+    public let framing: Framing
     private var partOpen = false
 
-    /// Starts a body in `output` with `boundary` (a fresh random one by default).
-    public init(output: Output, boundary: String = RandomIdentifier.compactHex()) {
+    /// The two ways CouchDB 3 frames a multipart body, byte for byte.
+    public enum Framing: Sendable {
+        /// `--b` first and nothing after the closing `--b--`: `open_revs` replies (also when
+        /// nested) and `multipart/related` uploads.
+        case tight
+        /// A line break before the first delimiter and one after the closing delimiter:
+        /// `_bulk_get` replies.
+        case padded
+    }
+
+    /// Starts a body in `output` with `boundary` (a fresh random one by default), framed as
+    /// `framing` says.
+    public init(output: Output, boundary: String = RandomIdentifier.compactHex(), framing: Framing = .tight) {
         self.output = output
         self.boundary = boundary
+        self.framing = framing
     }
 
     /// The `Content-Type` header value for this body: `multipart/<subtype>; boundary="…"`.
@@ -28,7 +42,7 @@ public struct MultipartWriter<Output: MultipartOutput> {
 
     /// Starts a part with `headers` (name, value); its bytes follow with ``write(_:)``.
     public mutating func beginPart(headers: [(String, String)]) throws {
-        var head = partOpen ? "\r\n--\(boundary)\r\n" : "--\(boundary)\r\n"
+        var head = partOpen || framing == .padded ? "\r\n--\(boundary)\r\n" : "--\(boundary)\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         partOpen = true
@@ -54,7 +68,8 @@ public struct MultipartWriter<Output: MultipartOutput> {
     /// expects the outer `\r\n--outer` to follow the inner closing delimiter at once, and a
     /// line break between them makes it fail the whole document.
     public consuming func finish() throws -> Output {
-        try write(Array((partOpen ? "\r\n--\(boundary)--" : "--\(boundary)--").utf8))
+        let close = (partOpen || framing == .padded ? "\r\n--\(boundary)--" : "--\(boundary)--") + (framing == .padded ? "\r\n" : "")
+        try write(Array(close.utf8))
         return output
     }
 

@@ -12,7 +12,13 @@ extension CouchResponder {
         let rev = try request.query.revision()
         switch request.method {
         case .get, .head:
-            let found = try await BlockingWork.run { try database.store.attachment(id: id, rev: rev, name: name) }
+            let found = try await BlockingWork.run { () throws -> (AttachmentInfo, Data)? in
+                let store = database.store
+                if let found = try store.attachment(id: id, rev: rev, name: name) { return found }
+                // As CouchDB tells them apart: a document there without the attachment, or no document.
+                let document = try rev.map { try store.get(id: id, rev: $0) } ?? store.get(id: id)
+                throw document == nil ? CouchError.missing : CouchError.missingAttachment
+            }
             guard let (info, data) = found else { throw CouchError.missing }
             let digest = info.digest.hasPrefix("md5-") ? String(info.digest.dropFirst(4)) : info.digest
             return CouchReply.bytes(200, data, contentType: info.contentType,

@@ -76,7 +76,6 @@ extension CouchResponder {
             try checkEntryCount(value.arrayValue?.count ?? 0, of: "keys")
             keys = value.arrayValue?.compactMap(\.stringValue)
         }
-        if keys == nil, let key = try query.json("key")?.stringValue { keys = [key] }
         let includeDocs = try query.bool("include_docs")
         var renderer = DocumentRenderer()
         renderer.conflicts = try query.bool("conflicts")
@@ -84,15 +83,18 @@ extension CouchResponder {
         let descending = try query.bool("descending")
         let limit = try query.int("limit")
         let skip = try query.int("skip") ?? 0
-        let startKey = try (query.json("startkey") ?? query.json("start_key"))?.stringValue
-        let endKey = try (query.json("endkey") ?? query.json("end_key"))?.stringValue
+        // `key` is the range from it to itself, as CouchDB reads it: a missing key lists no row.
+        let key = keys == nil ? try query.json("key")?.stringValue : nil
+        let startKey = try key ?? (query.json("startkey") ?? query.json("start_key"))?.stringValue
+        let endKey = try key ?? (query.json("endkey") ?? query.json("end_key"))?.stringValue
         let inclusiveEnd = try query.bool("inclusive_end", default: true)
         let rendererCopy = renderer
         let keysCopy = keys
-        let (total, rows) = try await BlockingWork.run { () throws -> (Int, [JSONValue]) in
+        let (total, offset, rows) = try await BlockingWork.run { () throws -> (Int, Int?, [JSONValue]) in
             let store = database.store
             let total = try store.documentCount()
             var rows = [JSONValue]()
+            var offset: Int? = nil
             if let keysCopy {
                 var selected = keysCopy
                 if descending { selected.reverse() }
@@ -104,6 +106,9 @@ extension CouchResponder {
             } else {
                 let options = AllDocsOptions(startKey: startKey, endKey: endKey, inclusiveEnd: inclusiveEnd,
                                              limit: limit, skip: skip, descending: descending)
+                // The rows before the first one listed: those before the start key, then `skip`.
+                let before = try startKey.map { try store.documentCount(before: $0, descending: descending) } ?? 0
+                offset = min(total, before + max(0, skip))
                 for revision in try store.allDocuments(options) {
                     var row: JSONObject = [
                         "id": .string(revision.id), "key": .string(revision.id),
@@ -113,11 +118,11 @@ extension CouchResponder {
                     rows.append(.object(row))
                 }
             }
-            return (total, rows)
+            return (total, offset, rows)
         }
         return CouchReply.json(200, [
             "total_rows": .int(Int64(total)),
-            "offset": keys == nil ? .int(Int64(skip)) : .null,
+            "offset": offset.map { .int(Int64($0)) } ?? .null,
             "rows": .array(rows),
         ])
     }

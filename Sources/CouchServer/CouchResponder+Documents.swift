@@ -33,10 +33,15 @@ extension CouchResponder {
 
     private func getDocument(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
         if request.query["open_revs"] != nil { return try await openRevs(id, database, request) }
-        let renderer = try renderer(for: request)
+        var renderer = try renderer(for: request)
+        // With its attachments and `Accept: multipart/related`, CouchDB sends the document as
+        // a multipart/related body: the JSON, then each attachment's bytes in a part.
+        let related = renderer.attachments && request.accepts("multipart/related")
+        renderer.attachmentsFollow = related
         let rev = try request.query.revision()
         try CouchDocument.validate(id: id)
-        let rendered = try await BlockingWork.run { () throws -> JSONObject in
+        let rendererCopy = renderer
+        let document = try await BlockingWork.run { () throws -> DocumentRenderer.Rendered in
             let store = database.store
             let revision: DocumentRevision
             if let rev {
@@ -48,10 +53,14 @@ extension CouchResponder {
                 }
                 revision = winner
             }
-            return try renderer.render(revision, store: store).json
+            return try rendererCopy.render(revision, store: store)
         }
-        let etag = rendered["_rev"]?.stringValue.map { "\"\($0)\"" } ?? ""
-        return CouchReply.json(200, .object(rendered), headers: [(.eTag, etag)])
+        let etag = document.json["_rev"]?.stringValue.map { "\"\($0)\"" } ?? ""
+        if related, !document.following.isEmpty {
+            let body = try await Self.relatedBody(document, store: database.store)
+            return CouchReply.bytes(200, body.body, contentType: body.contentType, headers: [(.eTag, etag)])
+        }
+        return CouchReply.json(200, .object(document.json), headers: [(.eTag, etag)])
     }
 
     /// One entry of an `open_revs` answer.
@@ -84,7 +93,10 @@ extension CouchResponder {
             let leaves = try store.leafRevisions(id: id)
             guard let requested else {
                 if leaves.isEmpty { throw CouchError.missing }
-                return try leaves.map { .found(try rendererCopy.render($0, store: store)) }
+                // All leaves, in the revision tree's order as CouchDB lists them.
+                let order = try store.leavesInTreeOrder(id: id)
+                let sorted = leaves.sorted { (order.firstIndex(of: $0.rev) ?? .max) < (order.firstIndex(of: $1.rev) ?? .max) }
+                return try sorted.map { .found(try rendererCopy.render($0, store: store)) }
             }
             var results = [OpenRevResult]()
             var seen = Set<RevisionID>()

@@ -110,8 +110,9 @@ extension CouchResponder {
         let digest = Insecure.SHA1.hash(data: JSONWriter.couchDB.data(.array(fields.map { .string($0) })))
         let hash = digest.map { String(format: "%02x", $0) }.joined()
         let name = body["name"]?.stringValue ?? hash
+        let designName = body["ddoc"]?.stringValue.map { $0.hasPrefix("_design/") ? String($0.dropFirst(8)) : $0 } ?? hash
         let indexFields = fields
         try await BlockingWork.run { try database.store.ensureIndex(fields: indexFields, name: name) }
-        return CouchReply.json(200, ["result": "created", "id": .string("_design/\(hash)"), "name": .string(name)])
+        return CouchReply.json(200, ["result": "created", "id": .string("_design/\(designName)"), "name": .string(name)])
     }
 }

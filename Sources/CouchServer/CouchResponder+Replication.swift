@@ -132,7 +132,7 @@ extension CouchResponder {
 
     /// The multipart/mixed form of `_bulk_get`: one part per returned revision or error.
     private func bulkGetMultipart(_ results: [JSONValue], renderer: DocumentRenderer, database: Database) async throws -> Response {
-        var writer = MultipartWriter(output: Data())
+        var writer = MultipartWriter(output: Data(), framing: .padded)
         for result in results {
             for doc in result.objectValue?["docs"]?.arrayValue ?? [] {
                 if let ok = doc.objectValue?["ok"] {

@@ -65,9 +65,9 @@ extension DocumentStore {
                     missing.append(rev)
                 }
                 guard let highest = missing.map(\.generation).max() else { continue }
-                let ancestors = try TreeRows.leaves(db, docNum: doc.docNum)
-                    .map(\.rev).filter { $0.generation < highest }
-                result[id] = RevsDiffEntry(missing: missing, possibleAncestors: ancestors.sorted())
+                // In the reverse of the tree's leaf order, as CouchDB lists them.
+                let ancestors = try TreeRows.leavesInTreeOrder(db, docNum: doc.docNum).reversed().filter { $0.generation < highest }
+                result[id] = RevsDiffEntry(missing: missing, possibleAncestors: ancestors)
             }
             return result
         }

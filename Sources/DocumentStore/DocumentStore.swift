@@ -230,6 +230,15 @@ public final class DocumentStore: Sendable {
         }
     }
 
+    /// Every leaf revision (deleted ones included) in the order of the revision tree, as
+    /// CouchDB lists `open_revs=all`: from the roots, siblings by revision ID.
+    public func leavesInTreeOrder(id: String) throws -> [RevisionID] {
+        try reading { db in
+            guard let doc = try TreeRows.doc(db, id: id) else { return [] }
+            return try TreeRows.leavesInTreeOrder(db, docNum: doc.docNum)
+        }
+    }
+
     /// The live leaves other than the winner.
     public func conflicts(id: String) throws -> [RevisionID] {
         try reading { db in
@@ -275,6 +284,16 @@ public final class DocumentStore: Sendable {
         arguments.append(options.limit ?? -1)
         arguments.append(max(0, options.skip))
         return try reading { db in try Self.winnerRevisions(db, sql: sql, arguments: StatementArguments(arguments)) }
+    }
+
+    /// How many live documents come before `key` in `_all_docs` order (after it, when
+    /// `descending`): CouchDB's `offset` of a listing that starts there. Counted on the ID
+    /// index, without reading a document.
+    public func documentCount(before key: String, descending: Bool = false) throws -> Int {
+        try reading { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM docs WHERE deleted = 0 AND doc_id \(descending ? ">" : "<") ?",
+                             arguments: [key]) ?? 0
+        }
     }
 
     /// The winners of a query selecting ``QueryPlan/columns``, read through a cursor: each row

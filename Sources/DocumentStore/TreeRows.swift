@@ -76,6 +76,30 @@ enum TreeRows {
         return leaves.sorted(by: LeafRow.winsOver)
     }
 
+    /// The leaves of a document in the order CouchDB's revision tree keeps them: a walk from
+    /// the roots, each node's children taken in the order of their revision IDs. CouchDB lists
+    /// `open_revs=all` in this order and `possible_ancestors` in its reverse, so every replica
+    /// of a document answers alike.
+    static func leavesInTreeOrder(_ db: Database, docNum: Int64) throws -> [RevisionID] {
+        let statement = try db.cachedStatement(sql: "SELECT rev_num, rev, parent, leaf FROM revs WHERE doc_num = ?")
+        var children: [Int64?: [(revNum: Int64, rev: RevisionID)]] = [:]
+        var leafRows = Set<Int64>()
+        let cursor = try Row.fetchCursor(statement, arguments: [docNum])
+        while let row = try cursor.next() {
+            let revNum: Int64 = row[0]
+            children[row[2] as Int64?, default: []].append((revNum, try parseRev(row[1])))
+            if row[3] as Bool { leafRows.insert(revNum) }
+        }
+        var ordered: [RevisionID] = []
+        // Depth first without recursion: a stack whose top is the next node to visit.
+        var stack = (children[nil] ?? []).sorted { $0.rev < $1.rev }.reversed().map { $0 }
+        while let node = stack.popLast() {
+            if leafRows.contains(node.revNum) { ordered.append(node.rev) }
+            stack.append(contentsOf: (children[node.revNum] ?? []).sorted { $0.rev < $1.rev }.reversed())
+        }
+        return ordered
+    }
+
     /// The ancestry of a revision, itself first, newest first.
     static func history(_ db: Database, revNum: Int64) throws -> [RevisionID] {
         let statement = try db.cachedStatement(sql: """

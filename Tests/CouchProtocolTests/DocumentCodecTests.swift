@@ -89,8 +89,57 @@ struct DocumentCodecTests {
             try stray.attachFollowingParts([MultipartPart(headers: ["content-disposition": "attachment; filename=x"], body: Self.bytes)])
         }
         #expect(throws: CouchError.self) {
-            try CouchDocument(["_id": "d", "_attachments": ["f": ["follows": true, "encoding": "gzip"]]])
+            try CouchDocument(["_id": "d", "_attachments": ["f": ["follows": true, "encoding": "deflate"]]])
         }
+    }
+
+    /// "hello, attachment hello hello hello hello\n" as CouchDB 3.4.3 keeps it (gzip), and
+    /// the digest it gives: of the compressed bytes.
+    static let text = Data("hello, attachment hello hello hello hello\n".utf8)
+    static let gzipped = Data([
+        0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xCB, 0x48, 0xCD, 0xC9, 0xC9, 0xD7,
+        0x51, 0x48, 0x2C, 0x29, 0x49, 0x4C, 0xCE, 0xC8, 0x4D, 0xCD, 0x2B, 0x51, 0xC8, 0x00, 0x89, 0x60,
+        0x92, 0x5C, 0x00, 0xDC, 0x22, 0x1B, 0xC1, 0x2A, 0x00, 0x00, 0x00,
+    ])
+    static let gzipDigest = "md5-BQXOyTrKhkbHM7ZxbGQz/A=="
+
+    @Test("A gzip-encoded following part, as CouchDB's replicator sends it, is checked compressed and kept inflated")
+    func gzipFollowingPart() throws {
+        #expect(RevisionHasher.attachmentDigest(Self.gzipped) == Self.gzipDigest)
+        let entry: JSONValue = ["follows": true, "content_type": "text/plain", "length": .int(Int64(Self.text.count)),
+                                "encoding": "gzip", "encoded_length": .int(Int64(Self.gzipped.count)), "digest": .string(Self.gzipDigest)]
+        let part = MultipartPart(headers: ["content-disposition": #"attachment; filename="a.txt""#, "content-encoding": "gzip"],
+                                 body: Self.gzipped)
+        var document = try CouchDocument(["_id": "d", "_rev": "1-a", "_attachments": ["a.txt": entry]])
+        try document.attachFollowingParts([part])
+        #expect(document.attachments?["a.txt"] == .data(contentType: "text/plain", data: Self.text, revpos: nil))
+
+        // Damaged compressed bytes, a wrong inflated length, or a compressed part its entry
+        // does not announce: refused, never stored as the attachment.
+        var damaged = try CouchDocument(["_id": "d", "_rev": "1-a", "_attachments": ["a.txt": entry]])
+        var flipped = Self.gzipped
+        flipped[20] ^= 0xFF
+        #expect(throws: CouchError.self) {
+            try damaged.attachFollowingParts([MultipartPart(headers: part.headers, body: flipped)])
+        }
+        var wrongLength = entry.objectValue!
+        wrongLength["length"] = 5
+        var short = try CouchDocument(["_id": "d", "_rev": "1-a", "_attachments": ["a.txt": .object(wrongLength)]])
+        #expect(throws: CouchError.self) { try short.attachFollowingParts([part]) }
+        var plain = try CouchDocument(["_id": "d", "_rev": "1-a", "_attachments": [
+            "a.txt": ["follows": true, "content_type": "text/plain", "digest": .string(Self.gzipDigest)],
+        ]])
+        #expect(throws: CouchError.self) { try plain.attachFollowingParts([part]) }
+        #expect(throws: CouchError.self) { try GzipDecoding.decode(Self.gzipped.prefix(20), name: "cut") }
+        #expect(throws: CouchError.self) { try GzipDecoding.decode(Self.gzipped, limit: 10, name: "bomb") }
+
+        // Inline data is the attachment's own bytes even when CouchDB stored them compressed,
+        // so the digest (of the compressed form) is not held against them; the length is.
+        let inline = try CouchDocument(["_id": "d", "_rev": "1-a", "_attachments": ["a.txt": [
+            "content_type": "text/plain", "length": .int(Int64(Self.text.count)), "encoding": "gzip",
+            "digest": .string(Self.gzipDigest), "data": .string(Self.text.base64EncodedString()),
+        ]]])
+        #expect(inline.attachments?["a.txt"] == .data(contentType: "text/plain", data: Self.text, revpos: nil))
     }
 
     @Test("A malformed _revisions is refused", arguments: [

@@ -88,12 +88,20 @@ struct DifferentialRun {
             let theirJSON = theirParts?.json.map { couch.normaliser.normalise($0) }
             if ourJSON != theirJSON { lines.append("multipart document \(String(describing: ourJSON)) instead of CouchDB's \(String(describing: theirJSON))") }
             return lines
-        case .exact, .shape, .members:
+        case .count(let member):
+            let mine = (try? mine.json().objectValue?[member]?.arrayValue?.count) ?? nil
+            let theirs = (try? theirs.json().objectValue?[member]?.arrayValue?.count) ?? nil
+            return mine == theirs ? [] : ["\(member): \(String(describing: mine)) elements instead of CouchDB's \(String(describing: theirs))"]
+        case .exact, .shape, .members, .changesAsSet:
             guard let ourJSON = try? mine.json(), let theirJSON = try? theirs.json() else {
                 return (try? theirs.json()) == nil ? [] : ["not JSON: \(text(mine.body))"]
             }
-            let a = ours.normaliser.normalise(ourJSON), b = couch.normaliser.normalise(theirJSON)
+            var a = ours.normaliser.normalise(ourJSON), b = couch.normaliser.normalise(theirJSON)
             switch step.comparison {
+            case .changesAsSet:
+                a = Self.unordered(a)
+                b = Self.unordered(b)
+                return a == b ? [] : ["changes \(describe(a)) instead of CouchDB's \(describe(b))"]
             case .shape:
                 return Shape.differences(a, b)
             case .members(let names):
@@ -105,6 +113,15 @@ struct DifferentialRun {
                 return a == b ? [] : ["body \(describe(a)) instead of CouchDB's \(describe(b))"]
             }
         }
+    }
+
+    /// A changes reply with its rows sorted by ID and without `pending`.
+    private static func unordered(_ value: JSONValue) -> JSONValue {
+        guard var object = value.objectValue else { return value }
+        object["pending"] = nil
+        let rows = object["results"]?.arrayValue ?? []
+        object["results"] = .array(rows.sorted { ($0.objectValue?["id"]?.stringValue ?? "") < ($1.objectValue?["id"]?.stringValue ?? "") })
+        return .object(object)
     }
 
     private static func describe(_ value: JSONValue?) -> String {

@@ -19,6 +19,11 @@ struct DifferentialStep: Sendable, CustomStringConvertible {
         case bytes
         /// Status only.
         case status
+        /// A changes feed of a sharded CouchDB, whose order across shards is its own: the
+        /// rows compared as a set (by ID), `pending` left out.
+        case changesAsSet
+        /// Status and how many elements the array member holds.
+        case count(String)
     }
 
     var method: String

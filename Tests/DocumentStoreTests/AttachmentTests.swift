@@ -77,3 +77,36 @@ import Testing
         #expect(try store.attachment(id: "a", name: "x") == nil)
     }
 }
+
+/// A CouchDB server digests the compressed bytes of the attachments it keeps gzip-compressed;
+/// a store that pulled the bytes themselves holds them under its own digest. A later stub
+/// from that server names the server's digest, and still finds the attachment.
+@Suite struct StubUnderAnotherDigestTests {
+    @Test func aStubFindsTheSameAttachmentByNameRevposAndLength() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let text = Data("hello, attachment\n".utf8)
+        let first = RevisionID("1-11111111111111111111111111111111")!
+        try store.insertRevisions([ReplicatedRevision(id: "d", rev: first, body: ["v": 1],
+                                                      attachments: ["a.txt": .data(contentType: "text/plain", data: text, revpos: 1)])])
+        let serverDigest = "md5-BQXOyTrKhkbHM7ZxbGQz/A=="
+        let second = RevisionID("2-22222222222222222222222222222222")!
+        try store.insertRevisions([ReplicatedRevision(
+            id: "d", rev: second, body: ["v": 2], history: [second, first],
+            attachments: ["a.txt": .stub(AttachmentInfo(contentType: "text/plain", length: text.count, digest: serverDigest, revpos: 1))])])
+        #expect(try store.attachment(id: "d", name: "a.txt")?.data == text)
+        #expect(try store.get(id: "d")?.rev == second)
+
+        // A stub for an attachment the document never had (another name, revpos or length)
+        // is still a missing attachment, and nothing is written.
+        for (name, revpos, length) in [("b.txt", 1, text.count), ("a.txt", 2, text.count), ("a.txt", 1, 3)] {
+            let third = RevisionID("3-33333333333333333333333333333333")!
+            #expect(throws: DocumentStoreError.self) {
+                try store.insertRevisions([ReplicatedRevision(
+                    id: "d", rev: third, body: ["v": 3], history: [third, second, first],
+                    attachments: [name: .stub(AttachmentInfo(contentType: "text/plain", length: length, digest: serverDigest, revpos: revpos))])])
+            }
+        }
+        #expect(try store.get(id: "d")?.rev == second)
+    }
+}
