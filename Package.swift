@@ -191,7 +191,10 @@ let package = Package(
             name: "DocumentIncrementalStoreTests",
             dependencies: ["DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child"]
         ),
-        .testTarget(name: "RecipesCLITests", dependencies: ["recipes", "recipes-bench", "RecipesKit", "InteropSupport"]),
+        .testTarget(
+            name: "RecipesCLITests",
+            dependencies: ["recipes", "recipes-bench", "RecipesKit", "InteropSupport", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -128,7 +128,12 @@ import Testing
             _ = try await Sync(store: local, remoteURL: server.url("db")).pull()
             Issue.record("pull accepted a malformed reply from \(path)")
         } catch let error as ReplicationError {
-            guard case .malformedReply = error else { Issue.record("unexpected \(error)"); return }
+            guard case .malformedReply(_, let detail) = error else { Issue.record("unexpected \(error)"); return }
+            // The error names the endpoint, and where a body is not JSON, the byte it stops being JSON.
+            #expect(detail.contains(path), "\(detail)")
+            if (try? JSONValue.parse(Data(body.utf8))) == nil {
+                #expect(detail.contains("at byte"), "\(detail)")
+            }
         }
         #expect(try local.lastSequence == before)
         #expect(try local.documentCount() == 0)

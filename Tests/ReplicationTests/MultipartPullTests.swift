@@ -266,10 +266,12 @@ import Testing
             _ = try await Sync(store: local, remote: try Self.allMultipart(server.url("db"))).pull()
             Issue.record("pull accepted a damaged reply (\(name))")
         } catch let error as ReplicationError {
-            guard case .malformedReply = error else {
+            guard case .malformedReply(_, let detail) = error else {
                 Issue.record("\(name): unexpected \(error)")
                 return
             }
+            #expect(detail.contains("GET /db/doc1"), "\(name): \(detail)")
+            if name == "truncated" { #expect(detail.contains("at byte"), "\(detail)") }
         }
         #expect(try local.lastSequence == before)
         #expect(try local.documentCount() == 0)
