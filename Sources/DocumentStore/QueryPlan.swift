@@ -43,13 +43,46 @@ struct QueryPlan {
     static func choose(selector: Selector, sort: [SortKey], indexes: [QueryIndex]) -> QueryPlan {
         let required = selector.requiredConditions
         let constraints = FieldConstraints.collect(required)
-        var best: (score: Int, plan: QueryPlan)?
-        for index in indexes where index.partial.isImplied(by: required) {
-            guard var candidate = plan(index: index, constraints: constraints, sort: sort) else { continue }
+        let usable = indexes.filter { $0.partial.isImplied(by: required) }
+        var best: (score: Int, joins: Int, plan: QueryPlan)?
+        for index in usable {
+            guard var candidate = plan(index: index, constraints: constraints, sort: sort, usable: usable) else { continue }
             candidate.plan.exact = isExact(selector, servedBy: candidate.plan, index: index)
-            if best == nil || candidate.score > best!.score { best = candidate }
+            // Equal scores: the plan that joins fewer indexes for its sort.
+            if best == nil || candidate.score > best!.score || (candidate.score == best!.score && candidate.joins < best!.joins) {
+                best = candidate
+            }
         }
         return best?.plan ?? scan(sort: sort)
+    }
+
+    /// Where each sort key's column comes from when `index` reads the rows: its own column,
+    /// or the column of another usable index joined by document number (aliased
+    /// `sort_by_<table>`, so a query plan names the index it sorts by).
+    /// Every index usable for the selector holds a row for every document that can match
+    /// (its partial filter is implied), so the join drops none. `nil` when some key is in no
+    /// usable index.
+    private static func sortColumns(_ sort: [SortKey], index: QueryIndex, usable: [QueryIndex])
+        -> (columns: [String], joins: [String])? {
+        var columns: [String] = []
+        var joined = Set<Int64>()
+        var joins: [String] = []
+        for sortKey in sort {
+            if let position = index.keys.firstIndex(of: sortKey.key) {
+                columns.append("x.\(index.column(position))")
+                continue
+            }
+            // Prefer an index the key leads (its own small table), then any that holds it.
+            let holders = usable.filter { $0.number != index.number && $0.keys.contains(sortKey.key) }
+            guard let other = holders.first(where: { $0.keys.first == sortKey.key }) ?? holders.first,
+                  let position = other.keys.firstIndex(of: sortKey.key) else { return nil }
+            let alias = "sort_by_" + other.table
+            if joined.insert(other.number).inserted {
+                joins.append(" JOIN \(other.table) \(alias) ON \(alias).doc_num = x.doc_num")
+            }
+            columns.append("\(alias).\(other.column(position))")
+        }
+        return (columns, joins)
     }
 
     /// Whether the index clauses of `plan` decide the selector on their own: the selector is a
@@ -101,7 +134,7 @@ struct QueryPlan {
     }
 
     private static func plan(index: QueryIndex, constraints: [QueryIndex.Key: FieldConstraints],
-                             sort: [SortKey]) -> (score: Int, plan: QueryPlan)? {
+                             sort: [SortKey], usable: [QueryIndex]) -> (score: Int, joins: Int, plan: QueryPlan)? {
         var clauses: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         var leadingKeys: [Data]?
@@ -142,23 +175,27 @@ struct QueryPlan {
             break
         }
         // SQLite orders by the key columns (through the index when they lead it, else with a
-        // sorter), so rows come out in sort order and reading stops after skip + limit.
-        let sortPositions = sort.map { sortKey in index.keys.firstIndex(of: sortKey.key) }
-        let sortServed = !sort.isEmpty && sortPositions.allSatisfy { $0 != nil }
-        if sortServed { score += 1 }
+        // sorter), so rows come out in sort order and reading stops after skip + limit. A sort
+        // key this index lacks is read from another index joined by document number: the
+        // sorter then orders the few rows this index selects (one recipe's ingredients by
+        // display order, one type's recipes by name) and only the page is parsed.
+        let sortSource = sort.isEmpty ? nil : sortColumns(sort, index: index, usable: usable)
+        if sortSource != nil { score += 1 }
         guard score > 0 else { return nil }
         var order = ""
-        if sortServed {
-            order = " ORDER BY " + zip(sortPositions, sort).map { position, key in
-                "x.\(index.column(position!)) \(key.ascending ? "ASC" : "DESC")"
+        var joins = ""
+        if let sortSource {
+            joins = sortSource.joins.joined()
+            order = " ORDER BY " + zip(sortSource.columns, sort).map { column, key in
+                "\(column) \(key.ascending ? "ASC" : "DESC")"
             }.joined(separator: ", ") + ", x.doc_num"
         }
         let sql = """
             SELECT \(columns) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num
             JOIN revs r ON r.rev_num = d.winner_rev_num
-            """ + clauses.joinedAsWhereClause + order
-        var plan = QueryPlan(index: index, sql: sql, arguments: arguments, ordered: sort.isEmpty || sortServed)
-        plan.idSQL = "SELECT d.doc_id FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num"
+            """ + joins + clauses.joinedAsWhereClause + order
+        var plan = QueryPlan(index: index, sql: sql, arguments: arguments, ordered: sort.isEmpty || sortSource != nil)
+        plan.idSQL = "SELECT d.doc_id FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num" + joins
             + (clauses + [DesignDocuments.excludedSQL]).joinedAsWhereClause + order
         if exactClauses {
             plan.countSQL = "SELECT COUNT(*) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num"
@@ -166,7 +203,7 @@ struct QueryPlan {
             plan.constrainedFields = constrained
             plan.leadingKeys = leadingKeys
         }
-        return (score, plan)
+        return (score, sortSource?.joins.count ?? 0, plan)
     }
 }
 
