@@ -275,11 +275,12 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// Runs a sub-query for a key path through a relationship: the documents of
     /// `entityNames` matching `selector`, as their IDs, or (with `field`) as the document IDs
     /// their relationship `field` holds (a to-one's ID, a to-many's array).
-    /// IDs alone come from the index when it decides the selector (no body is read); a
-    /// collected relationship is the only member parsed of each body.
+    /// IDs alone come from the index when it decides the selector (no body is read);
+    /// otherwise only the members the selector needs, and the collected relationship, are
+    /// parsed of each body (a recipe type's body holds the IDs of all its recipes).
     private func subquery(_ entityNames: [String], _ selector: JSONValue, collecting field: String?) throws -> [String] {
         var query = Query(selector: ["$and": [Self.entitySelector(entityNames), selector]])
-        if let field { query.fields = [field] }
+        query.fields = field.map { [$0] } ?? []
         subqueryLog?.append(query)
         if field == nil, let ids = try ds({ try documentStore.findIDs(query) }) { return ids }
         let revisions = try ds { try documentStore.find(query) }
