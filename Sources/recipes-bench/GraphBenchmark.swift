@@ -123,6 +123,10 @@ struct GraphBenchmark: ParsableCommand {
         }
         let objects = recipes * 9 + Self.typeNames.count
 
+        // This machine's speed drifts by up to twofold within minutes: the fixed CPU task of
+        // `recipes-bench cli`, timed just before the fetches, tells how fast it was.
+        let machineSpeedMs = CLIBenchmark.calibration()
+
         // 3. Recipes of one type, by name, first 50 (a fresh coordinator: nothing cached).
         let readCoordinator = try PersistentStoreCoordinator(model: objectModel, store: DocumentIncrementalStore(path: graphPath))
         let byType = FetchRequest(entityName: "Recipe", predicate: try ObjectPredicate(format: "type.name == %@", "Dessert"),
@@ -195,6 +199,7 @@ struct GraphBenchmark: ParsableCommand {
             ("fetch_ingredients_first_ms", ingredientsFirstMs),
             ("fetch_any_ingredient_ms", Self.median(anyTimes)),
             ("fetch_any_ingredient_first_ms", anyFirstMs),
+            ("machine_speed_ms", machineSpeedMs),
             ("peak_rss_mb", PeakMemory.megabytes() ?? -1),
         ]
         for (name, value) in figures { print(name.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%.3f", value)) }
