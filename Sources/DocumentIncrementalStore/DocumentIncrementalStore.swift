@@ -41,6 +41,8 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     private var processedSequence: Int64 = 0
     /// Whether the store holds a `CDTISMetaData` document; until it does, each save adds ours.
     var hasMetadataDocument = false
+    /// While ``explainQueryPlans(_:)`` runs: the sub-queries a fetch's translation ran.
+    private var subqueryLog: [Query]?
 
     /// Opens (or creates) the datastore file at `path`.
     public convenience init(path: String, options: DocumentStore.Options = .init()) throws {
@@ -273,8 +275,14 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// Runs a sub-query for a key path through a relationship: the documents of
     /// `entityNames` matching `selector`, as their IDs, or (with `field`) as the document IDs
     /// their relationship `field` holds (a to-one's ID, a to-many's array).
+    /// IDs alone come from the index when it decides the selector (no body is read);
+    /// otherwise only the members the selector needs, and the collected relationship, are
+    /// parsed of each body (a recipe type's body holds the IDs of all its recipes).
     private func subquery(_ entityNames: [String], _ selector: JSONValue, collecting field: String?) throws -> [String] {
-        let query = Query(selector: ["$and": [Self.entitySelector(entityNames), selector]])
+        var query = Query(selector: ["$and": [Self.entitySelector(entityNames), selector]])
+        query.fields = field.map { [$0] } ?? []
+        subqueryLog?.append(query)
+        if field == nil, let ids = try ds({ try documentStore.findIDs(query) }) { return ids }
         let revisions = try ds { try documentStore.find(query) }
         guard let field else { return revisions.map(\.id) }
         var ids: [String] = []
@@ -345,6 +353,25 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         try locked {
             guard let pushed = try pushedDown(request) else { return ("nothing", nil) }
             return (try ds { try documentStore.explain(pushed.query) }, pushed.residual)
+        }
+    }
+
+    /// How every query a fetch runs is read: each sub-query its key paths through
+    /// relationships run (`type.name == %@`, `ANY ingredients.name == %@`), in order, then
+    /// the fetch's own query; for each, its selector, ``DocumentStore/explain(_:)`` (an index
+    /// name, `candidates` or `scan`) and SQLite's `EXPLAIN QUERY PLAN` steps
+    /// (``DocumentStore/explainQueryPlan(_:)``). For tests and diagnostics: a test holds a
+    /// fetch to its indexes this way, and catches a fallback to reading every document of an
+    /// entity, without timing it.
+    public func explainQueryPlans(_ request: StoreFetchRequest) throws -> [(selector: JSONValue, reading: String, steps: [String])] {
+        try locked {
+            subqueryLog = []
+            defer { subqueryLog = nil }
+            guard let pushed = try pushedDown(request) else { return [] }
+            let queries = (subqueryLog ?? []) + [pushed.query]
+            return try queries.map { query in
+                (query.selector, try ds { try documentStore.explain(query) }, try ds { try documentStore.explainQueryPlan(query) })
+            }
         }
     }
 

@@ -12,12 +12,19 @@ import ObjectGraph
 ///   the attribute, its element is folded too.
 /// - userInfo `textIndexed = YES` on a string attribute: a full-text (trigram) index, which
 ///   answers `CONTAINS`, `BEGINSWITH` and `ENDSWITH` (any options) from the index.
+/// - Every stored to-one relationship, asked for or not: an index on its key (the
+///   destination's document ID), as Core Data indexes its foreign keys itself, so
+///   `recipe == %@`, `recipe IN %@`, key paths through the relationship (`type.name == %@`)
+///   and the owners of an `ANY` through its inverse are index look-ups. An index the model
+///   declares that already leads with the relationship (a `<fetchIndex>` on `type`, `name`)
+///   serves instead, and no second one is kept.
 ///
 /// The index on `CDTISEntityName` counts its rows per entity, and a `<fetchIndex>` led by a
 /// to-one relationship counts its rows per destination, so entity counts and per-type recipe
 /// counts read counters instead of walking indexes.
 ///
-/// Names: `cdtis_<Entity>.<attribute>` (`.folded`, `.text`) and `cdtis_<Entity>#<fetchIndex>`.
+/// Names: `cdtis_<Entity>.<attribute>` (`.folded`, `.text`), `cdtis_<Entity>.<relationship>`
+/// and `cdtis_<Entity>#<fetchIndex>`.
 /// A store also keeps one index on `CDTISEntityName` for every document. Indexes this
 /// adapter declared once and the model no longer asks for are dropped when the store opens.
 struct ModelIndexes {
@@ -75,6 +82,12 @@ struct ModelIndexes {
                 query.append(QuerySpec(name: Self.namePrefix + entity.name + "#" + index.name, fields: fields, partialFilter: filter,
                                        countsByLeadingKey: byDestination))
             }
+            // Every to-one relationship's key, unless a declared index already leads with it.
+            for relationship in entity.relationships where relationship.isToOne && !relationship.isTransient {
+                let key = IndexField(relationship.name)
+                if query.contains(where: { $0.partialFilter == filter && $0.fields.first == key }) { continue }
+                query.append(QuerySpec(name: prefix + relationship.name, fields: [key], partialFilter: filter))
+            }
         }
         // Two declarations with the same fields and filter (an indexed folded attribute and a
         // fetch index on it alone) are one index.
@@ -96,6 +109,15 @@ struct ModelIndexes {
     /// indexes never include an encrypted attribute).
     static func isText(_ attribute: AttributeDescription) -> Bool {
         attribute.type == .string && !attribute.isEncrypted && isYes(attribute.userInfo[textKey])
+    }
+
+    /// Whether an index keyed by the attribute's value (folded: by its folded value) leads
+    /// with it in `entity`, so an equality on it is an index look-up.
+    static func hasValueIndex(on attribute: AttributeDescription, folded: Bool, in entity: EntityDescription) -> Bool {
+        // A <fetchIndex> element is folded exactly when the attribute asks for a folded index.
+        if folded { return isFolded(attribute) }
+        return attribute.isIndexed
+            || (!isFolded(attribute) && entity.fetchIndexes.contains { $0.elements.first?.property == attribute.name })
     }
 
     /// Refuses a model that asks for any index on an encrypted attribute (`indexed`, a

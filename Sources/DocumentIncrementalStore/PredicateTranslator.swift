@@ -132,9 +132,23 @@ struct PredicateTranslator {
         }
         guard components.count == 1, c.modifier == .direct else { return nil }
         switch property {
-        case .attribute(let attribute): return translate(c, attribute: attribute)
+        case .attribute(let attribute):
+            guard let piece = translate(c, attribute: attribute) else { return nil }
+            return narrowedByText(piece, c, attribute: attribute, entities: entities)
         case .toOne(let relationship): return translate(c, relationship: relationship)
         }
+    }
+
+    /// An equality (`==`, with or without `[c]`, `[d]`) on a text-indexed string attribute
+    /// that no value index serves also asks for the text: whatever equals the value contains
+    /// it, so the text index narrows the documents to read and the answer is unchanged
+    /// (`ANY ingredients.name == %@` reads the few ingredients with that name, not all).
+    private func narrowedByText(_ piece: Piece, _ c: PredicateComparison, attribute: AttributeDescription,
+                                entities: [EntityDescription]) -> Piece {
+        guard c.op == .equal, entities.count == 1, ModelIndexes.isText(attribute),
+              case .constant(.string(let value)) = c.right, !value.isEmpty,
+              !ModelIndexes.hasValueIndex(on: attribute, folded: !c.options.isEmpty, in: entities[0]) else { return piece }
+        return Piece(selector: ["$and": [piece.selector, .object([attribute.name: ["$text": .string(value)]])]], exact: piece.exact)
     }
 
     /// `ANY rel.key op value` through a to-many relationship whose inverse is stored: the

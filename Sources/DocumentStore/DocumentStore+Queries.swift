@@ -113,9 +113,38 @@ extension DocumentStore {
         let selector = try Selector(parsing: query.selector)
         let sort = try Self.sortKeys(query.sort)
         return try reading { db in
-            switch try plan(selector: selector, sort: sort, useIndex: query.useIndex, db: db) {
+            switch try plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db) {
             case .candidates: return "candidates"
             case .plan(let plan): return plan.index.map { "index \($0.name)" } ?? "scan"
+            }
+        }
+    }
+
+    /// SQLite's `EXPLAIN QUERY PLAN` of the statement that reads the query's rows, one line
+    /// per step (`SEARCH x USING INDEX …`, `SCAN d`, `USE TEMP B-TREE FOR ORDER BY`), for
+    /// tests and diagnostics: a test can hold a query to its index and catch a fallback to a
+    /// scan without timing anything. A query index's table is named by the index's name
+    /// (`SEARCH x USING INDEX cdtis_Ingredient.recipe (k0=?)`). For a candidate set (see
+    /// ``explain(_:)``) it is the statement that reads the candidates, after they were
+    /// gathered.
+    public func explainQueryPlan(_ query: Query) throws -> [String] {
+        let selector = try Selector(parsing: query.selector)
+        let sort = try Self.sortKeys(query.sort)
+        return try reading { db in
+            let plan: QueryPlan
+            switch try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db) {
+            case .plan(let chosen): plan = chosen
+            case .candidates(let docNums): plan = CandidateSet.plan(docNums, sort: query.sort)
+            }
+            // Longer numbers first, so query_index_12 is not read as query_index_1 and a "2".
+            let names = try QueryIndex.all(db).sorted { $0.number > $1.number }
+            return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + plan.sql, arguments: StatementArguments(plan.arguments)).map { row in
+                var detail: String = row["detail"]
+                for index in names {
+                    detail = detail.replacingOccurrences(of: index.table + "_keys", with: index.name)
+                        .replacingOccurrences(of: index.table, with: index.name)
+                }
+                return detail
             }
         }
     }
@@ -127,14 +156,11 @@ extension DocumentStore {
         let selector = try Selector(parsing: query.selector)
         let sort = try Self.sortKeys(query.sort)
         let skip = max(0, query.skip)
-        let wanted: Int? = query.limit.map { limit in
-            let (sum, overflow) = max(0, limit).addingReportingOverflow(skip)
-            return overflow ? Int.max : sum
-        }
+        let wanted = Self.wanted(query)
         if wanted == 0 { return [] }
         return try reading { db in
             let plan: QueryPlan
-            switch try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, db: db) {
+            switch try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db) {
             case .plan(let chosen): plan = chosen
             case .candidates(let docNums): plan = CandidateSet.plan(docNums, sort: query.sort)
             }
@@ -174,7 +200,7 @@ extension DocumentStore {
         let selector = try Selector(parsing: query.selector)
         let sort = try Self.sortKeys(query.sort)
         return try reading { db in
-            guard case .plan(let plan) = try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, db: db),
+            guard case .plan(let plan) = try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db),
                   plan.exact, plan.ordered, let idSQL = plan.idSQL,
                   // Without a sort the row order is SQLite's choice: no page of it is stable.
                   !sort.isEmpty || (query.skip <= 0 && query.limit == nil) else { return nil }
@@ -182,6 +208,14 @@ extension DocumentStore {
             let limit: Int = query.limit.map { max(0, $0) } ?? -1
             return try String.fetchAll(db, sql: idSQL + " LIMIT ? OFFSET ?",
                                        arguments: StatementArguments(plan.arguments + [limit, max(0, query.skip)]))
+        }
+    }
+
+    /// How many matches a query reads at most (skip + limit), `nil` without a limit.
+    static func wanted(_ query: Query) -> Int? {
+        query.limit.map { limit in
+            let (sum, overflow) = max(0, limit).addingReportingOverflow(max(0, query.skip))
+            return overflow ? Int.max : sum
         }
     }
 
@@ -194,10 +228,23 @@ extension DocumentStore {
     /// Chooses the reading: an ordered or narrowing index plan, unless the selector has `_id`
     /// or `$text` conditions or no index serves it, when a candidate set (if one can be
     /// found) reads only documents that can match.
-    private func plan(selector: Selector, sort: [QueryPlan.SortKey], useIndex: Bool, db: Database) throws -> Reading {
+    ///
+    /// `wanted` (skip + limit) and the index row counters let a sorted plan walk an index of
+    /// the sort keys in order when that reads fewer rows than sorting.
+    private func plan(selector: Selector, sort: [QueryPlan.SortKey], useIndex: Bool, wanted: Int?, db: Database) throws -> Reading {
         guard useIndex else { return .plan(QueryPlan.scan(sort: sort)) }
         let indexes = try QueryIndex.all(db)
-        let plan = QueryPlan.choose(selector: selector, sort: sort, indexes: indexes)
+        let rowCount: QueryPlan.RowCount = { index, leadingKeys in
+            guard let leadingKeys else { return try? StoreCounters.value(db, StoreCounters.index(index.number)) }
+            var rows = 0
+            for key in Set(leadingKeys) {
+                // A key without a counter has no rows.
+                guard let count = try? StoreCounters.value(db, StoreCounters.index(index.number, leadingKey: key)) ?? 0 else { return nil }
+                rows += count
+            }
+            return rows
+        }
+        let plan = QueryPlan.choose(selector: selector, sort: sort, indexes: indexes, wanted: wanted, rowCount: rowCount)
         if selector.wantsCandidateSet || plan.index == nil {
             let candidates = CandidateSet(indexes: indexes, textIndexes: try TextIndex.all(db), db: db)
             if let docNums = try candidates.docNums(selector) { return .candidates(docNums) }

@@ -6,11 +6,13 @@ import ObjectGraph
 
 /// `recipes-bench graph`: recipes inserted through object-graph contexts into the
 /// document-backed store, against the same documents written straight to a `DocumentStore`
-/// in the same run; then the app's two typical fetches.
+/// in the same run; then the app's typical fetches: one type's recipes by name, one recipe's
+/// ingredients in display order, and the recipes that use an ingredient (`ANY` through the
+/// to-many).
 struct GraphBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
-        abstract: "Insert recipes (8 ingredients, one of 5 types) through contexts and straight into the datastore; time two fetches.")
+        abstract: "Insert recipes (8 ingredients, one of 5 types) through contexts and straight into the datastore; time three fetches.")
 
     @Option(name: .long, help: "Number of recipes.")
     var recipes = 10_000
@@ -121,6 +123,10 @@ struct GraphBenchmark: ParsableCommand {
         }
         let objects = recipes * 9 + Self.typeNames.count
 
+        // This machine's speed drifts by up to twofold within minutes: the fixed CPU task of
+        // `recipes-bench cli`, timed just before the fetches, tells how fast it was.
+        let machineSpeedMs = CLIBenchmark.calibration()
+
         // 3. Recipes of one type, by name, first 50 (a fresh coordinator: nothing cached).
         let readCoordinator = try PersistentStoreCoordinator(model: objectModel, store: DocumentIncrementalStore(path: graphPath))
         let byType = FetchRequest(entityName: "Recipe", predicate: try ObjectPredicate(format: "type.name == %@", "Dessert"),
@@ -159,6 +165,24 @@ struct GraphBenchmark: ParsableCommand {
             if run == 0 { ingredientsFirstMs = ms } else { ingredientTimes.append(ms) }
         }
 
+        // 5. The recipes using an ingredient, by the ingredient's name (one recipe here).
+        var anyTimes: [Double] = []
+        var anyFirstMs = 0.0
+        for run in 0...repeats {
+            let context = ObjectContext(coordinator: readCoordinator, name: "any")
+            let n = (run * 7919) % recipes
+            var names: [String] = []
+            let ms = try Self.seconds {
+                let request = FetchRequest(entityName: "Recipe",
+                                           predicate: try ObjectPredicate(format: "ANY ingredients.name == %@", "Ingredient 3 of \(n)"))
+                names = try context.fetch(request).map { try $0.string("name") ?? "" }
+            } * 1000
+            guard names == [String(format: "Recipe %06d", (n &* 7919) % recipes)] else {
+                throw ValidationError("the recipes using ingredient 3 of \(n) came back as \(names)")
+            }
+            if run == 0 { anyFirstMs = ms } else { anyTimes.append(ms) }
+        }
+
         let graphRate = Double(objects) / graphSeconds
         let storeRate = Double(copied) / storeSeconds
         let figures: [(String, Double)] = [
@@ -173,9 +197,12 @@ struct GraphBenchmark: ParsableCommand {
             ("fetch_by_type_first_ms", byTypeFirstMs),
             ("fetch_ingredients_ms", Self.median(ingredientTimes)),
             ("fetch_ingredients_first_ms", ingredientsFirstMs),
+            ("fetch_any_ingredient_ms", Self.median(anyTimes)),
+            ("fetch_any_ingredient_first_ms", anyFirstMs),
+            ("machine_speed_ms", machineSpeedMs),
             ("peak_rss_mb", PeakMemory.megabytes() ?? -1),
         ]
-        for (name, value) in figures { print(name.padding(toLength: 28, withPad: " ", startingAt: 0) + String(format: "%.3f", value)) }
+        for (name, value) in figures { print(name.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%.3f", value)) }
         if json {
             let members = figures.map { "\"\($0.0)\": \(String(format: "%.3f", $0.1))" }.joined(separator: ", ")
             print("{" + members + "}")
