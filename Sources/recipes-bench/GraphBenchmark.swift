@@ -183,6 +183,21 @@ struct GraphBenchmark: ParsableCommand {
             if run == 0 { anyFirstMs = ms } else { anyTimes.append(ms) }
         }
 
+        // 6. The anchor: the same two fetches on the same documents in plain SQLite tables.
+        let raw = try RawFetchAnchor(copying: store.documentStore, to: directory.appendingPathComponent("anchor.sqlite").path)
+        var rawByTypeTimes: [Double] = []
+        var rawIngredientTimes: [Double] = []
+        for _ in 0..<repeats {
+            var names: [String] = []
+            rawByTypeTimes.append(try Self.seconds { names = try raw.recipes(ofType: "Dessert", limit: 50) } * 1000)
+            guard names.count == min(50, recipes / Self.typeNames.count) else { throw ValidationError("the raw fetch by type found \(names.count)") }
+            var orders: [Int64] = []
+            rawIngredientTimes.append(try Self.seconds { orders = try raw.ingredients(ofRecipe: recipeID.referenceString) } * 1000)
+            guard orders == Array(0..<8) else { throw ValidationError("the raw ingredients fetch found \(orders)") }
+        }
+        let rawByType = Self.median(rawByTypeTimes)
+        let rawIngredients = Self.median(rawIngredientTimes)
+
         let graphRate = Double(objects) / graphSeconds
         let storeRate = Double(copied) / storeSeconds
         let figures: [(String, Double)] = [
@@ -199,6 +214,10 @@ struct GraphBenchmark: ParsableCommand {
             ("fetch_ingredients_first_ms", ingredientsFirstMs),
             ("fetch_any_ingredient_ms", Self.median(anyTimes)),
             ("fetch_any_ingredient_first_ms", anyFirstMs),
+            ("raw_sqlite_by_type_ms", rawByType),
+            ("raw_sqlite_ingredients_ms", rawIngredients),
+            ("fetch_by_type_vs_raw_sqlite", Self.median(byTypeTimes) / rawByType),
+            ("fetch_ingredients_vs_raw_sqlite", Self.median(ingredientTimes) / rawIngredients),
             ("machine_speed_ms", machineSpeedMs),
             ("peak_rss_mb", PeakMemory.megabytes() ?? -1),
         ]
