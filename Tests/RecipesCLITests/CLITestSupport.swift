@@ -111,7 +111,7 @@ final class RunningProcess: @unchecked Sendable {
     }
 
     /// Waits until stdout contains `text` (or the process ends, or `timeout` passes).
-    func waitForOutput(containing text: String, timeout: TimeInterval = 60) async -> String? {
+    func waitForOutput(containing text: String, timeout: TimeInterval = 180) async -> String? {
         _ = await waitUntil(timeout: timeout) { self.stdout.contains(text) || !self.process.isRunning }
         let out = stdout
         return out.contains(text) ? out : nil

@@ -44,7 +44,7 @@ struct InterruptedPushTests {
         #expect(second.status == 75 && second.stderr.contains("sync already running (pid \(pid))"), "\(second)")
 
         let waiting = try sandbox.start(["sync", "--wait", "--verbose"] + store)
-        let announced = await waiting.waitUntil(timeout: 60) {
+        let announced = await waiting.waitUntil(timeout: 180) {
             waiting.stderr.contains("waiting for the sync already running") || !waiting.process.isRunning
         }
         #expect(announced && waiting.process.isRunning, "\(waiting.stderr)")

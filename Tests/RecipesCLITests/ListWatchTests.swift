@@ -18,15 +18,15 @@ struct ListWatchTests {
         #expect(await watcher.waitForOutput(containing: "Apple Soup") != nil, "watcher stderr: \(watcher.stderr)")
 
         #expect(try await sandbox.run(["add", "--name", "Banana Bread", "--type", "Bread", "--prep-time", "1 hour"] + store).status == 0)
-        #expect(await watcher.waitUntil(timeout: 60) { Self.lists(watcher.stdout).count >= 2 }, "stdout: \(watcher.stdout)")
+        #expect(await watcher.waitUntil(timeout: 180) { Self.lists(watcher.stdout).count >= 2 }, "stdout: \(watcher.stdout)")
 
         #expect(try await sandbox.run(["edit", "Banana Bread", "--prep-time", "45 minutes"] + store).status == 0)
-        #expect(await watcher.waitUntil(timeout: 60) { Self.lists(watcher.stdout).count >= 3 }, "stdout: \(watcher.stdout)")
+        #expect(await watcher.waitUntil(timeout: 180) { Self.lists(watcher.stdout).count >= 3 }, "stdout: \(watcher.stdout)")
 
         // A write that changes nothing the list shows is not drawn: the next list is the delete.
         #expect(try await sandbox.run(["edit", "Apple Soup", "--instructions", "Simmer."] + store).status == 0)
         #expect(try await sandbox.run(["delete", "Apple Soup"] + store).status == 0)
-        #expect(await watcher.waitUntil(timeout: 60) { Self.lists(watcher.stdout).count >= 4 }, "stdout: \(watcher.stdout)")
+        #expect(await watcher.waitUntil(timeout: 180) { Self.lists(watcher.stdout).count >= 4 }, "stdout: \(watcher.stdout)")
 
         kill(watcher.process.processIdentifier, SIGINT)
         let result = try await watcher.finish(timeout: 30)
@@ -59,7 +59,7 @@ struct ListWatchTests {
         // Another type: not drawn. Then a soup: drawn.
         #expect(try await sandbox.run(["add", "--name", "Rye Bread", "--type", "Bread"] + store).status == 0)
         #expect(try await sandbox.run(["add", "--name", "Miso Soup", "--type", "Soup"] + store).status == 0)
-        #expect(await watcher.waitUntil(timeout: 60) { Self.lists(watcher.stdout).count >= 2 }, "stdout: \(watcher.stdout)")
+        #expect(await watcher.waitUntil(timeout: 180) { Self.lists(watcher.stdout).count >= 2 }, "stdout: \(watcher.stdout)")
         kill(watcher.process.processIdentifier, SIGINT)
         let result = try await watcher.finish(timeout: 30)
         #expect(result.status == 130, "\(result)")

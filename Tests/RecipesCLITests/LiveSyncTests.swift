@@ -8,13 +8,13 @@ struct LiveSyncTests {
     /// Starts `recipes sync --live --json` on a store and waits for its first `caughtUp`.
     static func startLive(_ sandbox: Sandbox, _ store: [String]) async throws -> RunningProcess {
         let live = try sandbox.start(["sync", "--live", "--json"] + store)
-        let ready = await live.waitForOutput(containing: "\"caughtUp\"", timeout: 60)
+        let ready = await live.waitForOutput(containing: "\"caughtUp\"", timeout: 180)
         try #require(ready != nil, "the live sync did not catch up: \(live.stdout) \(live.stderr)")
         return live
     }
 
     /// Polls `recipes list --json` on a store until it lists `name` (at most `timeout` seconds).
-    static func waitForRecipe(_ name: String, _ sandbox: Sandbox, _ store: [String], timeout: TimeInterval = 60) async throws -> Bool {
+    static func waitForRecipe(_ name: String, _ sandbox: Sandbox, _ store: [String], timeout: TimeInterval = 180) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let listed = try await sandbox.run(["list", "--json"] + store)

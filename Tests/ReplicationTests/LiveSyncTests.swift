@@ -22,7 +22,7 @@ import Testing
         var all: [LiveSyncEvent] { lock.withLock { events } }
 
         /// Waits until `condition` holds for the events so far (at most `timeout` seconds).
-        func wait(timeout: TimeInterval = 60, _ condition: ([LiveSyncEvent]) -> Bool) async -> Bool {
+        func wait(timeout: TimeInterval = 180, _ condition: ([LiveSyncEvent]) -> Bool) async -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while !condition(all) {
                 if Date() > deadline { return false }
@@ -51,7 +51,7 @@ import Testing
         return options
     }
 
-    static func waitFor(_ id: String, in store: DocumentStore, timeout: TimeInterval = 60) async throws -> Bool {
+    static func waitFor(_ id: String, in store: DocumentStore, timeout: TimeInterval = 180) async throws -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while try store.get(id: id) == nil {
             if Date() > deadline { return false }
@@ -209,7 +209,7 @@ import Testing
         let b = try DocumentStore(path: dir.path("b.sqlite"))
         let log = EventLog(Sync(store: a, remote: LocalDatabase(store: b)).live(options: Self.options()))
         // A hang guard: on a machine running the whole suite the first round can take a while.
-        #expect(await log.wait(timeout: 60) { $0.contains(.caughtUp) }, "\(log.all)")
+        #expect(await log.wait(timeout: 180) { $0.contains(.caughtUp) }, "\(log.all)")
         _ = try a.create(id: "pushed", body: recipeBody(1))
         #expect(try await Self.waitFor("pushed", in: b))
         _ = try b.create(id: "pulled", body: recipeBody(2))
