@@ -358,9 +358,9 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
 
     /// How every query a fetch runs is read: each sub-query its key paths through
     /// relationships run (`type.name == %@`, `ANY ingredients.name == %@`), in order, then
-    /// the fetch's own query; for each, its selector, ``DocumentStore/explain(_:)`` (an index
+    /// the fetch's own query; for each, its selector, `DocumentStore.explain(_:)` (an index
     /// name, `candidates` or `scan`) and SQLite's `EXPLAIN QUERY PLAN` steps
-    /// (``DocumentStore/explainQueryPlan(_:)``). For tests and diagnostics: a test holds a
+    /// (`DocumentStore.explainQueryPlan(_:)`). For tests and diagnostics: a test holds a
     /// fetch to its indexes this way, and catches a fallback to reading every document of an
     /// entity, without timing it.
     public func explainQueryPlans(_ request: StoreFetchRequest) throws -> [(selector: JSONValue, reading: String, steps: [String])] {
