@@ -94,8 +94,8 @@ extension CouchResponder {
             guard let requested else {
                 if leaves.isEmpty { throw CouchError.missing }
                 // All leaves, in the revision tree's order as CouchDB lists them.
-                let order = try store.leavesInTreeOrder(id: id)
-                let sorted = leaves.sorted { (order.firstIndex(of: $0.rev) ?? .max) < (order.firstIndex(of: $1.rev) ?? .max) }
+                let position = Dictionary(uniqueKeysWithValues: try store.leavesInTreeOrder(id: id).enumerated().map { ($1, $0) })
+                let sorted = leaves.sorted { (position[$0.rev] ?? .max) < (position[$1.rev] ?? .max) }
                 return try sorted.map { .found(try rendererCopy.render($0, store: store)) }
             }
             var results = [OpenRevResult]()

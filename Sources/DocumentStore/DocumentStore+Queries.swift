@@ -160,7 +160,7 @@ extension DocumentStore {
         if wanted == 0 { return [] }
         return try reading { db in
             let plan: QueryPlan
-            switch try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db) {
+            switch try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: wanted, db: db) {
             case .plan(let chosen): plan = chosen
             case .candidates(let docNums): plan = CandidateSet.plan(docNums, sort: query.sort)
             }

@@ -64,18 +64,8 @@ struct CouchReplicatorBenchmark: AsyncParsableCommand {
         seed.waitUntilExit()
         guard seed.terminationStatus == 0 else { throw ValidationError("`recipes list --remote \(served)` failed to seed the server") }
         let source = try DocumentStore(path: work.appendingPathComponent("source.sqlite").path)
-        let factory = RecipeDocumentFactory()
-        var operations: [DocumentStore.WriteOperation] = []
-        for index in 0..<docs {
-            let attachments: [AttachmentChange] = index % attachmentEvery == 0
-                ? [.put(name: "thumbnailImage", contentType: "image/jpeg", data: SyncBenchmark.bytes(attachmentBytes, seed: index))] : []
-            operations.append(.create(id: "bench-" + factory.id(index), body: factory.body(index), attachments: attachments))
-            if operations.count == 1000 {
-                _ = try source.write(operations)
-                operations = []
-            }
-        }
-        if !operations.isEmpty { _ = try source.write(operations) }
+        try RecipeDocumentFactory().write(docs, into: source, attachmentEvery: attachmentEvery, attachmentBytes: attachmentBytes,
+                                          idPrefix: "bench-")
         var logger = Logger(label: "recipes.bench.couch-replicator")
         logger.logLevel = .warning
         _ = try await Sync(store: source, remoteURL: served, logger: logger).push()

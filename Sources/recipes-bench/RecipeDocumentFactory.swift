@@ -46,4 +46,21 @@ struct RecipeDocumentFactory {
         let low = String(UInt64(truncatingIfNeeded: n), radix: 16)
         return String(repeating: "0", count: max(0, 16 - high.count)) + high + "-" + low
     }
+
+    /// Writes `count` recipe documents into `store`, 1,000 per transaction; every
+    /// `attachmentEvery`-th (from the first) carries an `attachmentBytes` JPEG-typed
+    /// thumbnail of deterministic bytes. `idPrefix` goes before each ID.
+    func write(_ count: Int, into store: DocumentStore, attachmentEvery: Int?, attachmentBytes: Int, idPrefix: String = "") throws {
+        var operations: [DocumentStore.WriteOperation] = []
+        for index in 0..<count {
+            let attachments: [AttachmentChange] = attachmentEvery.map { index % $0 == 0 } ?? false
+                ? [.put(name: "thumbnailImage", contentType: "image/jpeg", data: SyncBenchmark.bytes(attachmentBytes, seed: index))] : []
+            operations.append(.create(id: idPrefix + id(index), body: body(index), attachments: attachments))
+            if operations.count == 1000 {
+                _ = try store.write(operations)
+                operations = []
+            }
+        }
+        if !operations.isEmpty { _ = try store.write(operations) }
+    }
 }

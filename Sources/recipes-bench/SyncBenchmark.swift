@@ -48,18 +48,8 @@ struct SyncBenchmark: AsyncParsableCommand {
 
         let factory = RecipeDocumentFactory()
         let source = try DocumentStore(path: work.appendingPathComponent("source.sqlite").path)
-        let withAttachment = max(1, 100 / max(1, attachmentPercent))
-        var operations: [DocumentStore.WriteOperation] = []
-        for index in 0..<docs {
-            let attachments: [AttachmentChange] = attachmentPercent > 0 && index % withAttachment == 0
-                ? [.put(name: "thumbnailImage", contentType: "image/jpeg", data: Self.bytes(attachmentBytes, seed: index))] : []
-            operations.append(.create(id: factory.id(index), body: factory.body(index), attachments: attachments))
-            if operations.count == 1000 {
-                _ = try source.write(operations)
-                operations = []
-            }
-        }
-        if !operations.isEmpty { _ = try source.write(operations) }
+        try factory.write(docs, into: source, attachmentEvery: attachmentPercent > 0 ? max(1, 100 / attachmentPercent) : nil,
+                          attachmentBytes: attachmentBytes)
         log("source store: \(docs) documents")
 
         var logger = Logger(label: "recipes.bench.sync")
