@@ -22,10 +22,10 @@ struct RecipeInputOptions: ParsableArguments {
     @Option(name: .customLong("ingredient"), help: ArgumentHelp("An ingredient line \"AMOUNT|NAME\"; repeat for more.", valueName: "amount|name"))
     var ingredients: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("A PNG or JPEG picture.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("A PNG or JPEG picture, at most 10 MB.", valueName: "file"))
     var image: String?
 
-    @Option(name: .long, help: ArgumentHelp("Private notes, stored encrypted (needs --password-file or RECIPES_PASSWORD_FILE).", valueName: "text"))
+    @Option(name: .long, help: ArgumentHelp("Private notes, stored encrypted (needs --password-file or RECIPES_PASSWORD_FILE); at most 1 MB, as every text field.", valueName: "text"))
     var notes: String?
 
     @Option(name: .customLong("notes-file"), help: ArgumentHelp("Read the private notes from a file.", valueName: "file"))
@@ -43,6 +43,7 @@ struct RecipeInputOptions: ParsableArguments {
     /// The instructions from the option or the file.
     func readInstructions() throws -> String? {
         guard let instructionsFile else { return instructions }
+        try Self.checkSize(instructionsFile, field: "instructions", limit: RecipeLimits.maximumFieldBytes)
         do {
             return try String(contentsOfFile: instructionsFile, encoding: .utf8)
         } catch {
@@ -53,6 +54,7 @@ struct RecipeInputOptions: ParsableArguments {
     /// The notes from the option or the file.
     func readNotes() throws -> String? {
         guard let notesFile else { return notes }
+        try Self.checkSize(notesFile, field: "notes", limit: RecipeLimits.maximumFieldBytes)
         do {
             return try String(contentsOfFile: notesFile, encoding: .utf8)
         } catch {
@@ -72,6 +74,7 @@ struct RecipeInputOptions: ParsableArguments {
     /// The picture's bytes, checked to be PNG or JPEG.
     func readImage() throws -> Data? {
         guard let image else { return nil }
+        try Self.checkSize(image, field: "image", limit: RecipeLimits.maximumImageBytes)
         let data: Data
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: image))
@@ -80,5 +83,14 @@ struct RecipeInputOptions: ParsableArguments {
         }
         guard SampleImage(data: data) != nil else { throw CommandFailure(message: RecipesError.invalidImage(path: image).description) }
         return data
+    }
+
+    /// Refuses a file larger than `limit` before reading it.
+    private static func checkSize(_ path: String, field: String, limit: Int) throws {
+        do {
+            try RecipeLimits.checkFileSize(path: path, field: field, limit: limit)
+        } catch {
+            throw CommandFailure(message: error.description)
+        }
     }
 }

@@ -10,8 +10,10 @@ struct StatusCommand: AsyncParsableCommand {
         discussion: """
             --json prints {store, storeSource, remote, remoteSource, counts: {recipes, ingredients, \
             types, images}, documents, pendingChanges, conflicts, seeding: {outcome, sets, \
-            objectsCreated, date} | null, lastSync: <sync report> | null}. The remote's password \
-            is always masked.
+            objectsCreated, date} | null, refused: [{id, direction, error, reason}], lastSync: \
+            <sync report> | null}. pendingChanges counts the documents changed since the last push \
+            and those the remote refused (they are listed in refused with the reason, and every \
+            sync offers them again). The remote's password is always masked.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -37,10 +39,12 @@ struct StatusCommand: AsyncParsableCommand {
         var pendingChanges: Int
         var conflicts: Int
         var seeding: SeedingRecord?
+        var refused: [RefusedDocument]
         var lastSync: SyncReport?
 
         private enum CodingKeys: String, CodingKey {
-            case store, storeSource, remote, remoteSource, counts, documents, pendingChanges, conflicts, seeding, lastSync
+            case store, storeSource, remote, remoteSource, counts, documents, pendingChanges, conflicts, seeding, refused
+            case lastSync
         }
     }
 
@@ -52,6 +56,7 @@ struct StatusCommand: AsyncParsableCommand {
             let counts = try session.book.counts()
             let status: Status
             do {
+                let syncRecord = try RecipesSync.statusRecord(of: documents)
                 status = Status(
                     store: URLMasking.maskedPath(configuration.storeURL.path), storeSource: configuration.storeSource.rawValue,
                     remote: configuration.maskedRemote.map { masked in
@@ -64,7 +69,8 @@ struct StatusCommand: AsyncParsableCommand {
                     pendingChanges: try RecipesSync.pendingChangeCount(of: documents),
                     conflicts: try StoreInspection.conflictedDocumentCount(documents),
                     seeding: try session.store.seeder.record(),
-                    lastSync: try RecipesSync.statusRecord(of: documents).lastSync)
+                    refused: syncRecord.refused,
+                    lastSync: syncRecord.lastSync)
             } catch let error as RecipesError {
                 throw CommandFailure(message: error.description)
             }
@@ -78,8 +84,9 @@ struct StatusCommand: AsyncParsableCommand {
                 "recipes:    \(status.counts.recipes) (\(status.counts.ingredients) ingredients, \(status.counts.types) types, \(status.counts.images) images)",
                 "documents:  \(status.documents)",
                 "pending:    \(status.pendingChanges) local change(s) not pushed",
-                "conflicts:  \(status.conflicts)",
             ]
+            lines += status.refused.map { "refused:    \($0.line)" }
+            lines.append("conflicts:  \(status.conflicts)")
             if let last = status.lastSync {
                 lines.append("last sync:  \(last.finishedAt) \(last.summaryLine)")
             } else {

@@ -13,8 +13,13 @@ struct SyncCommand: AsyncParsableCommand {
             Only one sync per store runs at a time: a second one reports "sync already running" \
             and exits with status 75, or waits with --wait. A failed step exits non-zero with its \
             reason; nothing is lost and the next sync resumes. --json prints {result, direction, \
-            remote, startedAt, finishedAt, pulled, pushed, conflictsResolved, refused, error, \
-            steps: [{name, state, error}]}.
+            remote, startedAt, finishedAt, pulled, pushed, conflictsResolved, refused, \
+            refusedDocuments: [{id, direction, error, reason}], error, steps: [{name, state, error}]}.
+
+            A document the other side refuses (CouchDB answers 413 past its max_document_size, \
+            a validation function 403) does not stop the sync: it is named on stderr with the \
+            reason, stays pending (recipes status lists it), and every later sync offers it again \
+            until it is copied or changed. The sync then exits with status 3.
 
             --live keeps syncing until interrupted: a pull and a push at once, then a pull \
             whenever the remote has new changes (one longpoll request held open) and a push \
@@ -27,6 +32,9 @@ struct SyncCommand: AsyncParsableCommand {
             status 1. SIGINT stops it within 2 s with status 130, SIGTERM with status 143; \
             what was synced is checkpointed and the next sync resumes there.
             """)
+
+    /// The exit status of a sync that finished but left refused documents pending.
+    static let refusedStatus: Int32 = 3
 
     @OptionGroup var global: GlobalOptions
 
@@ -99,6 +107,12 @@ struct SyncCommand: AsyncParsableCommand {
             if json { try Terminal.printJSON(report) } else { Terminal.print(report.summaryLine) }
             if !report.succeeded {
                 throw CommandFailure(message: report.error ?? "sync \(report.result.rawValue)", status: report.result == .cancelled ? 130 : 1)
+            }
+            if report.refused > 0 {
+                for document in report.refusedDocuments { Terminal.note("refused: \(document.line)") }
+                throw CommandFailure(
+                    message: "\(report.refused) document(s) refused and still pending; change them (a smaller note or image) and sync again",
+                    status: Self.refusedStatus)
             }
         }
     }

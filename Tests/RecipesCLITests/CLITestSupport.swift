@@ -156,11 +156,11 @@ final class ServedDatabase: @unchecked Sendable {
 
     /// Starts a server on `port` (0: a free one) over the sandbox's `server` folder, so a
     /// server started again on the port of one that died serves the same databases.
-    init(in sandbox: Sandbox, port: Int = 0) async throws {
+    init(in sandbox: Sandbox, port: Int = 0, arguments: [String] = []) async throws {
         let passwordFile = try sandbox.write("serve-password", Data("\(Self.password)\n".utf8))
         server = try sandbox.start([
             "serve", "--data-dir", sandbox.path("server"), "--port", String(port), "--user", Self.user, "--password-file", passwordFile,
-        ])
+        ] + arguments)
         guard let out = await server.waitForOutput(containing: "listening on ") else {
             throw ServeError(message: "recipes serve did not start: \(server.stderr)")
         }

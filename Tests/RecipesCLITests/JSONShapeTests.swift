@@ -40,14 +40,14 @@ struct JSONShapeTests {
 
         let sync = try Self.object(try await sandbox.run(["sync", "--json", "--store", store, "--remote", sandbox.path("remote.sqlite")]))
         #expect(Set(sync.keys) == ["result", "direction", "remote", "startedAt", "finishedAt", "pulled", "pushed",
-                                   "conflictsResolved", "refused", "error", "steps"])
+                                   "conflictsResolved", "refused", "refusedDocuments", "error", "steps"])
         #expect(sync["error"] is NSNull)
         let step = try #require((sync["steps"] as? [[String: Any]])?.first)
         #expect(Set(step.keys) == ["name", "state", "error"])
 
         let status = try Self.object(try await sandbox.run(["status", "--json", "--store", store]))
         #expect(Set(status.keys) == ["store", "storeSource", "remote", "remoteSource", "counts", "documents", "pendingChanges",
-                                     "conflicts", "seeding", "lastSync"])
+                                     "conflicts", "seeding", "refused", "lastSync"])
         #expect(status["remote"] is NSNull && status["remoteSource"] is NSNull)
         let counts = try #require(status["counts"] as? [String: Any])
         #expect(Set(counts.keys) == ["recipes", "ingredients", "types", "images"])

@@ -35,7 +35,7 @@ struct SyncCommandTests {
         #expect((shown["ingredients"] as? [[String: Any]])?.first?["name"] as? String == "broth")
 
         let status = try #require(try await sandbox.run(["status", "--json"] + a).json() as? [String: Any])
-        #expect(Set(status.keys) == ["store", "storeSource", "remote", "remoteSource", "counts", "documents", "pendingChanges", "conflicts", "seeding", "lastSync"])
+        #expect(Set(status.keys) == ["store", "storeSource", "remote", "remoteSource", "counts", "documents", "pendingChanges", "conflicts", "seeding", "refused", "lastSync"])
         #expect(status["pendingChanges"] as? Int == 0 && status["conflicts"] as? Int == 0)
         #expect((status["lastSync"] as? [String: Any])?["result"] as? String == "succeeded")
         #expect((status["counts"] as? [String: Any])?["recipes"] as? Int == 1)

@@ -16,14 +16,15 @@ import Testing
         var port: Int
         let credentials: ServerCredentials?
 
-        init(credentials: ServerCredentials? = nil, anonymousAccess: AnonymousAccess = .all, port: Int = 0, directory: TemporaryDirectory? = nil) async throws {
+        init(credentials: ServerCredentials? = nil, anonymousAccess: AnonymousAccess = .all, port: Int = 0, directory: TemporaryDirectory? = nil,
+             maxRequestBodySize: Int = 64 * 1024 * 1024) async throws {
             self.directory = try directory ?? TemporaryDirectory()
             self.credentials = credentials
             var logger = Logger(label: "test-server")
             logger.logLevel = .critical
             server = CouchServer(configuration: CouchServerConfiguration(
                 dataDirectory: self.directory.url, host: "127.0.0.1", port: port, credentials: credentials,
-                anonymousAccess: anonymousAccess), logger: logger)
+                anonymousAccess: anonymousAccess, maxRequestBodySize: maxRequestBodySize), logger: logger)
             self.port = try await server.start()
         }
 

@@ -310,6 +310,11 @@ public struct RecipeBook {
     @discardableResult
     public func add(_ draft: RecipeDraft) throws(RecipesError) -> RecipeDetails {
         let name = try Self.checkedName(draft.name)
+        try RecipeLimits.check(fields: [("name", name), ("type", draft.type), ("overview", draft.overview),
+                                        ("prep time", draft.prepTime), ("instructions", draft.instructions),
+                                        ("notes", draft.notes)])
+        for line in draft.ingredients { try RecipeLimits.check(fields: [("ingredient amount", line.amount), ("ingredient", line.name)]) }
+        try RecipeLimits.check(image: draft.image)
         if let existing = try recipes(exactlyNamed: name).first {
             throw .duplicateRecipeName(name, existingID: existing.documentID)
         }
@@ -345,6 +350,7 @@ public struct RecipeBook {
                 throw .duplicateRecipeName(name, existingID: other.documentID)
             }
         }
+        try RecipeLimits.check(image: edit.image)
         let lines = try graph { try recipe.ingredients }
         var removals: [Ingredient] = []
         for name in edit.removeIngredients {
@@ -354,6 +360,16 @@ public struct RecipeBook {
             removals += matching
         }
         try Self.checkIngredientCount(lines.count - removals.count + edit.ingredients.count)
+        // The recipe's text as it will be: each field edited or as it is.
+        let text = try graph { () throws -> [(name: String, text: String?)] in
+            [("name", edit.name ?? currentName), ("type", try edit.type ?? recipe.type?.name),
+             ("overview", try edit.overview ?? recipe.overview), ("prep time", try edit.prepTime ?? recipe.prepTime),
+             ("instructions", try edit.instructions ?? recipe.instructions), ("notes", edit.notes)]
+        }
+        // Notes left as they are were checked when they were written (reading them would
+        // need the password); ingredients are documents of their own.
+        try RecipeLimits.check(fields: text)
+        for line in edit.ingredients { try RecipeLimits.check(fields: [("ingredient amount", line.amount), ("ingredient", line.name)]) }
         try write {
             if let name = edit.name { try recipe.setName(try Self.checkedName(name)) }
             if let overview = edit.overview { try recipe.setOverview(Self.nonEmpty(overview)) }

@@ -35,6 +35,7 @@ public struct SampleImporter {
     ///     picture go too); seeding passes the samples the user deleted.
     @discardableResult
     public func importSets(_ sets: [SampleSet], excluding: Set<String> = []) throws(RecipesError) -> ImportPlan {
+        try Self.checkLimits(sets)
         var plan = ImportPlan(sets: sets.map(\.name))
         do {
             try context.coordinator.performAtomically {
@@ -67,6 +68,7 @@ public struct SampleImporter {
 
     /// What ``importSets(_:excluding:)`` would change, without writing anything.
     public func plan(_ sets: [SampleSet], excluding: Set<String> = []) throws(RecipesError) -> ImportPlan {
+        try Self.checkLimits(sets)
         defer {
             context.rollback()
             context.reset()
@@ -82,6 +84,28 @@ public struct SampleImporter {
             return plan
         } catch {
             throw RecipeBook.recipesError(error)
+        }
+    }
+
+    /// Refuses the whole import, before anything is written, when a recipe is larger than
+    /// ``RecipeLimits`` allow (whatever the source: a set file or another app's store); the
+    /// error names the set and the recipe.
+    static func checkLimits(_ sets: [SampleSet]) throws(RecipesError) {
+        for set in sets {
+            for recipe in set.recipes {
+                do {
+                    try RecipeLimits.check(fields: [("name", recipe.name), ("type", recipe.type), ("overview", recipe.overview),
+                                                    ("prep time", recipe.prepTime), ("instructions", recipe.instructions)])
+                    for line in recipe.ingredients {
+                        try RecipeLimits.check(fields: [("ingredient amount", line.amount), ("ingredient", line.name)])
+                    }
+                    try RecipeLimits.check(image: recipe.image?.data)
+                    try RecipeLimits.check(image: recipe.thumbnail?.data)
+                } catch {
+                    guard case .invalidValue(let field, let reason) = error else { throw error }
+                    throw .invalidValue(field: "\(field) of recipe \"\(recipe.name.prefix(80))\" in set \"\(set.name)\"", reason: reason)
+                }
+            }
         }
     }
 

@@ -35,13 +35,23 @@ extension RecipesSync {
                     let resolved = try hooks.resolveConflicts(prefer: prefer)
                     if written > 0 || resolved > 0 { try hooks.refresh() }
                     let result = LiveSyncEvents.PullResult(written: written, remoteSequence: summary?.endSequence)
-                    return (result, { $0.pulled = written; $0.conflictsResolved = resolved })
+                    let refused = summary?.outstandingRefusals.map { RefusedDocument($0, direction: .pull) } ?? []
+                    return (result, {
+                        $0.pulled = written
+                        $0.conflictsResolved = resolved
+                        $0.refusedDocuments = refused
+                        $0.refused = refused.count
+                    })
                 }
             },
             push: {
                 try await recordingLiveStep(.pushOnly) {
                     let pushed = try await push()
-                    return (pushed.written, { $0.pushed = pushed.written; $0.refused = pushed.refused })
+                    return (pushed.written, {
+                        $0.pushed = pushed.written
+                        $0.refusedDocuments = pushed.refused
+                        $0.refused = pushed.refused.count
+                    })
                 }
             })
     }
@@ -57,7 +67,7 @@ extension RecipesSync {
         var report = SyncReport(
             result: .succeeded, direction: direction, remote: remoteDescription,
             startedAt: SampleSeeder.timestamp(started), finishedAt: "", pulled: 0, pushed: 0,
-            conflictsResolved: 0, refused: 0, error: nil, steps: [])
+            conflictsResolved: 0, refusedDocuments: [], error: nil, steps: [])
         do {
             let (result, fill) = try await step()
             fill(&report)

@@ -2,6 +2,7 @@ public import DocumentStore
 public import Foundation
 public import Logging
 public import Replication
+import Synchronization
 
 /// One sync of a recipes store with its remote: pull → resolve conflicts → push → refresh,
 /// run as chained operations on a ``SyncOperationQueue``, with a ``SyncReport`` at the end
@@ -64,27 +65,32 @@ public struct RecipesSync: Sendable {
             logger.info("the remote database does not exist yet; the push will create it", metadata: ["remote": "\(remoteDescription)"])
             return nil
         }
+        var record = try statusRecord()
         // What the pull wrote is on the remote already: if nothing local was pending before,
         // nothing is pending now either.
         if pendingBefore == 0 {
-            var record = try statusRecord()
             record.pushedThrough = max(record.pushedThrough, try documentStore.lastSequence)
-            try writeStatusRecord(record)
         }
+        record.replaceRefusals(.pull, with: summary.outstandingRefusals.map { RefusedDocument($0, direction: .pull) })
+        try writeStatusRecord(record)
         return summary
     }
 
     /// Copies the store's new revisions to the remote (creating the remote database if it is
-    /// missing) and returns how many were written and how many were refused.
-    public func push(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> (written: Int, refused: Int) {
+    /// missing), and offers again what earlier pushes could not copy; returns how many
+    /// revisions were written and the documents still refused (they stay pending, see
+    /// ``RefusedDocument``).
+    public func push(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> (written: Int, refused: [RefusedDocument]) {
         let through = try documentStore.lastSequence
         var options = ReplicationOptions()
         options.createTarget = true
         let summary = try await Sync(store: documentStore, remote: remote, logger: logger).push(options: options, observer: observer("push", progress))
+        let refused = summary.outstandingRefusals.map { RefusedDocument($0, direction: .push) }
         var record = try statusRecord()
         record.pushedThrough = max(record.pushedThrough, through)
+        record.replaceRefusals(.push, with: refused)
         try writeStatusRecord(record)
-        return (summary.docsWritten, summary.docsFailed)
+        return (summary.docsWritten, refused)
     }
 
     // MARK: - The queue
@@ -119,9 +125,16 @@ public struct RecipesSync: Sendable {
         let queue = SyncOperationQueue(observer: observer)
         var last: SyncOperation?
         if direction != .pushOnly {
-            let pull = SyncOperation("pull") { _ in counters.set(\.pulled, try await self.pull(progress: progress)) }
+            let pull = SyncOperation("pull") { _ in
+                let summary = try await self.pullSummary(progress: progress)
+                counters.values.withLock {
+                    $0.pulled = summary?.docsWritten ?? 0
+                    $0.refused += summary?.outstandingRefusals.map { RefusedDocument($0, direction: .pull) } ?? []
+                }
+            }
             let resolve = SyncOperation("resolve", dependsOn: [pull]) { _ in
-                counters.set(\.resolved, try self.hooks.resolveConflicts(prefer: prefer))
+                let resolved = try self.hooks.resolveConflicts(prefer: prefer)
+                counters.values.withLock { $0.resolved = resolved }
             }
             queue.add(pull)
             queue.add(resolve)
@@ -130,8 +143,10 @@ public struct RecipesSync: Sendable {
         if direction != .pullOnly {
             let push = SyncOperation("push", dependsOn: last.map { [$0] } ?? []) { _ in
                 let result = try await self.push(progress: progress)
-                counters.set(\.pushed, result.written)
-                counters.set(\.refused, result.refused)
+                counters.values.withLock {
+                    $0.pushed = result.written
+                    $0.refused += result.refused
+                }
             }
             queue.add(push)
             last = push
@@ -150,11 +165,12 @@ public struct RecipesSync: Sendable {
         }
         let failed = steps.first { $0.state == .failed }
         let cancelled = steps.contains { $0.state == .cancelled } && failed == nil
-        let values = counters.values
+        let values = counters.values.withLock { $0 }
         let report = SyncReport(
             result: failed != nil ? .failed : (cancelled ? .cancelled : .succeeded), direction: direction,
             remote: remoteDescription, startedAt: SampleSeeder.timestamp(started), finishedAt: SampleSeeder.timestamp(Date()),
-            pulled: values.pulled, pushed: values.pushed, conflictsResolved: values.resolved, refused: values.refused,
+            pulled: values.pulled, pushed: values.pushed, conflictsResolved: values.resolved,
+            refusedDocuments: values.refused,
             error: failed.map { "\($0.name) failed: \($0.error ?? "unknown error")" }
                 ?? (cancelled ? "the sync was cancelled; run it again to finish" : nil),
             steps: steps)
@@ -192,9 +208,16 @@ public struct RecipesSync: Sendable {
         try Self.pendingChangeCount(of: documentStore)
     }
 
-    /// Documents changed in `store` since they were last known to be on the remote.
+    /// Documents changed in `store` since they were last known to be on the remote, and
+    /// those the last push could not copy (each counted once).
     public static func pendingChangeCount(of store: DocumentStore) throws -> Int {
-        try StoreInspection.changeCount(since: statusRecord(of: store).pushedThrough, in: store)
+        let record = try statusRecord(of: store)
+        var count = try StoreInspection.changeCount(since: record.pushedThrough, in: store)
+        for refused in record.refused where refused.direction == .push {
+            // A document changed since is counted among the changes already.
+            if (try store.get(id: refused.id)?.sequence ?? 0) <= record.pushedThrough { count += 1 }
+        }
+        return count
     }
 
     private func writeStatusRecord(_ record: SyncStatusRecord) throws {
@@ -208,29 +231,16 @@ public struct RecipesSync: Sendable {
         }
     }
 
-    /// Numbers the steps report, written from the steps' tasks.
-    private final class Counters: @unchecked Sendable {
-        struct Values {
+    /// What the steps report, written from the steps' tasks.
+    private final class Counters: Sendable {
+        struct Values: Sendable {
             var pulled = 0
             var pushed = 0
             var resolved = 0
-            var refused = 0
+            var refused: [RefusedDocument] = []
         }
 
-        private let lock = NSLock()
-        private var storage = Values()
-
-        func set(_ key: WritableKeyPath<Values, Int>, _ value: Int) {
-            lock.lock()
-            storage[keyPath: key] = value
-            lock.unlock()
-        }
-
-        var values: Values {
-            lock.lock()
-            defer { lock.unlock() }
-            return storage
-        }
+        let values = Mutex(Values())
     }
 }
 

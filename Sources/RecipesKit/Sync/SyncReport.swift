@@ -1,7 +1,8 @@
 /// What one sync did, for the summary line, `--json`, and `recipes status` (it is kept in
 /// the store's local document `_local/recipes-sync`). JSON: `{"result", "direction",
 /// "remote", "startedAt", "finishedAt", "pulled", "pushed", "conflictsResolved",
-/// "refused", "error", "steps": [{"name", "state", "error"}]}`.
+/// "refused", "refusedDocuments": [{"id", "direction", "error", "reason"}], "error",
+/// "steps": [{"name", "state", "error"}]}`.
 public struct SyncReport: Sendable, Equatable, Codable {
     /// How the whole sync ended; JSON writes the case name.
     public enum Outcome: String, Sendable, Codable {
@@ -61,8 +62,12 @@ public struct SyncReport: Sendable, Equatable, Codable {
     public var pushed: Int
     /// Documents whose conflicting revisions were merged into one.
     public var conflictsResolved: Int
-    /// Revisions one side refused (reported, not fatal).
+    /// Documents still not copied when the sync ended (`refusedDocuments.count`): refused
+    /// by one side, in this sync or an earlier one and again in this one. Not fatal to the
+    /// sync; `recipes sync` exits with status 3 when there are any.
     public var refused: Int
+    /// The documents counted in `refused`, with the reason each was refused.
+    public var refusedDocuments: [RefusedDocument]
     /// The first failure's message, when the sync failed.
     public var error: String?
     /// Every step in order.
@@ -73,7 +78,8 @@ public struct SyncReport: Sendable, Equatable, Codable {
 
     /// Makes a report.
     public init(result: Outcome, direction: SyncDirection, remote: String, startedAt: String, finishedAt: String,
-                pulled: Int, pushed: Int, conflictsResolved: Int, refused: Int, error: String?, steps: [Step]) {
+                pulled: Int, pushed: Int, conflictsResolved: Int, refusedDocuments: [RefusedDocument], error: String?,
+                steps: [Step]) {
         self.result = result
         self.direction = direction
         self.remote = remote
@@ -82,19 +88,38 @@ public struct SyncReport: Sendable, Equatable, Codable {
         self.pulled = pulled
         self.pushed = pushed
         self.conflictsResolved = conflictsResolved
-        self.refused = refused
+        self.refused = refusedDocuments.count
+        self.refusedDocuments = refusedDocuments
         self.error = error
         self.steps = steps
     }
 
     private enum CodingKeys: String, CodingKey {
-        case result, direction, remote, startedAt, finishedAt, pulled, pushed, conflictsResolved, refused, error, steps
+        case result, direction, remote, startedAt, finishedAt, pulled, pushed, conflictsResolved, refused, refusedDocuments
+        case error, steps
+    }
+
+    /// Reads a report; one saved before refused documents were listed has none listed.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        result = try container.decode(Outcome.self, forKey: .result)
+        direction = try container.decode(SyncDirection.self, forKey: .direction)
+        remote = try container.decode(String.self, forKey: .remote)
+        startedAt = try container.decode(String.self, forKey: .startedAt)
+        finishedAt = try container.decode(String.self, forKey: .finishedAt)
+        pulled = try container.decode(Int.self, forKey: .pulled)
+        pushed = try container.decode(Int.self, forKey: .pushed)
+        conflictsResolved = try container.decode(Int.self, forKey: .conflictsResolved)
+        refused = try container.decode(Int.self, forKey: .refused)
+        refusedDocuments = try container.decodeIfPresent([RefusedDocument].self, forKey: .refusedDocuments) ?? []
+        error = try container.decodeIfPresent(String.self, forKey: .error)
+        steps = try container.decode([Step].self, forKey: .steps)
     }
 
     /// One line for people: `sync succeeded: pulled 3, pushed 1, conflicts resolved 0`.
     public var summaryLine: String {
         var line = "sync \(result.rawValue): pulled \(pulled), pushed \(pushed), conflicts resolved \(conflictsResolved)"
-        if refused > 0 { line += ", refused \(refused)" }
+        if refused > 0 { line += ", refused \(refused) (pending; every sync offers them again)" }
         if let error { line += " — \(error)" }
         return line
     }

@@ -4,13 +4,33 @@
 public struct SyncStatusRecord: Sendable, Equatable, Codable {
     /// The last sync's report.
     public var lastSync: SyncReport?
-    /// Local changes up to this sequence have been pushed (or came from the remote).
+    /// Local changes up to this sequence have been pushed (or came from the remote), except
+    /// the documents in `refused`.
     public var pushedThrough: Int64
+    /// The documents the last push and the last pull could not copy; they count as pending
+    /// until a sync copies them.
+    public var refused: [RefusedDocument]
 
     /// Makes a record.
-    public init(lastSync: SyncReport?, pushedThrough: Int64) {
+    public init(lastSync: SyncReport?, pushedThrough: Int64, refused: [RefusedDocument] = []) {
         self.lastSync = lastSync
         self.pushedThrough = pushedThrough
+        self.refused = refused
+    }
+
+    private enum CodingKeys: String, CodingKey { case lastSync, pushedThrough, refused }
+
+    /// Reads a record; one written before refusals were kept has none.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        lastSync = try container.decodeIfPresent(SyncReport.self, forKey: .lastSync)
+        pushedThrough = try container.decode(Int64.self, forKey: .pushedThrough)
+        refused = try container.decodeIfPresent([RefusedDocument].self, forKey: .refused) ?? []
+    }
+
+    /// Replaces the refusals of one direction with `outstanding`, what its latest run left.
+    mutating func replaceRefusals(_ direction: RefusedDocument.Direction, with outstanding: [RefusedDocument]) {
+        refused = refused.filter { $0.direction != direction } + outstanding
     }
 
     /// The local document's ID.

@@ -23,6 +23,11 @@ public struct LiveSyncOptions: Sendable {
     /// of the remote coming back, however long the delay has grown. A remote that answers but
     /// fails is left alone for the whole delay.
     public var reachabilityProbeInterval: Duration = .milliseconds(500)
+    /// How long one such probe waits for an answer. It is apart from the interval: a remote
+    /// that is back but busy (a loaded machine, a server still warming up) may take longer
+    /// than the interval to answer, and a probe that gave up sooner would miss it every time.
+    /// A refused connection fails at once whatever this is.
+    public var reachabilityProbeTimeout: Duration = .seconds(5)
 
     /// Defaults: both directions, the store checked every 250 ms, retries from 0.5 s
     /// doubling to 30 s.
@@ -260,7 +265,8 @@ struct LiveSyncLoop: Sendable {
             if left <= .zero { return false }
             try await Task.sleep(for: min(options.reachabilityProbeInterval, left))
             if clock.now >= deadline { return false }
-            if await remote.isReachable(timeout: options.reachabilityProbeInterval) { return true }
+            let wait = min(options.reachabilityProbeTimeout, clock.now.duration(to: deadline))
+            if wait > .zero, await remote.isReachable(timeout: wait) { return true }
         }
     }
 

@@ -53,6 +53,32 @@ struct ReplicationCheckpoint {
         return nil
     }
 
+    /// Body member listing the documents not copied yet because a side refused them or could
+    /// not supply them (`[{"id", "rev", "error", "reason"}]`): the checkpoint moved past
+    /// them, so the next run offers them again from here (CouchDB keeps any member of a
+    /// `_local` document, so a server stores it as it is).
+    static let refusedKey = "refused"
+
+    /// The most refusals a checkpoint lists. A run with more stops moving its checkpoint, so
+    /// the next run reads those changes again rather than forgetting any.
+    static let refusalLimit = 10_000
+
+    /// The refusals both copies list (either copy may be missing or older), one per document.
+    /// Entries that are not well-formed are skipped: the copies may come from a remote.
+    static func refusals(source: JSONObject?, target: JSONObject?) -> [String: DocumentFailure] {
+        var refusals: [String: DocumentFailure] = [:]
+        for side in [target, source] {
+            for entry in side?[refusedKey]?.arrayValue?.prefix(refusalLimit) ?? [] {
+                guard let object = entry.objectValue, let id = object["id"]?.stringValue, !id.isEmpty,
+                      refusals[id] == nil else { continue }
+                refusals[id] = DocumentFailure(
+                    id: id, rev: object["rev"]?.stringValue.flatMap { RevisionID($0) },
+                    error: object["error"]?.stringValue ?? "refused", reason: object["reason"]?.stringValue ?? "")
+            }
+        }
+        return refusals
+    }
+
     /// A checkpoint's history entries by session ID.
     private static func historyBySession(_ checkpoint: JSONObject) -> [String: JSONObject] {
         var entries: [String: JSONObject] = [:]
@@ -67,7 +93,7 @@ struct ReplicationCheckpoint {
     /// The checkpoint body after a batch.
     static func body(sessionID: String, startTime: Date, startSequence: ReplicationSequence?,
                      recorded: ReplicationSequence, progress: ReplicationProgress, previous: JSONObject?,
-                     peerRefused: Bool, sourceInstance: String?) -> JSONObject {
+                     peerRefused: Bool, sourceInstance: String?, refusals: [String: DocumentFailure] = [:]) -> JSONObject {
         let entry: JSONObject = [
             "session_id": .string(sessionID),
             "start_time": .string(httpDate(startTime)),
@@ -94,6 +120,13 @@ struct ReplicationCheckpoint {
         ]
         if peerRefused { body["peer_refused_checkpoint"] = .bool(true) }
         if let sourceInstance { body[sourceInstanceKey] = .string(sourceInstance) }
+        if !refusals.isEmpty {
+            body[refusedKey] = .array(refusals.keys.sorted().compactMap { refusals[$0] }.map { failure in
+                var entry: JSONObject = ["id": .string(failure.id), "error": .string(failure.error), "reason": .string(failure.reason)]
+                if let rev = failure.rev { entry["rev"] = .string(rev.description) }
+                return .object(entry)
+            })
+        }
         return body
     }
 

@@ -16,9 +16,10 @@ public struct ReplicationSummary: Sendable {
     public var docsRead: Int
     /// Revisions written to the target.
     public var docsWritten: Int
-    /// Revisions refused, one by one.
+    /// Revisions refused in this run, one by one (a document offered again and refused
+    /// again counts each time).
     public var docsFailed: Int
-    /// The refusals (the first 1,000).
+    /// This run's refusals (the first 1,000).
     public var failures: [DocumentFailure]
     /// Attachment bytes carried.
     public var bytesTransferred: Int
@@ -26,4 +27,9 @@ public struct ReplicationSummary: Sendable {
     public var checkpointRefused: Bool
     /// Wall-clock duration of the run, in seconds.
     public var duration: TimeInterval
+    /// The documents still not copied when the run ended, one per document by ID: this
+    /// run's refusals and those of earlier runs offered again and refused again. The
+    /// checkpoint lists them and every later run offers them again until they are copied, or
+    /// the document is gone or changed and its new revision copied.
+    public var outstandingRefusals: [DocumentFailure] = []
 }

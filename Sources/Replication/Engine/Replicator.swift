@@ -48,6 +48,9 @@ public final class Replicator: Sendable {
     /// One batch read from the source, ready to write.
     private struct Batch: Sendable {
         var changes: Int
+        /// Every document the batch covers, including those left out as already held: an
+        /// earlier refusal of any of them is settled by this batch.
+        var documentIDs: Set<String>
         /// Each changed document's leaf revisions on the source, as its changes feed listed
         /// them (filter applied), less those the target already remembers the source holding.
         var listed: [String: [RevisionID]]
@@ -82,6 +85,16 @@ public final class Replicator: Sendable {
             var uncheckpointedBatches = 0
             /// The `docIDs` and `selector` filters, checked before anything is transferred.
             var selection: ChangesSelection?
+            /// Documents not copied yet (refused by the target or not supplied by the source),
+            /// by ID: those the checkpoint carried over from earlier runs, less those copied
+            /// since, plus this run's. Every checkpoint lists them, and the next run offers
+            /// them again, so the checkpoint moving past a document never forgets it.
+            var refusals: [String: DocumentFailure] = [:]
+            /// Whether `refusals` changed since the last checkpoint.
+            var refusalsChanged = false
+            /// Whether `refusals` grew past what a checkpoint lists; the checkpoint then
+            /// stays where it is for the rest of the run.
+            var refusalsOverflowed = false
         }
 
         private let values = Mutex(Values())
@@ -124,6 +137,11 @@ public final class Replicator: Sendable {
             }
             let start = ReplicationCheckpoint.startSequence(source: sourceCopy, target: targetCheckpoint,
                                                             sourceInstance: sourceInstance)
+            if start != nil {
+                // A run from the start meets every document again anyway.
+                let carried = ReplicationCheckpoint.refusals(source: sourceCopy, target: targetCheckpoint)
+                state.update { $0.refusals = carried }
+            }
             let sourceKey = sourceInstance.map { source.peerIdentity + "@" + $0 }
             let targetKey = targetInstance.map { target.peerIdentity + "@" + $0 }
             state.update {
@@ -147,6 +165,9 @@ public final class Replicator: Sendable {
                 $0.progress.state = .running
             }
             report(state)
+            if let start, let retry = try await retryBatch(at: start, state: state) {
+                try await write(retry, state: state, sessionID: sessionID, started: started, start: start)
+            }
             let first = try await readBatch(since: start, state: state)
             try await process(first, state: state, sessionID: sessionID, started: started, start: start)
             state.update { $0.progress.state = .completed }
@@ -157,7 +178,8 @@ public final class Replicator: Sendable {
                 changesProcessed: done.progress.changesProcessed, docsRead: done.progress.docsRead,
                 docsWritten: done.progress.docsWritten, docsFailed: done.progress.docsFailed,
                 failures: done.failures, bytesTransferred: done.progress.bytesTransferred,
-                checkpointRefused: done.checkpointRefused, duration: Date().timeIntervalSince(started))
+                checkpointRefused: done.checkpointRefused, duration: Date().timeIntervalSince(started),
+                outstandingRefusals: done.refusals.keys.sorted().compactMap { done.refusals[$0] })
             logger.info("replication \(repID) done: \(summary.docsWritten) written, \(summary.docsFailed) failed, up to \(summary.endSequence?.description ?? "start")")
             return summary
         } catch {
@@ -213,6 +235,36 @@ public final class Replicator: Sendable {
         for row in page.rows where options.filter?.includes(row.id) ?? true {
             listed[row.id, default: []].append(contentsOf: row.revisions)
         }
+        return try await prepare(listed, changes: page.rows.count, lastSequence: page.lastSequence, isLast: isLast,
+                                 pending: page.pending, state: state)
+    }
+
+    /// The batch that offers again, before the changes after `start`, the documents earlier
+    /// runs could not copy (the checkpoint's `refused` list), at their leaves as they are now;
+    /// `nil` when there are none. A document the source no longer holds, or that the
+    /// replication's filters now leave out, has nothing left to copy and is dropped.
+    private func retryBatch(at start: ReplicationSequence, state: RunState) async throws -> Batch? {
+        let current = state.snapshot
+        guard !current.refusals.isEmpty else { return nil }
+        var ids = Set(current.refusals.keys)
+        if let filter = options.filter { ids = ids.filter { filter.includes($0) } }
+        if let docIDs = current.selection?.docIDs { ids.formIntersection(docIDs) }
+        let leaves = try await source.currentLeaves(of: ids, selector: current.selection?.selector)
+        state.update { values in
+            for id in current.refusals.keys where leaves[id] == nil {
+                values.refusals[id] = nil
+                values.refusalsChanged = true
+            }
+        }
+        logger.info("offering again \(leaves.count) document(s) not copied by an earlier run")
+        return try await prepare(leaves, changes: 0, lastSequence: start, isLast: false, pending: nil, state: state)
+    }
+
+    /// Asks the target which of the `listed` leaves it lacks and fetches those.
+    private func prepare(_ listedLeaves: [String: [RevisionID]], changes: Int, lastSequence: ReplicationSequence,
+                         isLast: Bool, pending: Int?, state: RunState) async throws -> Batch {
+        var listed = listedLeaves
+        let documentIDs = Set(listed.keys)
         // Revisions the target is remembered to hold (it sent them, or took them) are not
         // offered back to it.
         if let sourceKey = state.snapshot.sourceKey, !listed.isEmpty {
@@ -227,8 +279,8 @@ public final class Replicator: Sendable {
             for id in try await source.documentsHeld(listed, by: targetKey) { wanted[id] = nil }
         }
         if wanted.isEmpty {
-            return Batch(changes: page.rows.count, listed: listed, offered: [:], revisions: [], readFailures: [],
-                         lastSequence: page.lastSequence, isLast: isLast, pending: page.pending)
+            return Batch(changes: changes, documentIDs: documentIDs, listed: listed, offered: [:], revisions: [],
+                         readFailures: [], lastSequence: lastSequence, isLast: isLast, pending: pending)
         }
         let diff = try await target.revsDiff(wanted)
         let fetches = diff.sorted { $0.key < $1.key }.map {
@@ -246,8 +298,8 @@ public final class Replicator: Sendable {
             revisions += result.revisions
             failures += result.failures
         }
-        return Batch(changes: page.rows.count, listed: listed, offered: wanted, revisions: revisions, readFailures: failures,
-                     lastSequence: page.lastSequence, isLast: isLast, pending: page.pending)
+        return Batch(changes: changes, documentIDs: documentIDs, listed: listed, offered: wanted, revisions: revisions,
+                     readFailures: failures, lastSequence: lastSequence, isLast: isLast, pending: pending)
     }
 
     /// Writes a batch to the target, then records the checkpoint on both sides.
@@ -281,17 +333,39 @@ public final class Replicator: Sendable {
                 return overflow ? Int.max : sum
             } ?? max(values.progress.totalChangesEstimate ?? 0, values.progress.changesProcessed)
             if values.failures.count < 1000 { values.failures += allFailures.prefix(1000 - values.failures.count) }
+            for id in batch.documentIDs where values.refusals[id] != nil {
+                values.refusals[id] = nil
+                values.refusalsChanged = true
+            }
+            for failure in allFailures {
+                values.refusals[failure.id] = failure
+                values.refusalsChanged = true
+            }
         }
         // A batch that moved nothing is checkpointed only every `idleBatchesPerCheckpoint`
         // batches and at the end: a no-op push of 180,000 remembered documents would
         // otherwise spend most of its time writing checkpoints.
         let movedNothing = batch.revisions.isEmpty && allFailures.isEmpty
         var due = false
+        var overflowedNow = false
         state.update { values in
             if batch.changes > 0 { values.uncheckpointedBatches += 1 }
-            due = values.uncheckpointedBatches > 0
-                && (!movedNothing || batch.isLast || values.uncheckpointedBatches >= Self.idleBatchesPerCheckpoint)
-            if due { values.uncheckpointedBatches = 0 }
+            due = values.refusalsChanged || (values.uncheckpointedBatches > 0
+                && (!movedNothing || batch.isLast || values.uncheckpointedBatches >= Self.idleBatchesPerCheckpoint))
+            if values.refusals.count > ReplicationCheckpoint.refusalLimit {
+                overflowedNow = !values.refusalsOverflowed
+                values.refusalsOverflowed = true
+            }
+            // Past the limit the checkpoint stays where it is, so the next run reads these
+            // changes again rather than losing the refusals a checkpoint could not list.
+            if values.refusalsOverflowed { due = false }
+            if due {
+                values.uncheckpointedBatches = 0
+                values.refusalsChanged = false
+            }
+        }
+        if overflowedNow {
+            logger.warning("more than \(ReplicationCheckpoint.refusalLimit) documents refused; the checkpoint stays where it is for this run, and the next run reads these changes again")
         }
         if due {
             try await checkpoint(batch.lastSequence, state: state, sessionID: sessionID, started: started, start: start)
@@ -316,7 +390,11 @@ public final class Replicator: Sendable {
     private func remember(_ batch: Batch, failures: [DocumentFailure], state: RunState) async throws {
         let keys = state.snapshot
         if let sourceKey = keys.sourceKey, !batch.listed.isEmpty {
-            try await target.recordRevisions(batch.listed, heldBy: sourceKey)
+            // What the target refused is not remembered either: a pull that finds the source's
+            // revisions remembered trusts the target to hold them too.
+            var listed = batch.listed
+            for failure in failures { listed[failure.id] = nil }
+            if !listed.isEmpty { try await target.recordRevisions(listed, heldBy: sourceKey) }
         }
         if let targetKey = keys.targetKey, !batch.offered.isEmpty {
             var accepted = batch.offered
@@ -360,7 +438,7 @@ public final class Replicator: Sendable {
             let body = ReplicationCheckpoint.body(sessionID: sessionID, startTime: started, startSequence: start,
                                                   recorded: sequence, progress: current.progress, previous: previous,
                                                   peerRefused: current.checkpointRefused || refusedNow,
-                                                  sourceInstance: current.sourceInstance)
+                                                  sourceInstance: current.sourceInstance, refusals: current.refusals)
             do {
                 try await peer.putLocalDocument(id: repID, body: body)
                 state.update { if side == .target { $0.targetCheckpoint = body } else { $0.sourceCheckpoint = body } }

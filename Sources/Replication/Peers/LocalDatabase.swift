@@ -81,6 +81,23 @@ public struct LocalDatabase: ReplicationPeer {
         }
     }
 
+    /// The documents' leaves read from the store by ID (no walk of the feed); with a
+    /// `selector`, only the documents whose winning revision it matches.
+    public func currentLeaves(of ids: Set<String>, selector: DocumentSelector?) async throws -> [String: [RevisionID]] {
+        try await offPool {
+            var leaves: [String: [RevisionID]] = [:]
+            for id in ids {
+                let revisions = try store.leavesInTreeOrder(id: id)
+                if !revisions.isEmpty { leaves[id] = revisions }
+            }
+            guard let selector else { return leaves }
+            let selection = ChangesSelection(selector: selector)
+            var bodies: [String: JSONObject] = [:]
+            for revision in try store.documents(withIDs: Array(leaves.keys)) { bodies[revision.id] = revision.body }
+            return leaves.filter { selection.includes(id: $0.key, body: bodies[$0.key]) }
+        }
+    }
+
     /// The store's own revision diff.
     public func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry] {
         try await offPool { try store.revsDiff(revisions) }

@@ -38,6 +38,12 @@ public protocol ReplicationPeer: Sendable {
     /// always reachable.
     func isReachable(timeout: Duration) async -> Bool
 
+    /// The leaf revisions each of the documents `ids` has now (those `selector` selects, when
+    /// given); a document the database does not hold, or the selector leaves out, is absent.
+    /// A replication asks it to offer again the documents an earlier run could not copy: it
+    /// offers their leaves as they are now, not the revisions once refused.
+    func currentLeaves(of ids: Set<String>, selector: DocumentSelector?) async throws -> [String: [RevisionID]]
+
     /// For each document, the given revisions this database lacks and the revisions it holds
     /// that could be their ancestors; documents with nothing missing are left out.
     func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry]
@@ -79,6 +85,22 @@ public protocol ReplicationPeer: Sendable {
 }
 
 extension ReplicationPeer {
+    /// Reads the documents' rows from the changes feed filtered to their IDs, from the start
+    /// (for a CouchDB server, one `_changes?filter=_doc_ids` request).
+    public func currentLeaves(of ids: Set<String>, selector: DocumentSelector?) async throws -> [String: [RevisionID]] {
+        guard !ids.isEmpty else { return [:] }
+        let selection = ChangesSelection(docIDs: ids, selector: selector)
+        let pageSize = max(100, ids.count)
+        var leaves: [String: [RevisionID]] = [:]
+        var since: ReplicationSequence?
+        while true {
+            let (page, isLast) = try await ChangesFeed.page(of: self, since: since, pageSize: pageSize, selection: selection)
+            for row in page.rows where ids.contains(row.id) { leaves[row.id] = row.revisions }
+            if isLast { return leaves }
+            since = page.lastSequence
+        }
+    }
+
     /// Up to `limit` changes after `since`, unfiltered.
     public func changes(since: ReplicationSequence?, limit: Int) async throws -> ChangesPage {
         try await changes(since: since, limit: limit, selection: nil)
