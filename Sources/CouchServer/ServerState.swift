@@ -46,7 +46,9 @@ final class ServerState: Sendable {
         let fresh = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        try? fresh.write(to: file, atomically: true, encoding: .utf8)
+        // Owner-only, as every file the server creates (0600): written by hand rather than
+        // with `String.write`, which would create it with the umask's permissions.
+        FileManager.default.createFile(atPath: file.path, contents: Data(fresh.utf8), attributes: [.posixPermissions: 0o600])
         return fresh
     }
 }

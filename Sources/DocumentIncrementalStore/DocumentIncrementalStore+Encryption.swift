@@ -70,14 +70,19 @@ extension DocumentIncrementalStore {
     /// At most this many differently salted values are tried with a first password.
     static let passwordCheckSampleLimit = 8
 
-    /// Re-encrypts every encrypted value of the store from `oldPassword` to `newPassword` in
-    /// one datastore write: all values change or none does. The key record names the new
-    /// password first and keeps the old one until the write is done, so a rekey cut short
-    /// leaves every value readable with one of the two. The store is unlocked with the new
-    /// password afterwards. Returns the number of values re-encrypted.
+    /// Re-encrypts every encrypted value of the store from `oldPassword` to `newPassword`,
+    /// and replaces the key record with the new password's alone, in one datastore
+    /// transaction: the values and the record change together or not at all, so whenever the
+    /// process stops, exactly one of the two passwords opens the store and every value.
+    ///
+    /// A value already under `newPassword` is read with it: a store left with values under
+    /// both passwords (by a rekey cut short before rekeys were one transaction, after which
+    /// the record held both and new values were written under either) is repaired by a
+    /// rekey given both. The same password twice changes nothing. The store is unlocked with
+    /// the new password afterwards. Returns the number of values re-encrypted.
     /// - Throws: ``EncryptedAttributeError/wrongPassword`` when `oldPassword` does not open
     ///   the store, ``EncryptedAttributeError/undecryptable(documentID:attribute:reason:)``
-    ///   for a value the old password cannot read (nothing is written then).
+    ///   for a value neither password can read (nothing is written then).
     @discardableResult
     public func rekey(from oldPassword: String, to newPassword: String) throws -> Int {
         try locked {
@@ -90,6 +95,13 @@ extension DocumentIncrementalStore {
                     old = found
                 } else {
                     old = PasswordEncryptor(password: oldPassword)
+                }
+                if oldPassword == newPassword {
+                    if record != nil {
+                        encryption = AttributeEncryption(encryptor: old)
+                        codec?.encryption = encryption
+                    }
+                    return 0
                 }
                 let oldEncryption = AttributeEncryption(encryptor: old)
                 let (entry, fresh) = try EncryptionKeyRecord.newEntry(password: newPassword)
@@ -104,7 +116,16 @@ extension DocumentIncrementalStore {
                         var changed = false
                         for attribute in encrypted {
                             guard let stored = body[attribute.name]?.stringValue else { continue }
-                            let value = try AttributeEncryption.decrypt(stored, attribute: attribute, documentID: revision.id, with: oldEncryption)
+                            let value: AttributeValue
+                            do {
+                                value = try AttributeEncryption.decrypt(stored, attribute: attribute, documentID: revision.id, with: oldEncryption)
+                            } catch let refused as EncryptedAttributeError {
+                                // Already under the new password (a store a cut-short rekey
+                                // left mixed), or readable by neither: then the old error.
+                                guard let already = try? AttributeEncryption.decrypt(stored, attribute: attribute, documentID: revision.id,
+                                                                                     with: newEncryption) else { throw refused }
+                                value = already
+                            }
                             body[attribute.name] = try newEncryption.encrypt(value, attribute: attribute, documentID: revision.id)
                             changed = true
                             count += 1
@@ -115,13 +136,15 @@ extension DocumentIncrementalStore {
                         operations.append(.update(id: revision.id, parent: revision.rev, body: body, attachments: []))
                     }
                 }
-                try EncryptionKeyRecord(entries: [entry] + (record?.entries ?? [])).write(to: documentStore)
-                let written = try documentStore.write(operations)
+                let store = documentStore
+                let written = try store.inTransaction {
+                    try EncryptionKeyRecord(entries: [entry]).write(to: store)
+                    return try store.write(operations)
+                }
                 for revision in written {
                     ownRevisions[revision.id] = revision.rev
                     toManyCache[revision.id] = nil
                 }
-                try EncryptionKeyRecord(entries: [entry]).write(to: documentStore)
                 encryption = newEncryption
                 codec?.encryption = newEncryption
                 return count

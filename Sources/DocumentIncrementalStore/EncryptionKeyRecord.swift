@@ -6,9 +6,10 @@ import PasswordEncryption
 /// each with a key-check value: an RNCryptor v3 message of a fixed text, so a wrong password
 /// is told by one HMAC check, without reading any data.
 ///
-/// Usually it holds one entry. During a rekey it holds the new password's entry first and
-/// the old one after it until every value is re-encrypted, so a rekey cut short leaves both
-/// passwords usable and every value readable with one of them.
+/// It holds one entry: a rekey replaces it in the same transaction as the values it
+/// re-encrypts. A record with several entries (left by a rekey cut short before rekeys
+/// were one transaction) is still read, any of its passwords opening the store, until a
+/// rekey given both passwords repairs it.
 struct EncryptionKeyRecord {
     /// The local document's ID.
     static let documentID = "CDTISEncryption"

@@ -7,11 +7,9 @@ extension DocumentStore {
     public func putLocal(id: String, body: JSONObject) throws {
         let key = try Self.localKey(id)
         let bytes = try StoreTransaction.encodeBody(body, id: "_local/" + key)
-        try mapped {
-            try pool.write { db in
-                try db.execute(sql: "INSERT OR REPLACE INTO local_docs(id, body) VALUES (?, ?)",
-                               arguments: [key, Data(bytes)])
-            }
+        try writingDatabase { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO local_docs(id, body) VALUES (?, ?)",
+                           arguments: [key, Data(bytes)])
         }
     }
 
@@ -24,7 +22,7 @@ extension DocumentStore {
         let key = try Self.localKey(id)
         var failure: (any Error)?
         try mapped {
-            try pool.write { db in
+            try writingDatabase { db in
                 let stored = try Data.fetchOne(db, sql: "SELECT body FROM local_docs WHERE id = ?", arguments: [key])
                     .map(JSONValue.parseObject)
                 let body: JSONObject?
@@ -59,7 +57,7 @@ extension DocumentStore {
     public func deleteLocal(id: String) throws {
         let key = try Self.localKey(id)
         try mapped {
-            try pool.write { db in try db.execute(sql: "DELETE FROM local_docs WHERE id = ?", arguments: [key]) }
+            try writingDatabase { db in try db.execute(sql: "DELETE FROM local_docs WHERE id = ?", arguments: [key]) }
         }
     }
 

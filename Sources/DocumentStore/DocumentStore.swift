@@ -318,25 +318,30 @@ public final class DocumentStore: Sendable {
     /// Runs `body` in a write transaction, mapping SQLite failures to `.storage`. Inside
     /// ``inTransaction(_:)`` it is a savepoint of the open transaction.
     func writing<T>(_ body: (inout StoreTransaction) throws -> T) throws -> T {
+        try writingDatabase { db in
+            var txn = try StoreTransaction(db: db, revisionLimit: options.revisionLimit)
+            let result = try body(&txn)
+            try txn.flushCounters()
+            return result
+        }
+    }
+
+    /// Runs `body` on the writer connection in a transaction of its own, or, inside
+    /// ``inTransaction(_:)``, in a savepoint of the open one (which it then joins: it commits
+    /// or rolls back with it), mapping SQLite failures to `.storage`.
+    func writingDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         try mapped {
             if transactionOpen.withLock({ $0 }) {
                 return try pool.writeWithoutTransaction { db in
                     var result: T?
                     try db.inSavepoint {
-                        var txn = try StoreTransaction(db: db, revisionLimit: options.revisionLimit)
-                        result = try body(&txn)
-                        try txn.flushCounters()
+                        result = try body(db)
                         return .commit
                     }
                     return result!
                 }
             }
-            return try pool.write { db in
-                var txn = try StoreTransaction(db: db, revisionLimit: options.revisionLimit)
-                let result = try body(&txn)
-                try txn.flushCounters()
-                return result
-            }
+            return try pool.write { db in try body(db) }
         }
     }
 

@@ -11,8 +11,12 @@ struct RekeyCommand: AsyncParsableCommand {
         discussion: """
             The old password comes from --password-file (or RECIPES_PASSWORD_FILE, or "passwordFile" in the \
             config file), the new one from --new-password-file; each file's first line is the password. \
-            Every value changes in one write, or none does; the changed recipes sync like any edit. \
-            Afterwards, point your password file setting at the new file.
+            Every value and the store's key record change in one transaction, or none does: \
+            whenever it stops, exactly one of the two passwords opens the store. A value already \
+            under the new password is read with it, so a store whose notes are under both \
+            passwords is repaired by a rekey given both. The same password twice changes nothing. \
+            The store must exist. The changed recipes sync like any edit. Afterwards, point your \
+            password file setting at the new file.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -22,7 +26,17 @@ struct RekeyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let session = try await Session.open(global)
+            let configuration: RecipesConfiguration
+            do {
+                configuration = try RecipesConfiguration.resolve(
+                    options: global.configurationOptions, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw CommandFailure(message: "\(error)")
+            }
+            guard FileManager.default.fileExists(atPath: configuration.storeURL.path) else {
+                throw CommandFailure(message: "there is no store at \(configuration.storeURL.path); give the --store of the store whose notes to re-encrypt")
+            }
+            let session = try await Session.open(global, purpose: .importing)
             let configured: URL?
             do { configured = try session.configuration.checkedPasswordFileURL() } catch {
                 throw CommandFailure(message: "\(error)")

@@ -2,6 +2,7 @@ import ArgumentParser
 import CouchServer
 import Foundation
 import Logging
+import RecipesKit
 
 /// `recipes serve`: serves the local databases over CouchDB's HTTP API so CouchDB's
 /// replicator, PouchDB or another `recipes` can sync with this machine.
@@ -92,12 +93,11 @@ struct ServeCommand: AsyncParsableCommand {
         if let user {
             let secret: String
             if let passwordFile {
-                guard let text = try? String(contentsOfFile: passwordFile, encoding: .utf8) else {
-                    throw ValidationError("Cannot read --password-file \(passwordFile): check the path and its permissions.")
+                do {
+                    secret = try PasswordFile.read(URL(fileURLWithPath: passwordFile))
+                } catch {
+                    throw ValidationError(error.description)
                 }
-                secret = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-                    .trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
-                guard !secret.isEmpty else { throw ValidationError("--password-file \(passwordFile) is empty.") }
             } else {
                 secret = password ?? ""
             }

@@ -79,14 +79,11 @@ struct Session {
 
     /// Reads a password file's first line (without its line end).
     static func readPassword(_ url: URL) throws -> String {
-        let text: String
-        do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-            throw CommandFailure(message: "cannot read the password file \(url.path): \(error.localizedDescription); check the path")
+        do {
+            return try PasswordFile.read(url)
+        } catch {
+            throw CommandFailure(message: error.description)
         }
-        let password = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).first
-            .map { String($0.hasSuffix("\r") ? $0.dropLast() : $0[...]) } ?? ""
-        guard !password.isEmpty else { throw CommandFailure(message: "the password file \(url.path) is empty; write the password on its first line") }
-        return password
     }
 
     /// Unlocks `store` with the password in `passwordFile`; a wrong password fails with the

@@ -272,3 +272,71 @@ struct EncryptedAttributeTests {
         }
     }
 }
+
+/// Stores whose notes are under two passwords, as a rekey cut short left them before rekeys
+/// were one transaction: the key record held both passwords, and values were then written
+/// under either.
+@Suite("Rekey repairs a store left under two passwords")
+struct MixedPasswordRepairTests {
+    /// A store with three values under "A", a key record opened by both "B" and "A", and one
+    /// value written under "B"; returns the directory and the values by document ID.
+    static func mixedStore() throws -> (TemporaryDirectory, [String: String]) {
+        let dir = TemporaryDirectory()
+        var values: [String: String] = [:]
+        do {
+            let stack = try DocumentStack(model: EncryptedAttributeTests.model, directory: dir)
+            try stack.store.unlock(password: "A")
+            for n in 0..<3 {
+                values[try EncryptedAttributeTests.insertNote(stack, title: "a\(n)", secret: "under A \(n)")] = "under A \(n)"
+            }
+            let (entryB, _) = try EncryptionKeyRecord.newEntry(password: "B")
+            let record = try #require(try EncryptionKeyRecord.read(from: stack.store.documentStore))
+            try EncryptionKeyRecord(entries: [entryB] + record.entries).write(to: stack.store.documentStore)
+        }
+        let stack = try DocumentStack(model: EncryptedAttributeTests.model, directory: dir)
+        try stack.store.unlock(password: "B")
+        values[try EncryptedAttributeTests.insertNote(stack, title: "b", secret: "under B")] = "under B"
+        return (dir, values)
+    }
+
+    static func readAll(_ dir: TemporaryDirectory, password: String, _ values: [String: String]) throws {
+        let stack = try DocumentStack(model: EncryptedAttributeTests.model, directory: dir)
+        try stack.store.unlock(password: password)
+        let ctx = stack.context()
+        for (id, value) in values {
+            #expect(try ctx.existingObject(with: ObjectID(entityName: "Note", referenceString: id)).string("secret") == value)
+        }
+    }
+
+    @Test(arguments: [("A", "B"), ("B", "A")])
+    func aRekeyGivenBothPasswordsLeavesEveryValueUnderTheNewOneAlone(old: String, new: String) throws {
+        let (dir, values) = try Self.mixedStore()
+        let stack = try DocumentStack(model: EncryptedAttributeTests.model, directory: dir)
+        #expect(try stack.store.rekey(from: old, to: new) == 4)
+        let record = try #require(try EncryptionKeyRecord.read(from: stack.store.documentStore))
+        #expect(record.entries.count == 1)
+        let fresh = try DocumentStack(model: EncryptedAttributeTests.model, directory: dir)
+        #expect(throws: EncryptedAttributeError.wrongPassword) { try fresh.store.unlock(password: old) }
+        try Self.readAll(dir, password: new, values)
+    }
+
+    @Test func aRekeyWithAThirdPasswordReadsNeitherAndWritesNothing() throws {
+        let (dir, _) = try Self.mixedStore()
+        let stack = try DocumentStack(model: EncryptedAttributeTests.model, directory: dir)
+        let sequence = try stack.store.documentStore.lastSequence
+        #expect(throws: EncryptedAttributeError.self) { try stack.store.rekey(from: "A", to: "C") }
+        #expect(try stack.store.documentStore.lastSequence == sequence)
+        #expect(try EncryptionKeyRecord.read(from: stack.store.documentStore)?.entries.count == 2)
+    }
+
+    @Test func theSamePasswordTwiceChangesNothing() throws {
+        let dir = TemporaryDirectory()
+        let stack = try DocumentStack(model: EncryptedAttributeTests.model, directory: dir)
+        try stack.store.unlock(password: "A")
+        _ = try EncryptedAttributeTests.insertNote(stack, title: "a", secret: "kept")
+        let sequence = try stack.store.documentStore.lastSequence
+        #expect(try stack.store.rekey(from: "A", to: "A") == 0)
+        #expect(try stack.store.documentStore.lastSequence == sequence)
+        #expect(throws: EncryptedAttributeError.wrongPassword) { try stack.store.rekey(from: "B", to: "B") }
+    }
+}

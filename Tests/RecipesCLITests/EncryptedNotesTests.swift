@@ -93,35 +93,99 @@ struct EncryptedNotesTests {
         #expect(result.status == 0 && result.stdout.contains("line one"), "\(result)")
     }
 
-    @Test func aRekeyKilledAtAnyMomentLeavesEveryNoteReadableWithOneOfThePasswords() async throws {
+    /// Which of `passwords` open the store at `path`, each with whether it reads every
+    /// recipe's notes as `expected` gives them (by recipe name).
+    static func opening(_ path: String, with passwords: [String], expected: [String: String]) throws -> [String: Bool] {
+        var result: [String: Bool] = [:]
+        for password in passwords {
+            let store = try RecipesStore(url: URL(fileURLWithPath: path))
+            do {
+                try store.unlock(password: password)
+            } catch {
+                guard error.description.contains("wrong password") else { throw error }
+                continue
+            }
+            let book = store.container.book
+            result[password] = try book.allRecipes().allSatisfy { recipe in
+                let details = try book.details(of: recipe)
+                return details.notes == expected[details.name]
+            }
+        }
+        return result
+    }
+
+    /// Kills `rekey` at random moments (`RECIPES_REKEY_KILLS` times, 10 by default) and checks
+    /// after each that exactly one of the two passwords opens the store and that it reads
+    /// every note; a rekey then runs to the end with the password that opened it.
+    @Test func aRekeyKilledAtAnyMomentLeavesExactlyOnePasswordOpeningEveryNote() async throws {
         let sandbox = try Sandbox()
-        let base = ["--store", sandbox.path("book.sqlite"), "--no-samples"]
-        let first = try sandbox.write("first.txt", Data("first password\n".utf8))
-        let second = try sandbox.write("second.txt", Data("second password\n".utf8))
+        let path = sandbox.path("book.sqlite")
+        let base = ["--store", path, "--no-samples"]
+        let passwords = ["first password", "second password"]
+        let files = try passwords.map { try sandbox.write("\($0.split(separator: " ")[0]).txt", Data("\($0)\r\n".utf8)) }
+        var expected: [String: String] = [:]
         for index in 0..<12 {
-            let added = try await sandbox.run(["add", "--name", "Noted \(index)", "--notes", String(repeating: "note \(index) ", count: 200)]
-                                              + base + ["--password-file", first])
+            let notes = String(repeating: "note \(index) ", count: 200)
+            let added = try await sandbox.run(["add", "--name", "Noted \(index)", "--notes", notes] + base + ["--password-file", files[0]])
             #expect(added.status == 0, "\(added)")
+            expected["Noted \(index)"] = notes
         }
-        // Which password reads every note: a rekey onto the same password reads them all
-        // (and changes nothing readable) or, when one does not decrypt, changes nothing.
-        func readsEverything(_ password: String) async throws -> Bool {
-            try await sandbox.run(["rekey", "--new-password-file", password] + base + ["--password-file", password]).status == 0
-        }
-        var current = first
-        for delay in [0, 2, 5, 10, 20, 40, 80, 160] {
-            let next = current == first ? second : first
-            let rekey = try sandbox.start(["rekey", "--new-password-file", next] + base + ["--password-file", current])
+        let kills = ProcessInfo.processInfo.environment["RECIPES_REKEY_KILLS"].flatMap { Int($0) } ?? 10
+        var generator = SystemRandomNumberGenerator()
+        var current = 0
+        var outcomes: [String: Int] = [:]
+        for attempt in 0..<kills {
+            let next = 1 - current
+            let rekey = try sandbox.start(["rekey", "--new-password-file", files[next]] + base + ["--password-file", files[current]])
+            let delay = Int.random(in: 0...400, using: &generator)
             try await Task.sleep(for: .milliseconds(delay))
             kill(rekey.process.processIdentifier, SIGKILL)
-            _ = try await rekey.finish()
-            let oldReads = try await readsEverything(current)
-            let newReads = try await readsEverything(next)
-            #expect(oldReads != newReads, "killed after \(delay) ms: old password reads all: \(oldReads), new: \(newReads)")
-            if newReads { current = next }
+            let finished = try await rekey.finish()
+            let opened = try Self.opening(path, with: passwords, expected: expected)
+            #expect(opened.count == 1 && opened.values.allSatisfy { $0 },
+                    "kill \(attempt) after \(delay) ms: \(opened) opened the store (true: read every note); rekey: \(finished)")
+            guard let winner = opened.keys.first, let index = passwords.firstIndex(of: winner) else { break }
+            outcomes[index == current ? "old password" : "new password", default: 0] += 1
+            current = index
         }
-        let shown = try await sandbox.run(["show", "noted 11"] + base + ["--password-file", current])
-        #expect(shown.status == 0 && shown.stdout.contains("note 11"), "\(shown)")
+        let done = try await sandbox.run(["rekey", "--new-password-file", files[1 - current]] + base + ["--password-file", files[current]])
+        #expect(done.status == 0 && done.stdout.contains("re-encrypted 12 values"), "\(done)")
+        #expect(try Self.opening(path, with: passwords, expected: expected) == [passwords[1 - current]: true])
+        print("rekey killed \(kills) times: the store opened afterwards with \(outcomes.sorted { $0.key < $1.key })")
+    }
+
+    @Test func rekeyOnAMissingStoreOrOntoTheSamePasswordWritesNothing() async throws {
+        let sandbox = try Sandbox()
+        let password = try sandbox.write("pw.txt", Data("the password\n".utf8))
+        let other = try sandbox.write("other.txt", Data("another\n".utf8))
+        let missing = sandbox.path("nowhere.sqlite")
+        let refused = try await sandbox.run(["rekey", "--store", missing, "--password-file", password, "--new-password-file", other])
+        #expect(refused.status == 1 && refused.stderr.contains("there is no store at \(missing)"), "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: missing))
+
+        let base = ["--store", sandbox.path("book.sqlite"), "--no-samples"]
+        #expect(try await sandbox.run(["add", "--name", "Noted", "--notes", "kept"] + base + ["--password-file", password]).status == 0)
+        let before = try DocumentStore(path: sandbox.path("book.sqlite")).lastSequence
+        let same = try await sandbox.run(["rekey", "--new-password-file", password] + base + ["--password-file", password])
+        #expect(same.status == 0 && same.stdout.contains("re-encrypted 0 values"), "\(same)")
+        #expect(try DocumentStore(path: sandbox.path("book.sqlite")).lastSequence == before, "the same password rewrote documents")
+        let wrong = try await sandbox.run(["rekey", "--new-password-file", other] + base + ["--password-file", other])
+        #expect(wrong.status == 1 && wrong.stderr.contains("wrong password"), "\(wrong)")
+    }
+
+    @Test func passwordFilesTakeTheirFirstLineWithoutCRLFAndADirectoryIsNamed() async throws {
+        let sandbox = try Sandbox()
+        let base = ["--store", sandbox.path("book.sqlite"), "--no-samples"]
+        let crlf = try sandbox.write("crlf.txt", Data("windows pw\r\nsecond line\r\n".utf8))
+        let lf = try sandbox.write("lf.txt", Data("windows pw\n".utf8))
+        #expect(try await sandbox.run(["add", "--name", "Noted", "--notes", "crlf"] + base + ["--password-file", crlf]).status == 0)
+        let shown = try await sandbox.run(["show", "Noted"] + base + ["--password-file", lf])
+        #expect(shown.status == 0 && shown.stdout.contains("crlf"), "the CR stayed in the password: \(shown)")
+        let folder = sandbox.path("a-folder")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let directory = try await sandbox.run(["show", "Noted"] + base + ["--password-file", folder])
+        #expect(directory.status == 1 && directory.stderr.contains("is a directory"), "\(directory)")
+        #expect(!directory.stderr.contains("NSCocoaErrorDomain"), "\(directory)")
     }
 
     @Test func notesSyncThroughServeAsCiphertextAndReadWithTheSamePassword() async throws {
