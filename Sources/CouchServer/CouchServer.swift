@@ -40,8 +40,10 @@ public final class CouchServer: Sendable {
     @discardableResult
     public func start(handleSignals: Bool = false) async throws -> Int {
         let listening = OneShotContinuation<Int>()
+        let idle = configuration.idleTimeout.components
         let app = Application(
             responder: CouchResponder(state: state, logger: logger),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "Recipes-CouchServer"),
             onServerRunning: { [state] channel in
@@ -51,10 +53,14 @@ public final class CouchServer: Sendable {
             },
             logger: logger
         )
-        let group = ServiceGroup(configuration: .init(
+        var groupConfiguration = ServiceGroupConfiguration(
             services: [app, ShutdownWatcher(state: state)],
             gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
-            logger: logger))
+            logger: logger)
+        // Past the grace period the requests still in flight (a body that never comes) are
+        // cancelled and their connections closed, so a shutdown always ends.
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.shutdownGracePeriod
+        let group = ServiceGroup(configuration: groupConfiguration)
         let task = Task {
             do {
                 try await group.run()

@@ -34,6 +34,15 @@ public struct CouchServerConfiguration: Sendable {
     /// Browser origins allowed to call the server (CORS), e.g. `http://localhost:8080`, or
     /// `*` for any; empty (the default) sends no CORS headers. Needed by PouchDB in a browser.
     public var corsOrigins: [String]
+    /// How long a connection may send nothing, between requests or in the middle of a
+    /// request's head or body, before the server closes it: a client that announced a
+    /// 10 MB body and sent 20 bytes holds a connection and a body reservation this long at
+    /// most. A reply being written (a longpoll wait, a continuous feed) is not idle.
+    public var idleTimeout: Duration
+    /// How long a shutdown (SIGTERM, SIGINT, `CouchServer.stop()`) waits for requests in
+    /// flight to finish before it cancels them and closes their connections, so the server
+    /// stops within about this long whatever clients do.
+    public var shutdownGracePeriod: Duration
 
     /// Makes a configuration; every argument but the data directory has a safe default.
     public init(
@@ -49,7 +58,9 @@ public struct CouchServerConfiguration: Sendable {
         maxEntriesPerRequest: Int = 100_000,
         sessionLifetime: Int = 600,
         maxLongpollTimeout: Int = 60_000,
-        corsOrigins: [String] = []
+        corsOrigins: [String] = [],
+        idleTimeout: Duration = .seconds(60),
+        shutdownGracePeriod: Duration = .seconds(5)
     ) {
         self.dataDirectory = dataDirectory
         self.host = host
@@ -64,5 +75,7 @@ public struct CouchServerConfiguration: Sendable {
         self.sessionLifetime = sessionLifetime
         self.maxLongpollTimeout = maxLongpollTimeout
         self.corsOrigins = corsOrigins
+        self.idleTimeout = idleTimeout
+        self.shutdownGracePeriod = shutdownGracePeriod
     }
 }

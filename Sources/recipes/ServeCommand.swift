@@ -20,7 +20,9 @@ struct ServeCommand: AsyncParsableCommand {
             lets them do everything. Without --user, one of the two is required: \
             --allow-anonymous-reads then serves read-only. Requests must address the server by a \
             loopback name (localhost, 127.0.0.1, [::1]), the --bind address, or a --public-host. \
-            Prints "listening on http://HOST:PORT" once ready.
+            Prints "listening on http://HOST:PORT" once ready. SIGTERM or SIGINT stops it: requests \
+            in flight get 5 s to finish, then are cancelled and their connections closed, so it \
+            exits within about 5 s whatever clients do.
             """
     )
 
@@ -59,11 +61,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Request-body megabytes held at once across all requests; others wait, then get 503.")
     var maxTotalBodyMb: Int = 256
 
+    @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing (between requests, or partway through a request body) before it is closed.")
+    var idleTimeout: Int = 60
+
     @Option(name: .long, help: "Browser origin allowed to call the server (CORS, for PouchDB in a browser); repeat it, or * for any.")
     var corsOrigin: [String] = []
 
     /// Checks the option combinations before anything starts.
     func validate() throws {
+        if idleTimeout < 1 { throw ValidationError("--idle-timeout must be 1 second or more.") }
         if password != nil, passwordFile != nil {
             throw ValidationError("Give either --password or --password-file, not both.")
         }
@@ -111,7 +117,7 @@ struct ServeCommand: AsyncParsableCommand {
                 dataDirectory: directory, host: bind, port: port, publicHosts: publicHost, credentials: credentials,
                 anonymousAccess: allowAnonymous ? .all : (allowAnonymousReads ? .reads : .none),
                 maxRequestBodySize: maxBodyMb * 1024 * 1024, maxBufferedBodyBytes: maxTotalBodyMb * 1024 * 1024,
-                corsOrigins: corsOrigin),
+                corsOrigins: corsOrigin, idleTimeout: .seconds(idleTimeout)),
             logger: logger)
         let boundPort: Int
         do {

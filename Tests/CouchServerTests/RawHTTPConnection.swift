@@ -82,6 +82,22 @@ final class RawHTTPConnection: @unchecked Sendable {
         }
     }
 
+    /// Waits until the server closes the connection, reading and dropping whatever it sends
+    /// meanwhile; `false` when it is still open after `timeout` seconds.
+    func waitForClose(timeout: Double) async throws -> Bool {
+        try await Self.offPool { [descriptor] in
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                let remaining = deadline.timeIntervalSinceNow
+                guard remaining > 0 else { return false }
+                var wait = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&wait, 1, Int32(max(1, remaining * 1000))) > 0 else { return false }
+                var chunk = [UInt8](repeating: 0, count: 65536)
+                if recv(descriptor, &chunk, chunk.count, 0) <= 0 { return true }
+            }
+        }
+    }
+
     /// A whole reply in `data`, or `nil` while it is incomplete.
     private static func parse(_ data: Data) -> HTTPReply? {
         guard let end = data.range(of: Data("\r\n\r\n".utf8)) else { return nil }

@@ -124,7 +124,7 @@ struct RequestHardeningTests {
         #expect(phantom.status == 409)
     }
 
-    @Test("Database files are 0600 in a 0700 data directory; a name too long for a file is 400 without the path")
+    @Test("Database files and the server's UUID file are 0600 in a 0700 data directory; a name too long for a file is 400 without the path")
     func fileModesAndPathsInErrors() async throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("couchserver-modes-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: parent) }
@@ -138,8 +138,9 @@ struct RequestHardeningTests {
             try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) & 0o777
         }
         #expect(try mode(dataDirectory.path) == 0o700)
-        let files = try FileManager.default.contentsOfDirectory(atPath: dataDirectory.path).filter { $0.hasPrefix("db1") }
-        #expect(files.contains("db1.couchdb"))
+        let all = try FileManager.default.contentsOfDirectory(atPath: dataDirectory.path)
+        let files = all.filter { $0.hasPrefix("db1") || $0 == ".server-uuid" }
+        #expect(files.contains("db1.couchdb") && files.contains(".server-uuid"), "\(all)")
         for file in files {
             #expect(try mode(dataDirectory.appendingPathComponent(file).path) == 0o600, "\(file)")
         }
