@@ -345,6 +345,15 @@ public final class DocumentStore: Sendable {
         }
     }
 
+    /// Copies the write-ahead log into the database file this store has open and empties it
+    /// (`PRAGMA wal_checkpoint(TRUNCATE)`), through the file descriptors the store holds, not
+    /// by path. A process that finds its file deleted or replaced under it calls this before
+    /// it goes: the log beside the path is then still the old file's, and a process opening
+    /// the file now at the path would otherwise replay the old file's pages onto it.
+    public func truncateWriteAheadLog() throws {
+        try mapped { try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
+    }
+
     /// Runs `body` on a reader snapshot, mapping SQLite failures to `.storage`. Inside
     /// ``inTransaction(_:)`` it reads on the writer connection, so it sees what the open
     /// transaction wrote.

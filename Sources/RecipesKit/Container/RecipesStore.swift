@@ -63,6 +63,14 @@ public final class RecipesStore: Sendable {
         }
     }
 
+    /// Lets go of a store file that was deleted or replaced while open
+    /// (``StoreFileIdentity/Change``): empties the write-ahead log beside the path, which is
+    /// still the old file's, so the file now at the path does not get the old file's pages
+    /// replayed onto it. Best effort: a failure is left to SQLite's own recovery.
+    public func releaseReplacedFile() {
+        try? documentStore.truncateWriteAheadLog()
+    }
+
     /// Whether a store file exists at `url` (without creating one).
     public static func exists(at url: URL) -> Bool {
         FileManager.default.fileExists(atPath: url.path)
