@@ -1,4 +1,4 @@
-import DocumentStore
+public import DocumentStore
 import ObjectGraph
 
 extension DocumentIncrementalStore {
@@ -20,20 +20,39 @@ extension DocumentIncrementalStore {
             let ours = ModelMetadataDocument.body(for: model)
             let theirs = leaves.filter { $0.body != ours }
             guard !theirs.isEmpty else { return }
-            for leaf in theirs {
-                guard let stored = leaf.body["objectModel"]?.objectValue else {
-                    throw DocumentIncrementalStoreError.invalidMetadata("revision \(leaf.rev) has no objectModel member")
-                }
-                let foreign = leaf.body[ModelMetadataDocument.storeMetadataKey] != nil
-                guard let difference = ModelDifference.first(between: stored, and: model, allowingAddedOptionalAttributes: foreign) else { continue }
-                if foreign {
-                    throw DocumentIncrementalStoreError.foreignModel(difference)
-                }
-                return   // another model version of ours: the next open migrates it, as it always has
-            }
+            // Another model version of ours: the next open migrates it, as it always has.
+            guard try Self.describeThisModel(theirs.map { ($0.rev.description, $0.body) }, model: model) else { return }
             let mine = leaves.filter { $0.body == ours }
             guard !mine.isEmpty else { return }
             _ = try ds { try documentStore.write(mine.map { .delete(id: id, parent: $0.rev) }) }
         }
+    }
+
+    /// Refuses, before they are stored, `CDTISMetaData` revisions (their bodies, by revision)
+    /// that another app wrote for a different model: a store holding one could no longer be
+    /// opened with this model. Revisions written for this model, or for another version of it
+    /// (which opening migrates), pass.
+    /// - Throws: ``DocumentIncrementalStoreError/foreignModel(_:)`` or
+    ///   ``DocumentIncrementalStoreError/invalidMetadata(_:)``, as ``adoptReplicatedMetadata()``.
+    public func checkIncomingMetadata(_ revisions: [(rev: String, body: JSONObject)]) throws {
+        guard let model = locked({ self.model }) else { return }
+        let ours = ModelMetadataDocument.body(for: model)
+        _ = try Self.describeThisModel(revisions.filter { $0.body != ours }, model: model)
+    }
+
+    /// Whether every metadata body describes this model exactly (`false`: one describes
+    /// another version of our own model); throws for another app's different model or a body
+    /// without an `objectModel`.
+    static func describeThisModel(_ revisions: [(rev: String, body: JSONObject)], model: ObjectModel) throws -> Bool {
+        for (rev, body) in revisions {
+            guard let stored = body["objectModel"]?.objectValue else {
+                throw DocumentIncrementalStoreError.invalidMetadata("revision \(rev) has no objectModel member")
+            }
+            let foreign = body[ModelMetadataDocument.storeMetadataKey] != nil
+            guard let difference = ModelDifference.first(between: stored, and: model, allowingAddedOptionalAttributes: foreign) else { continue }
+            if foreign { throw DocumentIncrementalStoreError.foreignModel(difference) }
+            return false
+        }
+        return true
     }
 }

@@ -29,6 +29,21 @@ final class SyncHooks: SyncStoreHooks, @unchecked Sendable {
         self.store = store
     }
 
+    /// Refuses a batch holding another app's `CDTISMetaData` for a different model before it
+    /// is written: stored, it would keep this store from opening ever after.
+    func checkIncoming(_ revisions: [TransferRevision]) throws {
+        let metadata = revisions.filter { $0.id == DocumentLayout.metadataDocumentID && !$0.deleted }
+        guard !metadata.isEmpty else { return }
+        do {
+            try store.incrementalStore.checkIncomingMetadata(metadata.map { ($0.rev.description, $0.body) })
+        } catch let error as DocumentIncrementalStoreError {
+            guard case .foreignModel(let difference) = error else { throw error }
+            throw RecipesError.store(
+                "the remote database holds another app's data for a different model (\(difference)); nothing of it was stored here. Sync this store only with a database of apps using the same recipes model",
+                cause: error)
+        }
+    }
+
     func willPull() throws {
         let pushedThrough = try RecipesSync.statusRecord(of: store.documentStore).pushedThrough
         var revisions: [String: String] = [:]

@@ -53,7 +53,7 @@ public struct FirstRunSeeding {
             _ = try await sync.pull()
             try sync.hooks.refresh()
         } catch {
-            note("recipes: cannot reach the remote \(configuration.maskedRemote ?? "") to check for recipes before seeding (\(error)); not seeding now, the next command tries again")
+            note("recipes: cannot check the remote \(configuration.maskedRemote ?? "") for recipes before seeding (\(error)); not seeding now, the next command tries again")
             return
         }
         let record = try seeder.seedIfEmpty(sets)

@@ -60,7 +60,10 @@ public struct RecipesSync: Sendable {
         try hooks.willPull()
         let summary: ReplicationSummary
         do {
-            summary = try await Sync(store: documentStore, remote: remote, logger: logger).pull(observer: observer("pull", progress))
+            var options = ReplicationOptions()
+            options.admission = { [hooks] revisions in try hooks.checkIncoming(revisions) }
+            summary = try await Sync(store: documentStore, remote: remote, logger: logger)
+                .pull(options: options, observer: observer("pull", progress))
         } catch ReplicationError.databaseNotFound {
             logger.info("the remote database does not exist yet; the push will create it", metadata: ["remote": "\(remoteDescription)"])
             return nil

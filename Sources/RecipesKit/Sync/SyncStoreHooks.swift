@@ -1,6 +1,11 @@
+public import Replication
+
 /// What a sync asks of the store above the datastore: merging conflicting revisions in
 /// object-graph terms, and refreshing the object graph after documents changed underneath.
 public protocol SyncStoreHooks: Sendable {
+    /// Looks at each batch a pull is about to write and throws, before anything of it is
+    /// written, when the remote holds data this store cannot take (another app's model).
+    func checkIncoming(_ revisions: [TransferRevision]) throws
     /// Called just before a pull, while the store still holds only this machine's edits
     /// (lets ``ConflictPreference/local`` tell this machine's revisions from pulled ones).
     func willPull() throws

@@ -26,6 +26,12 @@ public struct ReplicationOptions: Sendable {
     public var selector: JSONValue?
 
     /// Defaults: batches of 500 changes, no filter, the target must exist.
+    /// Looks at each batch of revisions before any of it is written to the target; what it
+    /// throws stops the replication with that error, the batch unwritten and the checkpoint
+    /// where it was. A pull uses it to refuse a remote whose data this store cannot hold
+    /// (another app's model) before the first such document reaches the store.
+    public var admission: (@Sendable ([TransferRevision]) throws -> Void)?
+
     public init() {}
 
     /// The `docIDs` and `selector` as a changes selection; nil when neither is set.

@@ -306,6 +306,7 @@ public final class Replicator: Sendable {
     private func write(_ batch: Batch, state: RunState, sessionID: String, started: Date,
                        start: ReplicationSequence?) async throws {
         try Task.checkCancellation()
+        if let admission = options.admission, !batch.revisions.isEmpty { try admission(batch.revisions) }
         var writeFailures: [DocumentFailure] = []
         if !batch.revisions.isEmpty {
             let writer = target
