@@ -13,7 +13,9 @@ struct ListCommand: AsyncParsableCommand {
             array of {id, name, type, prepTime, overview, ingredientCount, hasImage}. --watch keeps \
             the list up: it redraws it whenever it changes (a save by another recipes command, a \
             sync), checking the store every 250 ms, until Ctrl-C (exit status 130); when stdout is \
-            not a terminal each new list follows a line of three dashes.
+            not a terminal each new list follows a line of three dashes. If the store file is \
+            deleted, replaced (a backup restored with mv) or truncated meanwhile, the watch says so \
+            and exits with status 1.
             """)
 
     @OptionGroup var global: GlobalOptions
