@@ -61,6 +61,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Request-body megabytes held at once across all requests; others wait, then get 503.")
     var maxTotalBodyMb: Int = 256
 
+    @Option(name: .customLong("body-wait"), help: "Seconds a request waits for room in --max-total-body-mb before it gets 503.")
+    var bodyWait: Int = 30
+
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing (between requests, or partway through a request body) before it is closed.")
     var idleTimeout: Int = 60
 
@@ -70,6 +73,12 @@ struct ServeCommand: AsyncParsableCommand {
     /// Checks the option combinations before anything starts.
     func validate() throws {
         if idleTimeout < 1 { throw ValidationError("--idle-timeout must be 1 second or more.") }
+        if bodyWait < 0 { throw ValidationError("--body-wait must be 0 seconds or more.") }
+        // A request waiting for room is not read meanwhile, which the idle timeout would
+        // take for a silent client.
+        if bodyWait >= idleTimeout {
+            throw ValidationError("--body-wait (\(bodyWait) s) must be shorter than --idle-timeout (\(idleTimeout) s).")
+        }
         if password != nil, passwordFile != nil {
             throw ValidationError("Give either --password or --password-file, not both.")
         }
@@ -117,6 +126,7 @@ struct ServeCommand: AsyncParsableCommand {
                 dataDirectory: directory, host: bind, port: port, publicHosts: publicHost, credentials: credentials,
                 anonymousAccess: allowAnonymous ? .all : (allowAnonymousReads ? .reads : .none),
                 maxRequestBodySize: maxBodyMb * 1024 * 1024, maxBufferedBodyBytes: maxTotalBodyMb * 1024 * 1024,
+                bodyBudgetWait: .seconds(bodyWait),
                 corsOrigins: corsOrigin, idleTimeout: .seconds(idleTimeout)),
             logger: logger)
         let boundPort: Int

@@ -17,7 +17,7 @@ struct RawHTTPError: Error, CustomStringConvertible {
 final class RawHTTPConnection: @unchecked Sendable {
     private let descriptor: Int32
 
-    init(port: Int) throws {
+    init(port: Int, sendTimeout seconds: Int = 30) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw RawHTTPError(description: "socket() failed") }
         var address = sockaddr_in()
@@ -33,8 +33,8 @@ final class RawHTTPConnection: @unchecked Sendable {
             close(descriptor)
             throw RawHTTPError(description: "connect() to port \(port) failed")
         }
-        // A peer that stops reading fails `send` after 30 s instead of blocking it for ever.
-        var sendTimeout = timeval(tv_sec: 30, tv_usec: 0)
+        // A peer that stops reading fails `send` after `seconds` instead of blocking it for ever.
+        var sendTimeout = timeval(tv_sec: seconds, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &sendTimeout, socklen_t(MemoryLayout<timeval>.size))
     }
 

@@ -128,7 +128,10 @@ struct ServeAccessTests {
     func concurrentLargeBodies() async throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let served = try await Self.serve(directory, [])
+        // Four bodies fit the budget at once; the other four wait for room. On a loaded
+        // machine (the whole suite on two cores) the first four can take longer than the
+        // default 30 s wait, so the wait, and the clients' patience, are generous here.
+        let served = try await Self.serve(directory, ["--body-wait", "150", "--idle-timeout", "300"])
         defer { served.stop() }
         let port = served.port
         let body = Data(repeating: UInt8(ascii: " "), count: 60 * 1024 * 1024)
@@ -140,7 +143,7 @@ struct ServeAccessTests {
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<8 {
                 group.addTask {
-                    let connection = try RawHTTPConnection(port: port)
+                    let connection = try RawHTTPConnection(port: port, sendTimeout: 180)
                     try await connection.sendHead([
                         "POST /missing\(index)/_bulk_docs HTTP/1.1", "Host: 127.0.0.1:\(port)", "Content-Type: application/json",
                         "Content-Length: \(body.count)", "Connection: close",
@@ -148,7 +151,7 @@ struct ServeAccessTests {
                     try await connection.send(body.dropLast())
                     try await Task.sleep(for: .seconds(1))
                     try await connection.send(body.suffix(1))
-                    return try await connection.readReply(timeout: 120).status
+                    return try await connection.readReply(timeout: 240).status
                 }
             }
             try await Task.sleep(for: .milliseconds(500))

@@ -55,7 +55,7 @@ struct ServeShutdownTests {
     func stalledBodyTimesOut() async throws {
         let directory = try ServeAccessTests.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let served = try await ServeAccessTests.serve(directory, ["--idle-timeout", "1"])
+        let served = try await ServeAccessTests.serve(directory, ["--idle-timeout", "1", "--body-wait", "0"])
         defer { served.stop() }
         let client = HTTPTestClient(port: served.port)
         #expect(try await client.send("PUT", "/slow", headers: ServeAccessTests.auth).status == 201)
@@ -64,5 +64,7 @@ struct ServeShutdownTests {
         #expect(try await client.send("GET", "/slow", headers: ServeAccessTests.auth).json().objectValue?["doc_count"] == 0)
         let refused = try await ServeAccessTests.refused(["--idle-timeout", "0", "--allow-anonymous"])
         #expect(refused.status == 64 && refused.stderr.contains("--idle-timeout"), "\(refused)")
+        let clash = try await ServeAccessTests.refused(["--idle-timeout", "20", "--body-wait", "30", "--allow-anonymous"])
+        #expect(clash.status == 64 && clash.stderr.contains("must be shorter than --idle-timeout"), "\(clash)")
     }
 }
