@@ -74,6 +74,7 @@ let package = Package(
                 "DocumentStore",
                 "DocumentIncrementalStore",
                 "Replication",
+                "CouchProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),

@@ -85,19 +85,42 @@ public enum AttributeValue: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether `scalar` (in the Basic Multilingual Plane, which `\uXXXX` can write) joins
+    /// the character before it (a combining mark, a joiner) or after it (a prepended mark)
+    /// into one Character.
+    private static func joinsItsNeighbour(_ scalar: Unicode.Scalar) -> Bool {
+        guard !scalar.isASCII, scalar.value <= 0xFFFF else { return false }
+        var after = "a"
+        after.unicodeScalars.append(scalar)
+        var before = ""
+        before.unicodeScalars.append(scalar)
+        before += "a"
+        return after.count == 1 || before.count == 1
+    }
+
     /// A predicate-format rendering of the value (strings quoted and escaped).
     public var description: String {
         switch self {
         case .null: return "nil"
         case .string(let s):
+            // Scalar by scalar: Swift reads a quote followed by a combining mark as one
+            // Character, so the marks (and the scalars that join the next character) are
+            // written as \uXXXX escapes, and the text parses back to the same string.
             var out = "\""
-            for ch in s {
-                switch ch {
+            for scalar in s.unicodeScalars {
+                switch scalar {
                 case "\"": out += "\\\""
                 case "\\": out += "\\\\"
                 case "\n": out += "\\n"
                 case "\t": out += "\\t"
-                default: out.append(ch)
+                case "\r": out += "\\r"
+                default:
+                    if Self.joinsItsNeighbour(scalar) {
+                        let hex = String(scalar.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
                 }
             }
             return out + "\""

@@ -158,3 +158,13 @@ struct PredicateParserPropertyTests {
         #expect(try ObjectPredicate(format: "a == %d", 3.0) == ObjectPredicate(format: "a == 3"))
     }
 }
+
+/// Strings whose first or last scalar would join the quote around it into one Character.
+@Suite struct PredicateStringRenderingTests {
+    @Test(arguments: ["\u{08E9}", "a\u{0301}", "\u{0301}\"", "x\u{200D}", "\u{0600}", "\"\u{0308}", "line\r\nbreak", "\\\u{0301}"])
+    func aStringWithJoiningScalarsRendersAndParsesBack(_ text: String) throws {
+        let predicate = try ObjectPredicate(format: "name == %@", [text])
+        let again = try ObjectPredicate(format: predicate.description)
+        #expect(again == predicate, "\(predicate.description)")
+    }
+}

@@ -99,6 +99,9 @@ struct EncryptedNotesTests {
         var result: [String: Bool] = [:]
         for password in passwords {
             let store = try RecipesStore(url: URL(fileURLWithPath: path))
+            // Closed before the next: a test process holding many open files makes every
+            // later process spawn costlier (Foundation lists /proc/self/fd).
+            defer { try? store.documentStore.close() }
             do {
                 try store.unlock(password: password)
             } catch {
@@ -165,10 +168,15 @@ struct EncryptedNotesTests {
 
         let base = ["--store", sandbox.path("book.sqlite"), "--no-samples"]
         #expect(try await sandbox.run(["add", "--name", "Noted", "--notes", "kept"] + base + ["--password-file", password]).status == 0)
-        let before = try DocumentStore(path: sandbox.path("book.sqlite")).lastSequence
+        func lastSequence() throws -> Int64 {
+            let store = try DocumentStore(path: sandbox.path("book.sqlite"))
+            defer { try? store.close() }
+            return try store.lastSequence
+        }
+        let before = try lastSequence()
         let same = try await sandbox.run(["rekey", "--new-password-file", password] + base + ["--password-file", password])
         #expect(same.status == 0 && same.stdout.contains("re-encrypted 0 values"), "\(same)")
-        #expect(try DocumentStore(path: sandbox.path("book.sqlite")).lastSequence == before, "the same password rewrote documents")
+        #expect(try lastSequence() == before, "the same password rewrote documents")
         let wrong = try await sandbox.run(["rekey", "--new-password-file", other] + base + ["--password-file", other])
         #expect(wrong.status == 1 && wrong.stderr.contains("wrong password"), "\(wrong)")
     }

@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 import Testing
@@ -79,7 +80,7 @@ import Testing
         let remote = try CouchDatabase(url: server.url("db", user: "admin", password: "hunter2-secret"))
         #expect(!remote.description.contains("hunter2") && remote.description.contains("admin:***@"))
         #expect(!remote.peerIdentity.contains("admin"))
-        #expect(CouchURL.mask("see http://u:p4ss@h:1/db now") == "see http://u:***@h:1/db now")
+        #expect(CredentialMask.masked("see http://u:p4ss@h:1/db now") == "see http://u:***@h:1/db now")
     }
 
     @Test func cookieSessionLogsInOnceAndSendsTheCookie() async throws {

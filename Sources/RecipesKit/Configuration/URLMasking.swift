@@ -1,23 +1,17 @@
+import CouchProtocol
 import Foundation
-/// Hides the password in a URL before it is shown anywhere (logs, errors, status output).
-///
-/// Works on the text rather than through `URL` so that even a string that does not parse as
-/// a URL never leaks its credentials.
+
+/// Shows remotes and store paths without their passwords, and tells a server address typed
+/// without its scheme from a path. The masking itself is `CouchProtocol`'s
+/// `CredentialMask`, the one masker of every layer.
 public enum URLMasking {
     /// The replacement shown instead of a password.
-    public static let mask = "***"
+    public static let mask = CredentialMask.mask
 
-    /// `text` with the password of its `scheme://user:password@host` part replaced by
-    /// ``mask``; a URL typed without its scheme (`user:password@host/db`) is masked the same
-    /// way; text without a password is returned unchanged.
+    /// `text` with every password masked (`CredentialMask.masked`, the one masker of every
+    /// layer), for callers of RecipesKit that show remotes.
     public static func masked(_ text: String) -> String {
-        let authorityStart = text.range(of: "://")?.upperBound ?? text.startIndex
-        let authorityEnd = text[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
-        let authority = text[authorityStart..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@") else { return text }
-        let userInfo = authority[authority.startIndex..<at]
-        guard let colon = userInfo.firstIndex(of: ":") else { return text }
-        return String(text[text.startIndex...colon]) + mask + String(text[at...])
+        CredentialMask.masked(text)
     }
 
     /// A file path with every component that holds `user:password@…` masked, so a store

@@ -124,16 +124,16 @@ final class CouchHTTPClient: Sendable {
                 if error.code == .cancelled { throw ReplicationError.cancelled }
                 let transient = CouchHTTPClient.isTransient(error)
                 if transient, attempt < maxRetries {
-                    logger.warning("\(method) \(url.description): \(error.code.rawValue) \(CouchURL.mask(error.localizedDescription)); retrying")
+                    logger.warning("\(method) \(url.description): \(error.code.rawValue) \(CredentialMask.masked(error.localizedDescription)); retrying")
                     try await backoff(attempt)
                     attempt += 1
                     continue
                 }
                 if error.code == .timedOut { throw ReplicationError.timedOut(url: url.description) }
                 throw ReplicationError.unreachable(url: url.description,
-                                                   detail: "\(CouchURL.mask(error.localizedDescription)) [URLError \(error.code.rawValue)]")
+                                                   detail: "\(CredentialMask.masked(error.localizedDescription)) [URLError \(error.code.rawValue)]")
             } catch {
-                throw ReplicationError.unreachable(url: url.description, detail: CouchURL.mask("\(error)"))
+                throw ReplicationError.unreachable(url: url.description, detail: CredentialMask.masked("\(error)"))
             }
         }
     }
@@ -207,7 +207,7 @@ final class CouchHTTPClient: Sendable {
             throw ReplicationError.cancelled
         } catch let error as URLError {
             if error.code == .timedOut { throw ReplicationError.timedOut(url: url.description) }
-            throw ReplicationError.unreachable(url: url.description, detail: CouchURL.mask(error.localizedDescription))
+            throw ReplicationError.unreachable(url: url.description, detail: CredentialMask.masked(error.localizedDescription))
         }
         guard let http = response as? HTTPURLResponse else {
             throw ReplicationError.malformedReply(url: url.description, detail: "not an HTTP reply to /_session")

@@ -1,4 +1,5 @@
 public import Foundation
+import CouchProtocol
 
 /// A remote database URL split into the server root, the database name and the credentials,
 /// so the credentials can be sent as authentication and never shown.
@@ -16,7 +17,7 @@ public struct CouchURL: Sendable, Hashable, CustomStringConvertible {
     public init(_ text: String) throws {
         guard var components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
               scheme == "http" || scheme == "https", components.host?.isEmpty == false
-        else { throw ReplicationError.invalidURL(CouchURL.mask(text)) }
+        else { throw ReplicationError.invalidURL(CredentialMask.masked(text)) }
         user = components.user.flatMap { $0.isEmpty ? nil : $0 }
         password = components.password
         components.user = nil
@@ -26,12 +27,12 @@ public struct CouchURL: Sendable, Hashable, CustomStringConvertible {
         var path = components.percentEncodedPath
         while path.hasSuffix("/") { path.removeLast() }
         guard let slash = path.lastIndex(of: "/"), slash < path.index(before: path.endIndex) else {
-            throw ReplicationError.invalidURL(CouchURL.mask(text) + " (no database name)")
+            throw ReplicationError.invalidURL(CredentialMask.masked(text) + " (no database name)")
         }
         let encodedName = String(path[path.index(after: slash)...])
         databaseName = encodedName.removingPercentEncoding ?? encodedName
         components.percentEncodedPath = String(path[..<slash])
-        guard let root = components.url else { throw ReplicationError.invalidURL(CouchURL.mask(text)) }
+        guard let root = components.url else { throw ReplicationError.invalidURL(CredentialMask.masked(text)) }
         serverURL = root
     }
 
@@ -48,23 +49,6 @@ public struct CouchURL: Sendable, Hashable, CustomStringConvertible {
         components.user = user
         components.percentEncodedPassword = password == nil ? nil : "***"
         return (components.url?.absoluteString ?? serverURL.absoluteString) + "/" + CouchURL.encodeSegment(databaseName)
-    }
-
-    /// Replaces the password of any `scheme://user:password@` in a text with `***`.
-    public static func mask(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://") else { return text }
-        let rest = text[schemeEnd.upperBound...]
-        let authorityEnd = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-        let authority = rest[..<authorityEnd]
-        guard let at = authority.lastIndex(of: "@") else { return text }
-        let userInfo = authority[..<at]
-        let masked: String
-        if let colon = userInfo.firstIndex(of: ":") {
-            masked = String(userInfo[..<colon]) + ":***"
-        } else {
-            masked = String(userInfo)
-        }
-        return String(text[..<schemeEnd.upperBound]) + masked + String(rest[at...])
     }
 
     /// Percent-encodes one path segment (a database name or a document ID).

@@ -1,0 +1,24 @@
+import CouchProtocol
+import Testing
+
+/// The one credential masker, on addresses and on error texts with addresses inside.
+@Suite struct CredentialMaskTests {
+    @Test(arguments: [
+        ("http://admin:s3cret@127.0.0.1:5984/db", "http://admin:***@127.0.0.1:5984/db"),
+        ("https://user:p@ss@host/db", "https://user:***@host/db"),
+        ("https://user@host/db", "https://user@host/db"),
+        ("https://host/db/a:b@c", "https://host/db/a:b@c"),
+        ("couchdb://u:pw@h", "couchdb://u:***@h"),
+        ("admin:s3cret@127.0.0.1:45984/recipes", "admin:***@127.0.0.1:45984/recipes"),
+        ("not a url", "not a url"),
+        ("", ""),
+        ("Failed to connect to http://a:b@h:1/db: refused; retried https://c:d@k",
+         "Failed to connect to http://a:***@h:1/db: refused; retried https://c:***@k"),
+        ("http://a:b@h then x@y", "http://a:***@h then x@y"),
+        ("http://a:***@h", "http://a:***@h"),
+        ("http://:@h", "http://:***@h"),
+    ])
+    func masksEveryPassword(_ text: String, _ expected: String) {
+        #expect(CredentialMask.masked(text) == expected)
+    }
+}
