@@ -105,7 +105,11 @@ public final class DocumentStore: Sendable {
                 }
                 return pool
             } catch let error as DatabaseError
-                where attempt < 20 && [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_ERROR].contains(error.resultCode)
+                // Another opener of a new file may be migrating it at the same moment: its
+                // migration can lock the file (busy), or commit first, so this one's insert of
+                // the same migration identifier fails its constraint. Opening again then finds
+                // the migrations it completed.
+                where attempt < 20 && [.SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_ERROR, .SQLITE_CONSTRAINT].contains(error.resultCode)
             {
                 attempt += 1
                 Thread.sleep(forTimeInterval: 0.005 * Double(attempt))

@@ -1,22 +1,24 @@
 import Foundation
 import RecipesKit
+import Synchronization
 
 /// Shows sync progress on stderr: a line per step, and a redrawn `changes processed /
 /// total` counter while a step runs when stderr is a terminal.
-final class ProgressPrinter: @unchecked Sendable {
-    private let lock = NSLock()
+final class ProgressPrinter: Sendable {
     private let interactive = Terminal.stderrIsTerminal
-    private var drawn = false
+    /// Whether a counter line is drawn (and must be cleared before the next line); the lock
+    /// also keeps lines from two steps' tasks whole.
+    private let drawn = Mutex(false)
 
     /// A step started or ended.
     func step(_ operation: SyncOperation) {
-        lock.withLock {
-            clearLine()
+        drawn.withLock { drawn in
+            Self.clearLine(&drawn)
             switch operation.state {
-            case .running: write("\(operation.name)…\n")
-            case .succeeded: write("\(operation.name): done\n")
-            case .failed(let message): write("\(operation.name): failed: \(message)\n")
-            case .cancelled(let reason): write("\(operation.name): skipped (\(reason))\n")
+            case .running: Self.write("\(operation.name)…\n")
+            case .succeeded: Self.write("\(operation.name): done\n")
+            case .failed(let message): Self.write("\(operation.name): failed: \(message)\n")
+            case .cancelled(let reason): Self.write("\(operation.name): skipped (\(reason))\n")
             case .pending: break
             }
         }
@@ -25,26 +27,26 @@ final class ProgressPrinter: @unchecked Sendable {
     /// The running step moved on.
     func progress(_ event: SyncProgressEvent) {
         guard interactive else { return }
-        lock.withLock {
+        drawn.withLock { drawn in
             let total = event.total.map { " / \($0)" } ?? ""
-            write("\r\(event.step): \(event.processed)\(total) changes")
+            Self.write("\r\(event.step): \(event.processed)\(total) changes")
             drawn = true
         }
     }
 
     /// Ends a drawn counter line.
     func finish() {
-        lock.withLock { clearLine() }
+        drawn.withLock { Self.clearLine(&$0) }
     }
 
-    private func clearLine() {
+    private static func clearLine(_ drawn: inout Bool) {
         if drawn {
             write("\r\u{1B}[K")
             drawn = false
         }
     }
 
-    private func write(_ text: String) {
+    private static func write(_ text: String) {
         FileHandle.standardError.write(Data(text.utf8))
     }
 }

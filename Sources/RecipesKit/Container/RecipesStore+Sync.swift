@@ -4,6 +4,7 @@ public import Logging
 public import Replication
 import ObjectGraph
 import DocumentIncrementalStore
+import Synchronization
 
 extension RecipesStore {
     /// A sync of this store with the peer at `remoteURL` (a server is reached with `clientOptions`).
@@ -18,12 +19,11 @@ extension RecipesStore {
 }
 
 /// Conflict resolution and refresh for a ``RecipesStore``, in object-graph terms.
-final class SyncHooks: SyncStoreHooks, @unchecked Sendable {
+final class SyncHooks: SyncStoreHooks, Sendable {
     let store: RecipesStore
-    private let lock = NSLock()
     /// The winning revision of every document changed here and not pushed yet, taken just
     /// before a pull: after it, these are the revisions written on this machine.
-    private var localRevisions: [String: String] = [:]
+    private let localRevisions = Mutex<[String: String]>([:])
 
     init(store: RecipesStore) {
         self.store = store
@@ -51,7 +51,7 @@ final class SyncHooks: SyncStoreHooks, @unchecked Sendable {
             guard !change.deleted, let winner = try store.documentStore.get(id: change.id) else { return }
             revisions[change.id] = winner.rev.description
         }
-        lock.withLock { localRevisions = revisions }
+        localRevisions.withLock { $0 = revisions }
     }
 
     /// Settles conflicts through the object graph's one conflict API
@@ -66,7 +66,7 @@ final class SyncHooks: SyncStoreHooks, @unchecked Sendable {
         case .remote:
             return try coordinator.resolveReplicaConflicts(policy: .storeTrumps).count
         case .local:
-            let local = lock.withLock { localRevisions }
+            let local = localRevisions.withLock { $0 }
             return try coordinator.resolveReplicaConflicts(policy: .custom { conflict in
                 guard let mine = local[conflict.objectID.referenceString].map(RowVersion.init),
                       conflict.others.contains(where: { $0.version == mine }) else { return .storeTrumps }

@@ -1,11 +1,11 @@
-import Foundation
+import Synchronization
 
 /// One step of a sync (pull, resolve conflicts, push, refresh): a named piece of async work
 /// that runs only after every operation it depends on has succeeded.
 ///
 /// Operations are reference types so dependencies can name them, and they record their own
 /// outcome, which the queue reads when it builds a report.
-public final class SyncOperation: @unchecked Sendable {
+public final class SyncOperation: Sendable {
     /// How an operation ended (or that it has not run).
     public enum State: Sendable, Equatable {
         /// Not run yet.
@@ -25,9 +25,7 @@ public final class SyncOperation: @unchecked Sendable {
     /// Operations that must succeed before this one runs.
     public let dependencies: [SyncOperation]
     private let work: @Sendable (SyncOperation) async throws -> Void
-    private let lock = NSLock()
-    private var stateStorage: State = .pending
-    private var errorStorage: (any Error)?
+    private let outcome = Mutex<(state: State, error: (any Error)?)>((.pending, nil))
 
     /// Makes an operation that runs `work` (which receives the operation, to report progress).
     public init(_ name: String, dependsOn dependencies: [SyncOperation] = [],
@@ -38,24 +36,16 @@ public final class SyncOperation: @unchecked Sendable {
     }
 
     /// The current state.
-    public var state: State {
-        lock.lock()
-        defer { lock.unlock() }
-        return stateStorage
-    }
+    public var state: State { outcome.withLock { $0.state } }
 
     /// The error the operation failed with, if it failed.
-    public var error: (any Error)? {
-        lock.lock()
-        defer { lock.unlock() }
-        return errorStorage
-    }
+    public var error: (any Error)? { outcome.withLock { $0.error } }
 
     func setState(_ state: State, error: (any Error)? = nil) {
-        lock.lock()
-        stateStorage = state
-        if let error { errorStorage = error }
-        lock.unlock()
+        outcome.withLock {
+            $0.state = state
+            if let error { $0.error = error }
+        }
     }
 
     func perform() async throws {
