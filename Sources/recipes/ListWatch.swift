@@ -55,15 +55,7 @@ struct ListWatch {
             }
         }
         interrupts.attach(task)
-        let monitor = Task { () -> StoreFileIdentity.Change? in
-            while true {
-                do { try await Task.sleep(for: Self.fileCheckInterval) } catch { return nil }
-                if let change = identity.change() {
-                    task.cancel()
-                    return change
-                }
-            }
-        }
+        let monitor = identity.guarding(task, every: Self.fileCheckInterval)
         defer { monitor.cancel() }
         let outcome = await task.result
         monitor.cancel()

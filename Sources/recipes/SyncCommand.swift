@@ -30,7 +30,8 @@ struct SyncCommand: AsyncParsableCommand {
             count, error, retryIn, remote}. While the remote cannot be reached it retries, waiting \
             0.5 s doubling to 30 s; refused credentials or access (401, 403) stop it with \
             status 1. SIGINT stops it within 2 s with status 130, SIGTERM with status 143; \
-            what was synced is checkpointed and the next sync resumes there.
+            what was synced is checkpointed and the next sync resumes there. If the store file is \
+            deleted, replaced or truncated meanwhile, it says so and exits with status 1.
             """)
 
     /// The exit status of a sync that finished but left refused documents pending.
@@ -86,7 +87,7 @@ struct SyncCommand: AsyncParsableCommand {
             let preference = prefer
             let lockBehaviour: RecipesSync.LockBehaviour = wait ? .wait(timeout: nil) : .failIfRunning
             if live {
-                try await runLive(sync, direction: direction, prefer: preference, lock: lockBehaviour, logger: logger)
+                try await runLive(sync, store: session.store, direction: direction, prefer: preference, lock: lockBehaviour, logger: logger)
                 return
             }
             let interrupts = InterruptHandler()

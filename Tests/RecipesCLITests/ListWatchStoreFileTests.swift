@@ -66,4 +66,18 @@ struct ListWatchStoreFileTests {
             #expect(Date().timeIntervalSince(started) < 60, "\(added)")
         }
     }
+
+    @Test("a live sync whose store is deleted stops, says so and exits 1")
+    func liveSyncNoticesItsStoreFile() async throws {
+        let sandbox = try Sandbox("live-file")
+        let path = sandbox.path("synced.sqlite")
+        let machine = ["--store", path, "--no-samples", "--remote", sandbox.path("remote.sqlite")]
+        #expect(try await sandbox.run(["add", "--name", "Apple Soup"] + machine).status == 0)
+        let live = try await LiveSyncTests.startLive(sandbox, machine)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        #expect(await live.waitForExit(timeout: 60), "the live sync did not notice its store was deleted")
+        let result = try await live.finish(timeout: 5)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("recipes: the store \(path) was deleted while it was open"), "\(result.stderr)")
+    }
 }

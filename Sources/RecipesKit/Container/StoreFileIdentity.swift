@@ -49,6 +49,28 @@ public struct StoreFileIdentity: Sendable, Equatable {
         inode = UInt64(info.st_ino)
     }
 
+    /// Checks the path every `interval` and returns the first ``change()`` seen, or `nil`
+    /// once the calling task is cancelled: what a long-running command runs beside its work,
+    /// to stop that work when the store goes away.
+    public func firstChange(every interval: Duration) async -> Change? {
+        while true {
+            do { try await Task.sleep(for: interval) } catch { return nil }
+            if let change = change() { return change }
+        }
+    }
+
+    /// Runs ``firstChange(every:)`` beside `work` and cancels `work` when the store goes
+    /// away; the returned task ends with the change (then `work` was cancelled), or with `nil`
+    /// once it is cancelled itself (cancel it when `work` ends on its own).
+    public func guarding<Success: Sendable, Failure: Error>(_ work: Task<Success, Failure>,
+                                                           every interval: Duration) -> Task<Change?, Never> {
+        Task {
+            let change = await firstChange(every: interval)
+            if change != nil { work.cancel() }
+            return change
+        }
+    }
+
     /// The first 16 bytes of every SQLite database file.
     private static let header = Array("SQLite format 3\0".utf8)
 
