@@ -7,6 +7,7 @@ import Darwin
 #endif
 public import Foundation
 public import Logging
+import Synchronization
 
 /// An exclusive, inter-process lock that lets only one sync of a store run at a time,
 /// whichever process starts it.
@@ -19,20 +20,19 @@ public import Logging
 /// file that someone may be opening would let two holders in).
 ///
 /// The lock is released by ``release()`` or when the value is deallocated.
-public final class SyncLock: @unchecked Sendable {
+public final class SyncLock: Sendable {
     /// The store this lock protects.
     public let storeURL: URL
     /// The lock file (`<store>.sync.lock`).
     public let lockFileURL: URL
 
-    // `descriptor` is guarded by `mutex`; -1 once released.
-    private let mutex = NSLock()
-    private var descriptor: Int32
+    /// The lock file's descriptor; -1 once released.
+    private let descriptor: Mutex<Int32>
 
     private init(storeURL: URL, lockFileURL: URL, descriptor: Int32) {
         self.storeURL = storeURL
         self.lockFileURL = lockFileURL
-        self.descriptor = descriptor
+        self.descriptor = Mutex(descriptor)
     }
 
     deinit {
@@ -101,24 +101,22 @@ public final class SyncLock: @unchecked Sendable {
 
     /// Whether this value still holds the lock.
     public var isHeld: Bool {
-        mutex.lock()
-        defer { mutex.unlock() }
-        return descriptor >= 0
+        descriptor.withLock { $0 >= 0 }
     }
 
     /// Gives the lock up; calling it again does nothing.
     public func release() {
-        mutex.lock()
-        defer { mutex.unlock() }
-        guard descriptor >= 0 else { return }
-        // Clear our pid before unlocking so a later reader never blames us.
-        _ = ftruncate(descriptor, 0)
-        // Unlock explicitly: a child forked by another thread of this process may hold a
-        // duplicate of the descriptor until it execs, and closing ours alone would leave
-        // the lock held by that duplicate.
-        _ = flock(descriptor, LOCK_UN)
-        close(descriptor)
-        descriptor = -1
+        descriptor.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            // Clear our pid before unlocking so a later reader never blames us.
+            _ = ftruncate(descriptor, 0)
+            // Unlock explicitly: a child forked by another thread of this process may hold a
+            // duplicate of the descriptor until it execs, and closing ours alone would leave
+            // the lock held by that duplicate.
+            _ = flock(descriptor, LOCK_UN)
+            close(descriptor)
+            descriptor = -1
+        }
     }
 
     // MARK: - System calls
