@@ -1,4 +1,5 @@
 import ArgumentParser
+import ObjectGraph
 import RecipesKit
 
 /// `recipes edit`: changes a recipe.
@@ -31,6 +32,9 @@ struct EditCommand: AsyncParsableCommand {
         if clearImage && fields.image != nil { throw ValidationError("Give either --image or --clear-image, not both.") }
     }
 
+    /// How many times an edit is tried when the recipe changes underneath it.
+    static let attempts = 3
+
     func run() async throws {
         try await reportingFailures {
             let edit = RecipeEdit(
@@ -40,11 +44,25 @@ struct EditCommand: AsyncParsableCommand {
                 notes: try fields.readNotes())
             let session = try await Session.open(global, unlocking: edit.notes != nil ? .required : .ifConfigured)
             let book = session.book
-            let target = try book.recipe(named: recipe)
+            var target = try book.recipe(named: recipe)
             guard !edit.isEmpty else {
                 throw CommandFailure(message: "nothing to change; give at least one option such as --name or --ingredient (see `recipes edit --help`)")
             }
-            let details = try book.edit(target, edit)
+            // A live sync (or another command) may write the same recipe between the read and
+            // the save; the save then fails and writes nothing, and the edit is made again on
+            // what is stored now.
+            var details: RecipeDetails
+            var attempt = 1
+            while true {
+                do {
+                    details = try book.edit(target, edit)
+                    break
+                } catch let error as RecipesError where error.isConcurrentChange && attempt < Self.attempts {
+                    attempt += 1
+                    book.context.reset()
+                    target = try book.recipe(named: target.documentID)
+                }
+            }
             Terminal.print("updated \(details.name) (\(details.id))")
         }
     }

@@ -70,4 +70,14 @@ struct StoreFailureCauseTests {
         #expect(RecipesError.recipeNotFound("a") == .recipeNotFound("a"))
         #expect(RecipesError.recipeNotFound("a") != .invalidImage(path: "a"))
     }
+
+    @Test("a save refused because the objects changed meanwhile is told apart from other failures")
+    func concurrentChangeIsRecognised() throws {
+        let conflict = RecipesError.store("save conflicts", cause: ObjectGraphError.mergeConflicts([]))
+        #expect(conflict.isConcurrentChange)
+        let wrapped = RecipesError.store("outer", cause: RecipesError.store("inner", cause: IncrementalStoreError.conflicts([])))
+        #expect(wrapped.isConcurrentChange)
+        #expect(!RecipesError.store("disk full", cause: DocumentStoreError.storage("disk full")).isConcurrentChange)
+        #expect(!RecipesError.recipeNotFound("soup").isConcurrentChange)
+    }
 }

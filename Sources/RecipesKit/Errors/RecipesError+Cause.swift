@@ -16,6 +16,16 @@ extension RecipesError {
         return error
     }
 
+    /// Whether the save failed because another process (a live sync, another command)
+    /// changed the same objects since they were read: nothing was written, and reading them
+    /// again and making the same change is expected to work.
+    public var isConcurrentChange: Bool {
+        switch rootCause {
+        case ObjectGraphError.mergeConflicts?, IncrementalStoreError.conflicts?: true
+        default: false
+        }
+    }
+
     /// The error one layer under `error`, if `error` wraps one.
     private static func cause(under error: any Error) -> (any Error)? {
         switch error {
