@@ -59,8 +59,9 @@ struct EditCommand: AsyncParsableCommand {
                     break
                 } catch let error as RecipesError where error.isConcurrentChange && attempt < Self.attempts {
                     attempt += 1
+                    let id = target.documentID
                     book.context.reset()
-                    target = try book.recipe(named: target.documentID)
+                    target = try book.recipe(named: id)
                 }
             }
             Terminal.print("updated \(details.name) (\(details.id))")
