@@ -13,7 +13,7 @@ import RecipesKit
 /// a log) sees every version in order.
 ///
 /// It also checks every 250 ms that the store's path still names the file it opened
-/// (``StoreFileIdentity``): when the file is deleted, replaced or truncated, it says so and
+/// (``StoreFileGuard``): when the file is deleted, replaced or truncated, it says so and
 /// exits with status 1 at once, letting go of the file, rather than showing a list no
 /// longer there and holding a store other commands no longer see.
 struct ListWatch {
@@ -22,16 +22,12 @@ struct ListWatch {
     /// The list's filters, order and page.
     let query: RecipeQuery
 
-    /// How often the store's path is checked against the file opened.
-    static let fileCheckInterval: Duration = .milliseconds(250)
-
     /// The separator printed before each redrawn list when stdout is not a terminal.
     static let separator = "---"
 
     /// Watches until interrupted.
     func run() async throws {
-        let identity: StoreFileIdentity
-        do { identity = try StoreFileIdentity(url: store.url) } catch { throw CommandFailure(message: error.description) }
+        let fileGuard = try StoreFileGuard(store: store)
         let live = try store.container.book.watch(query)
         let interrupts = InterruptHandler(notice: nil, overdue: "the watch did not stop in time; exiting now")
         defer { interrupts.stop() }
@@ -55,18 +51,7 @@ struct ListWatch {
             }
         }
         interrupts.attach(task)
-        let monitor = identity.guarding(task, every: Self.fileCheckInterval)
-        defer { monitor.cancel() }
-        let outcome = await task.result
-        monitor.cancel()
-        // A watch that failed may have failed because of the file: that is the cause to name.
-        if let change = await monitor.value ?? identity.change() {
-            // The log beside the path is the old file's: emptied, it cannot be replayed onto
-            // the file at the path now (a restored backup, a new store).
-            store.releaseReplacedFile()
-            throw CommandFailure(message: change.description)
-        }
-        try outcome.get()
+        try await fileGuard.outcome(of: task).get()
         if interrupts.wasInterrupted || task.isCancelled { throw ExitCode(130) }
     }
 

@@ -7,12 +7,11 @@ extension SyncCommand {
     /// `recipes sync --live`: takes the sync lock, then reports the live sync's events until
     /// a signal stops it (exit 130 for SIGINT, 143 for SIGTERM) or an error it cannot retry
     /// does (exit 1). It stops too, with exit 1, when its store file is deleted, replaced or
-    /// truncated (``StoreFileIdentity``, as `list --watch`): it would otherwise go on syncing
+    /// truncated (``StoreFileGuard``, as `list --watch`): it would otherwise go on syncing
     /// a file no other command sees.
     func runLive(_ sync: RecipesSync, store: RecipesStore, direction: SyncDirection, prefer: ConflictPreference,
                  lock behaviour: RecipesSync.LockBehaviour, logger: Logger) async throws {
-        let identity: StoreFileIdentity
-        do { identity = try StoreFileIdentity(url: store.url) } catch { throw CommandFailure(message: error.description) }
+        let fileGuard = try StoreFileGuard(store: store)
         let printer = LiveEventPrinter(json: json, remote: sync.remoteDescription)
         // Stopping is fast (the running request is dropped, committed batches are
         // checkpointed); the deadline only guards a step stuck below its cancellation points.
@@ -34,14 +33,7 @@ extension SyncCommand {
             return stop
         }
         interrupts.attach(task)
-        let monitor = identity.guarding(task, every: ListWatch.fileCheckInterval)
-        defer { monitor.cancel() }
-        let outcome = await task.result
-        monitor.cancel()
-        if let change = await monitor.value ?? identity.change() {
-            store.releaseReplacedFile()
-            throw CommandFailure(message: change.description)
-        }
+        let outcome = try await fileGuard.outcome(of: task)
         let stop: LiveSyncStop
         do {
             stop = try outcome.get()
