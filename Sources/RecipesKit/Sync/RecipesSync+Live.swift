@@ -35,7 +35,7 @@ extension RecipesSync {
                     let resolved = try hooks.resolveConflicts(prefer: prefer)
                     if written > 0 || resolved > 0 { try hooks.refresh() }
                     let result = LiveSyncEvents.PullResult(written: written, remoteSequence: summary?.endSequence)
-                    let refused = summary?.outstandingRefusals.map { RefusedDocument($0, direction: .pull) } ?? []
+                    let refused = summary?.refusedDocuments(.pull) ?? []
                     return (result, {
                         $0.pulled = written
                         $0.conflictsResolved = resolved

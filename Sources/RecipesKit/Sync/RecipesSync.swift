@@ -74,7 +74,7 @@ public struct RecipesSync: Sendable {
         if pendingBefore == 0 {
             record.pushedThrough = max(record.pushedThrough, try documentStore.lastSequence)
         }
-        record.replaceRefusals(.pull, with: summary.outstandingRefusals.map { RefusedDocument($0, direction: .pull) })
+        record.replaceRefusals(.pull, with: summary.refusedDocuments(.pull))
         try writeStatusRecord(record)
         return summary
     }
@@ -88,7 +88,7 @@ public struct RecipesSync: Sendable {
         var options = ReplicationOptions()
         options.createTarget = true
         let summary = try await Sync(store: documentStore, remote: remote, logger: logger).push(options: options, observer: observer("push", progress))
-        let refused = summary.outstandingRefusals.map { RefusedDocument($0, direction: .push) }
+        let refused = summary.refusedDocuments(.push)
         var record = try statusRecord()
         record.pushedThrough = max(record.pushedThrough, through)
         record.replaceRefusals(.push, with: refused)
@@ -132,7 +132,7 @@ public struct RecipesSync: Sendable {
                 let summary = try await self.pullSummary(progress: progress)
                 counters.values.withLock {
                     $0.pulled = summary?.docsWritten ?? 0
-                    $0.refused += summary?.outstandingRefusals.map { RefusedDocument($0, direction: .pull) } ?? []
+                    $0.refused += summary?.refusedDocuments(.pull) ?? []
                 }
             }
             let resolve = SyncOperation("resolve", dependsOn: [pull]) { _ in

@@ -40,3 +40,10 @@ public struct RefusedDocument: Sendable, Equatable, Codable {
         "\(id) (\(direction.rawValue)): \(error)\(reason.isEmpty ? "" : ", \(reason)")"
     }
 }
+
+extension ReplicationSummary {
+    /// The documents the run left refused, as records for the sync's report and `status`.
+    func refusedDocuments(_ direction: RefusedDocument.Direction) -> [RefusedDocument] {
+        outstandingRefusals.map { RefusedDocument($0, direction: direction) }
+    }
+}
