@@ -73,6 +73,11 @@ public struct CouchError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let bodyBudgetExhausted = CouchError(
         status: 503, error: "service_unavailable",
         reason: "The server is holding as many request bodies as it may; retry shortly.")
+    /// 503: the datastore stayed locked by another connection longer than the server waits;
+    /// the same request can succeed when retried.
+    public static let storeBusy = CouchError(
+        status: 503, error: "service_unavailable",
+        reason: "The database is busy with another writer; retry shortly.")
     /// 405: the resource does not answer this method.
     public static let methodNotAllowed = CouchError(
         status: 405, error: "method_not_allowed", reason: "Only the documented methods are allowed for this resource.")
@@ -115,6 +120,10 @@ public struct CouchError: Error, Sendable, Equatable, CustomStringConvertible {
             self = .badRequest("Revision history of '\(id)' is too deep.")
         case .storage(let message):
             self = CouchError(status: 500, error: "internal_server_error", reason: message)
+        case .sqlite(let failure) where failure.isTransient:
+            self = .storeBusy
+        case .sqlite(let failure):
+            self = CouchError(status: 500, error: "internal_server_error", reason: failure.description)
         }
     }
 

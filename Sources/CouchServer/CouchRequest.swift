@@ -1,4 +1,3 @@
-import AsyncBridge
 import CouchProtocol
 import DocumentStore
 import Foundation
@@ -54,25 +53,19 @@ struct CouchRequest: Sendable {
     /// The body as a JSON object; 400 when it is not one.
     func jsonObjectBody() async throws -> JSONObject { try await jsonObject(from: body) }
 
-    /// Bodies at least this long are parsed off the cooperative pool, so a few large ones
-    /// cannot keep the server from answering small requests meanwhile.
-    static let offloadedParseBytes = 64 * 1024
-
     /// Parses request JSON (a body, a multipart part), holding the memory it builds within
     /// the body budget (413 or 503 past it); anything malformed is CouchDB's 400 `bad_request`.
     func json(from data: Data) async throws -> JSONValue {
         guard !data.isEmpty else { throw CouchError.invalidJSON }
-        let reservation = reservation
-        let parse: @Sendable () throws -> JSONValue = {
-            do {
-                return try JSONValue.parse(data, meteringEvery: 1 << 20) { try reservation.grow(by: $0) }
-            } catch let error as CouchError {
-                throw error
-            } catch {
-                throw CouchError.invalidJSON
-            }
+        // Parsing is CPU work, so it runs on the task's own thread; the server's sockets are
+        // served by NIO's event loops meanwhile, which this does not hold.
+        do {
+            return try JSONValue.parse(data, meteringEvery: 1 << 20) { try reservation.grow(by: $0) }
+        } catch let error as CouchError {
+            throw error
+        } catch {
+            throw CouchError.invalidJSON
         }
-        return data.count < Self.offloadedParseBytes ? try parse() : try await BlockingWork.run(parse)
     }
 
     /// Parses request JSON that must be an object.

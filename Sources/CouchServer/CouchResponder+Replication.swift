@@ -1,4 +1,3 @@
-import AsyncBridge
 import CouchProtocol
 import DocumentStore
 import Foundation
@@ -26,7 +25,7 @@ extension CouchResponder {
             asked[id] = revisions
         }
         let request = asked
-        let diff = try await BlockingWork.run { try database.store.revsDiff(request) }
+        let diff = try await database.store.read { _ in try database.store.revsDiff(request) }
         var reply = JSONObject()
         for (id, texts) in unparseable {
             let known = diff[id]?.missing.map(\.description) ?? []
@@ -75,7 +74,7 @@ extension CouchResponder {
         let latest = try request.query.bool("latest") || body["latest"]?.boolValue == true
         let rendererCopy = renderer
         let requested = items
-        let results = try await BlockingWork.run { () throws -> [JSONValue] in
+        let results = try await database.store.read { _ throws -> [JSONValue] in
             let store = database.store
             // The common case when replicating: each revision asked for is its document's
             // winner, hence a leaf and its own latest. One read gets them all with their history.
@@ -155,11 +154,11 @@ extension CouchResponder {
         let results: [JSONValue]
         let body = try await request.jsonObjectBody()
         let maxEntries = state.configuration.maxEntriesPerRequest
-        switch try await BlockingWork.run({ try Self.bulkDocsBatch(body, store: store, maxEntries: maxEntries) }) {
+        switch try await store.read({ _ in try Self.bulkDocsBatch(body, store: store, maxEntries: maxEntries) }) {
         case .newEdits(let documents):
-            results = try await BlockingWork.run { try Self.saveBatch(documents, store: store) }
+            results = try await store.write { _ in try Self.saveBatch(documents, store: store) }
         case .replicated(let revisions):
-            results = try await BlockingWork.run { try Self.insertReplicated(revisions, store: store) }
+            results = try await store.write { _ in try Self.insertReplicated(revisions, store: store) }
         }
         database.didWrite()
         return CouchReply.json(201, .array(results))

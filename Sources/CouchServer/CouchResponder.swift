@@ -1,4 +1,3 @@
-import AsyncBridge
 import CouchProtocol
 import DocumentStore
 import Foundation
@@ -193,7 +192,7 @@ struct CouchResponder: HTTPResponder {
         case "_index": return try await index(database, request)
         case "_compact":
             try Self.allow(request, [.post])
-            try await BlockingWork.run { try database.store.compact() }
+            try await database.store.write { _ in try database.store.compact() }
             return CouchReply.json(202, CouchReply.ok)
         default:
             // Anything else starting with "_" would be a document ID, and those are reserved.

@@ -16,6 +16,10 @@ public final class DocumentStore: Sendable {
     public struct Options: Sendable {
         /// How many ancestors each leaf keeps (CouchDB's `revs_limit`); deeper ones are pruned.
         public var revisionLimit = 1000
+        /// How long a write waits for another connection (another process, or another store
+        /// object on the same file) to release the write lock before it fails with a
+        /// transient ``DocumentStoreError/sqlite(_:)``, in seconds.
+        public var busyTimeout: Double = 30
         /// The defaults.
         public init() {}
     }
@@ -51,7 +55,7 @@ public final class DocumentStore: Sendable {
         self.options = options
         do {
             var configuration = Configuration()
-            configuration.busyMode = .timeout(30)
+            configuration.busyMode = .timeout(options.busyTimeout)
             // ``inTransaction(_:)`` keeps one transaction open across several writer accesses.
             configuration.allowsUnsafeTransactions = true
             configuration.prepareDatabase { db in
@@ -67,6 +71,8 @@ public final class DocumentStore: Sendable {
             }
         } catch let error as DocumentStoreError {
             throw error
+        } catch let error as DatabaseError {
+            throw DocumentStoreError.sqlite(SQLiteFailure(error, context: "cannot open store at \(path)"))
         } catch {
             throw DocumentStoreError.storage("cannot open store at \(path): \(error)")
         }
@@ -335,15 +341,16 @@ public final class DocumentStore: Sendable {
     /// or rolls back with it), mapping SQLite failures to `.storage`.
     func writingDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         try mapped {
-            if transactionOpen.withLock({ $0 }) {
-                return try pool.writeWithoutTransaction { db in
-                    var result: T?
-                    try db.inSavepoint {
-                        result = try body(db)
-                        return .commit
-                    }
-                    return result!
+            if let scope = AccessScope.current, scope.store == ObjectIdentifier(self) {
+                guard scope.writes else {
+                    throw DocumentStoreError.storage("a write was attempted inside a read of \(path); use write(_:) for work that writes")
                 }
+                // Inside ``write(_:)``: on the writer connection already, so the write is a
+                // transaction of its own there, or a savepoint of one that is open.
+                return try pool.unsafeReentrantWrite { db in try Self.inTransactionOrSavepoint(db, body) }
+            }
+            if transactionOpen.withLock({ $0 }) {
+                return try pool.writeWithoutTransaction { db in try Self.inTransactionOrSavepoint(db, body) }
             }
             return try pool.write { db in try body(db) }
         }
@@ -363,6 +370,8 @@ public final class DocumentStore: Sendable {
     /// transaction wrote.
     func reading<T>(_ body: (Database) throws -> T) throws -> T {
         try mapped {
+            // Inside ``read(_:)`` or ``write(_:)``: the connection (and snapshot) it holds.
+            if let scope = AccessScope.current, scope.store == ObjectIdentifier(self) { return try pool.unsafeReentrantRead(body) }
             if transactionOpen.withLock({ $0 }) { return try pool.writeWithoutTransaction(body) }
             return try pool.read(body)
         }
@@ -376,6 +385,9 @@ public final class DocumentStore: Sendable {
     /// for it. Transactions do not nest.
     public func inTransaction<T>(_ body: () throws -> T) throws -> T {
         try mapped {
+            if let scope = AccessScope.current, scope.store == ObjectIdentifier(self) {
+                throw DocumentStoreError.storage("inTransaction cannot be used inside read(_:) or write(_:) of \(path); call it outside them")
+            }
             try transactionOpen.withLock { open in
                 guard !open else { throw DocumentStoreError.storage("a transaction is already open on \(path); finish it first") }
                 open = true
@@ -407,13 +419,40 @@ public final class DocumentStore: Sendable {
         }
     }
 
+    /// Runs `body` on `db` in a transaction of its own, or in a savepoint of the transaction
+    /// already open on it.
+    static func inTransactionOrSavepoint<T>(_ db: Database, _ body: (Database) throws -> T) throws -> T {
+        var result: T?
+        if db.isInsideTransaction {
+            try db.inSavepoint {
+                result = try body(db)
+                return .commit
+            }
+        } else {
+            try db.inTransaction(.immediate) {
+                result = try body(db)
+                return .commit
+            }
+        }
+        return result!
+    }
+
+    /// Runs `body`, keeping SQLite's failures as ``DocumentStoreError/sqlite(_:)`` (their
+    /// codes intact) and anything else unexpected as ``DocumentStoreError/storage(_:)``.
     func mapped<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as DocumentStoreError {
-            throw error
         } catch {
-            throw DocumentStoreError.storage("\(error)")
+            throw Self.storeError(error)
+        }
+    }
+
+    /// The datastore error for anything a store operation threw.
+    static func storeError(_ error: any Error) -> DocumentStoreError {
+        switch error {
+        case let error as DocumentStoreError: return error
+        case let error as DatabaseError: return .sqlite(SQLiteFailure(error))
+        default: return .storage("\(error)")
         }
     }
 }

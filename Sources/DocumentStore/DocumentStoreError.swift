@@ -17,8 +17,12 @@ public enum DocumentStoreError: Error, Sendable, Equatable, CustomStringConverti
     case missingAttachment(id: String, name: String, digest: String)
     /// A revision history is deeper than the store can accept.
     case revisionTooDeep(id: String)
-    /// SQLite failed; the text is SQLite's.
+    /// The store could not do its work for a reason outside SQLite (a file it cannot create,
+    /// a transaction already open, a stored value it cannot read); the text names it.
     case storage(String)
+    /// SQLite failed; its codes and message are kept, so a busy store (``isTransient``) can
+    /// be told from a broken one.
+    case sqlite(SQLiteFailure)
 
     /// A sentence naming the cause and what to do about it.
     public var description: String {
@@ -46,6 +50,20 @@ public enum DocumentStoreError: Error, Sendable, Equatable, CustomStringConverti
             return "The revision history of '\(id)' is too deep. Compact the store or lower the history sent."
         case .storage(let message):
             return "Storage failure: \(message). Check the store file's disk space and permissions."
+        case .sqlite(let failure) where failure.isTransient:
+            return "The store is busy (\(failure)): another connection held its lock longer than the store waits. "
+                + "Retry the operation."
+        case .sqlite(let failure) where failure.resultCode == 21:
+            return "The store was used after it was closed (\(failure)). Open the store again before using it."
+        case .sqlite(let failure):
+            return "Storage failure: \(failure). Check the store file's disk space and permissions."
         }
+    }
+
+    /// Whether retrying the same operation can succeed: the store was busy, nothing is wrong
+    /// with the request or the file.
+    public var isTransient: Bool {
+        if case .sqlite(let failure) = self { return failure.isTransient }
+        return false
     }
 }

@@ -36,10 +36,12 @@ struct StoreFailureCauseTests {
             _ = try DocumentIncrementalStore(path: path)
             Issue.record("a file that is not SQLite opened")
         } catch let error as DocumentIncrementalStoreError {
-            guard case .datastore(let cause) = error, case .storage = cause else {
-                Issue.record("expected .datastore(.storage), got \(error)")
+            // SQLITE_NOTADB, with SQLite's code kept.
+            guard case .datastore(let cause) = error, case .sqlite(let failure) = cause else {
+                Issue.record("expected .datastore(.sqlite), got \(error)")
                 return
             }
+            #expect(failure.resultCode == 26)
             #expect(error.description == "datastore failure: \(cause.description)")
         }
     }

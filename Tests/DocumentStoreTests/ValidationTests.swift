@@ -99,7 +99,7 @@ import Testing
         #expect(DocumentStoreError.invalidDocumentID("_x").description.contains("putLocal"))
     }
 
-    @Test func operationsAfterCloseFailWithStorageError() throws {
+    @Test func operationsAfterCloseFailWithTheSQLiteError() throws {
         let (store, directory) = try makeStore()
         _ = directory
         try store.close()
@@ -107,7 +107,10 @@ import Testing
             _ = try store.get(id: "x")
             Issue.record("read after close succeeded")
         } catch let error as DocumentStoreError {
-            guard case .storage = error else { Issue.record("wrong error \(error)"); return }
+            // GRDB's "connection is closed", SQLITE_MISUSE, kept with its code.
+            guard case .sqlite(let failure) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(failure.resultCode == 21)
+            #expect(!error.isTransient)
         }
     }
 }

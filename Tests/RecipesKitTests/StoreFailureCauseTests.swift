@@ -48,10 +48,12 @@ struct StoreFailureCauseTests {
             _ = try RecipesStore(url: url)
             Issue.record("a file that is not SQLite opened")
         } catch {
-            guard case .storage = error.rootCause as? DocumentStoreError else {
-                Issue.record("expected a DocumentStoreError.storage cause, got \(String(describing: error.rootCause))")
+            // SQLITE_NOTADB, with SQLite's code kept.
+            guard case .sqlite(let failure) = error.rootCause as? DocumentStoreError else {
+                Issue.record("expected a DocumentStoreError.sqlite cause, got \(String(describing: error.rootCause))")
                 return
             }
+            #expect(failure.resultCode == 26)
             #expect(error.description.hasPrefix("cannot open the store \(url.path): "))
             #expect(error.description.hasSuffix("; check the path or choose another --store"))
         }

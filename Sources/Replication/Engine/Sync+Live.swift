@@ -1,4 +1,3 @@
-import AsyncBridge
 import DocumentStore
 
 extension Sync {
@@ -25,7 +24,7 @@ extension Sync {
         let store = self.store
         return LiveSyncEvents(
             remote: remote, options: options,
-            localSequence: { try await BlockingWork.run { try store.lastSequence } },
+            localSequence: { try await store.read { try $0.lastSequence } },
             pull: {
                 do {
                     let summary = try await pull(options: replication)

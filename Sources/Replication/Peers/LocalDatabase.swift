@@ -1,12 +1,12 @@
-import AsyncBridge
 public import DocumentStore
 public import Foundation
 
 /// A local `DocumentStore` as a replication peer: the local side of every pull and push, and
 /// both sides of a local-to-local replication (the embedded default, no server needed).
 ///
-/// Every call runs its SQLite work through `BlockingWork`, off the cooperative pool, as the
-/// server does, so a large write never holds one of the threads other tasks need.
+/// Every call runs its SQLite work in the store's ``DocumentStore/read(_:)`` or
+/// ``DocumentStore/write(_:)``, on GRDB's connections, as the server does, so a large write
+/// never holds one of the threads other tasks need.
 public struct LocalDatabase: ReplicationPeer {
     /// The store replicated.
     public let store: DocumentStore
@@ -27,7 +27,7 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// The store's last sequence and live document count.
     public func databaseInfo() async throws -> DatabaseInfo {
-        try await offPool {
+        try await onReader {
             DatabaseInfo(updateSequence: ReplicationSequence(.int(try store.lastSequence)),
                          documentCount: try store.documentCount(), instance: store.storeID)
         }
@@ -38,18 +38,18 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// Keeps in the store which revisions `peer` holds (`DocumentStore.recordRevisions`).
     public func recordRevisions(_ revisions: [String: [RevisionID]], heldBy peer: String) async throws {
-        try await offPool { try store.recordRevisions(revisions, heldBy: peer) }
+        try await onWriter { try store.recordRevisions(revisions, heldBy: peer) }
     }
 
     /// The documents the store remembers `peer` holding at these revisions.
     public func documentsHeld(_ revisions: [String: [RevisionID]], by peer: String) async throws -> Set<String> {
-        try await offPool { try store.documentsHeld(revisions, by: peer) }
+        try await onReader { try store.documentsHeld(revisions, by: peer) }
     }
 
     /// Drops what the store remembers of the other instances of `peer`'s database.
     public func forgetOtherInstances(of peer: String, includingThis: Bool) async throws {
         guard let at = peer.lastIndex(of: "@") else { return }
-        try await offPool { try store.forgetPeers(withPrefix: String(peer[...at]), except: includingThis ? nil : peer) }
+        try await onWriter { try store.forgetPeers(withPrefix: String(peer[...at]), except: includingThis ? nil : peer) }
     }
 
     /// The store's changes feed; its sequences are the store's own integers. A `selection`
@@ -57,7 +57,7 @@ public struct LocalDatabase: ReplicationPeer {
     /// so a page may hold fewer rows than `limit` without being the last (`reachedEnd`).
     public func changes(since: ReplicationSequence?, limit: Int, selection: ChangesSelection?) async throws -> ChangesPage {
         let start = try localSequence(since)
-        return try await offPool {
+        return try await onReader {
             let batch = try store.changes(since: start, limit: limit)
             var changes = batch.changes
             if let selection {
@@ -84,7 +84,7 @@ public struct LocalDatabase: ReplicationPeer {
     /// The documents' leaves read from the store by ID (no walk of the feed); with a
     /// `selector`, only the documents whose winning revision it matches.
     public func currentLeaves(of ids: Set<String>, selector: DocumentSelector?) async throws -> [String: [RevisionID]] {
-        try await offPool {
+        try await onReader {
             var leaves: [String: [RevisionID]] = [:]
             for id in ids {
                 let revisions = try store.leavesInTreeOrder(id: id)
@@ -100,13 +100,13 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// The store's own revision diff.
     public func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry] {
-        try await offPool { try store.revsDiff(revisions) }
+        try await onReader { try store.revsDiff(revisions) }
     }
 
     /// Reads revisions with history; attachments unchanged since an `attachmentsSince`
     /// revision become stubs, large ones are deferred, the rest travel inline.
     public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
-        try await offPool {
+        try await onReader {
             var revisions: [TransferRevision] = []
             var failures: [DocumentFailure] = []
             let wanted = requests.flatMap { request in request.revisions.map { (id: request.id, rev: $0) } }
@@ -144,8 +144,11 @@ public struct LocalDatabase: ReplicationPeer {
     /// one by one so a single bad revision is reported without losing the others.
     public func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
         if revisions.isEmpty { return [] }
-        return try await offPool {
-            try store.insertRevisionsReportingRefusals(try revisions.map(replicated)).map {
+        // Attachment bytes are gathered first, outside the write, so the writer connection is
+        // held only for the insert itself.
+        let replicatedRevisions = try await onReader { try revisions.map(replicated) }
+        return try await onWriter {
+            try store.insertRevisionsReportingRefusals(replicatedRevisions).map {
                 DocumentFailure(id: $0.id, rev: $0.rev, error: "refused", reason: $0.error.description)
             }
         }
@@ -176,17 +179,17 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// The store's local document.
     public func localDocument(id: String) async throws -> JSONObject? {
-        try await offPool { try store.getLocal(id: id) }
+        try await onReader { try store.getLocal(id: id) }
     }
 
     /// Writes the store's local document.
     public func putLocalDocument(id: String, body: JSONObject) async throws {
-        try await offPool { try store.putLocal(id: id, body: body) }
+        try await onWriter { try store.putLocal(id: id, body: body) }
     }
 
     /// One attachment's bytes.
     public func attachment(documentID: String, rev: RevisionID, name: String) async throws -> Data {
-        try await offPool {
+        try await onReader {
             guard let found = try store.attachment(id: documentID, rev: rev, name: name) else {
                 throw DocumentStoreError.notFound(id: "\(documentID)/\(name)")
             }
@@ -201,11 +204,21 @@ public struct LocalDatabase: ReplicationPeer {
         throw ReplicationError.store("sequence \(sequence) was not issued by this local store")
     }
 
-    /// Runs blocking store work off the cooperative pool; a datastore error becomes
+    /// Runs store reads in the store's ``DocumentStore/read(_:)``; a datastore error becomes
     /// `ReplicationError.store`.
-    private func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    private func onReader<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await storeErrorsMapped { try await store.read { _ in try body() } }
+    }
+
+    /// Runs store writes in the store's ``DocumentStore/write(_:)``; a datastore error
+    /// becomes `ReplicationError.store`.
+    private func onWriter<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await storeErrorsMapped { try await store.write { _ in try body() } }
+    }
+
+    private func storeErrorsMapped<T>(_ body: () async throws -> T) async throws -> T {
         do {
-            return try await BlockingWork.run(body)
+            return try await body()
         } catch let error as DocumentStoreError {
             throw ReplicationError.store(error.description, cause: error)
         }
