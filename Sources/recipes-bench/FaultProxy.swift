@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,17 +12,21 @@ import Glibc
 /// request goes to the server on a fresh connection with `Connection: close`, its `Host`
 /// rewritten to the server's, so the server's own host check passes, and each reply closes
 /// the client's connection.
-final class FaultProxy: @unchecked Sendable {
+final class FaultProxy: Sendable {
     /// The port the proxy listens on.
     let port: Int
 
     private let upstreamPort: Int
     private let faultPercent: Int
     private let listener: Int32
-    private let lock = NSLock()
-    private var random: SplitMix64
-    private var tallies: [FaultKind: Int] = [:]
-    private var stopped = false
+    /// The fault draws, their tallies, and whether ``stop()`` was called.
+    private struct State {
+        var random: SplitMix64
+        var tallies: [FaultKind: Int] = [:]
+        var stopped = false
+    }
+
+    private let state: Mutex<State>
 
     /// Binds 127.0.0.1 on a free port; call ``start()`` to accept connections.
     /// - Parameters:
@@ -31,7 +36,7 @@ final class FaultProxy: @unchecked Sendable {
     init(upstreamPort: Int, seed: UInt64, faultPercent: Int) throws {
         self.upstreamPort = upstreamPort
         self.faultPercent = faultPercent
-        random = SplitMix64(seed: seed)
+        state = Mutex(State(random: SplitMix64(seed: seed)))
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ChaosError("socket() failed: errno \(errno)") }
         var yes: Int32 = 1
@@ -63,14 +68,14 @@ final class FaultProxy: @unchecked Sendable {
 
     /// Stops accepting; connections already open finish on their own.
     func stop() {
-        lock.withLock { stopped = true }
+        state.withLock { $0.stopped = true }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
 
     /// How many requests met each kind of fault (and `pass`) so far.
     func counts() -> [FaultKind: Int] {
-        lock.withLock { tallies }
+        state.withLock { $0.tallies }
     }
 
     private func acceptLoop() {
@@ -78,7 +83,7 @@ final class FaultProxy: @unchecked Sendable {
             let client = accept(listener, nil, nil)
             if client < 0 {
                 if errno == EINTR { continue }
-                if lock.withLock({ stopped }) { return }
+                if state.withLock({ $0.stopped }) { return }
                 continue
             }
             let thread = Thread { [self] in
@@ -139,13 +144,14 @@ final class FaultProxy: @unchecked Sendable {
 
     /// The fault for the next request and, for `delay`, how long to wait.
     private func draw() -> (FaultKind, Double) {
-        lock.withLock {
+        let faultPercent = faultPercent
+        return state.withLock { state in
             var fault = FaultKind.pass
-            if Int(random.next() % 100) < faultPercent {
-                fault = FaultKind.faults[Int(random.next() % UInt64(FaultKind.faults.count))]
+            if Int(state.random.next() % 100) < faultPercent {
+                fault = FaultKind.faults[Int(state.random.next() % UInt64(FaultKind.faults.count))]
             }
-            let delay = 0.1 + Double(random.next() % 1900) / 1000
-            tallies[fault, default: 0] += 1
+            let delay = 0.1 + Double(state.random.next() % 1900) / 1000
+            state.tallies[fault, default: 0] += 1
             return (fault, delay)
         }
     }

@@ -1,17 +1,22 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Turns SIGINT and SIGTERM into cancellation of a task, so an interrupted sync stops
 /// between requests, keeps its checkpoints and reports "cancelled" instead of dying
 /// mid-write, and `list --watch` stops watching. Install it before starting the task: a
 /// signal that arrives before the task is attached cancels it as soon as it is.
-final class InterruptHandler: @unchecked Sendable {
-    private let lock = NSLock()
-    private var sources: [DispatchSourceSignal] = []
-    private var cancelTask: (@Sendable () -> Void)?
-    private var interrupted = false
-    private var stopped = false
-    private var received: Int32?
+final class InterruptHandler: Sendable {
+    /// What the signal handlers and the command share.
+    private struct State {
+        var sources: [DispatchSourceSignal] = []
+        var cancelTask: (@Sendable () -> Void)?
+        var interrupted = false
+        var stopped = false
+        var received: Int32?
+    }
+
+    private let state = Mutex(State())
     /// How long a cancelled sync may take to wind down before the process exits anyway.
     private let deadline: DispatchTimeInterval
     /// The exit status when SIGTERM came (SIGINT is always 130).
@@ -21,7 +26,7 @@ final class InterruptHandler: @unchecked Sendable {
     /// The line printed when the cancelled task has not stopped by the deadline.
     private let overdue: String
     /// Whether a signal came.
-    var wasInterrupted: Bool { lock.withLock { interrupted } }
+    var wasInterrupted: Bool { state.withLock { $0.interrupted } }
 
     /// Starts catching SIGINT and SIGTERM, and returns only once both are being caught, so
     /// a signal sent right after the caller reports progress is never lost. `notice` is
@@ -35,14 +40,17 @@ final class InterruptHandler: @unchecked Sendable {
         self.deadline = deadline
         self.terminatedStatus = terminatedStatus
         let registered = DispatchGroup()
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.interrupt(number) }
-            registered.enter()
-            source.setRegistrationHandler { registered.leave() }
-            source.resume()
-            sources.append(source)
+        // The sources are made inside the lock, so they belong to the state from the start.
+        state.withLock { state in
+            for number in [SIGINT, SIGTERM] {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                source.setEventHandler { [weak self] in self?.interrupt(number) }
+                registered.enter()
+                source.setRegistrationHandler { registered.leave() }
+                source.resume()
+                state.sources.append(source)
+            }
         }
         // Registration happens asynchronously on dispatch's own thread; until it has, the
         // signal is ignored. Waiting here closes that window (bounded, should it never come).
@@ -51,25 +59,25 @@ final class InterruptHandler: @unchecked Sendable {
 
     /// Cancels `task` on the next signal (at once if one already came).
     func attach<T: Sendable>(_ task: Task<T, any Error>) {
-        let already = lock.withLock { () -> Bool in
-            cancelTask = { task.cancel() }
-            return interrupted
+        let already = state.withLock { state in
+            state.cancelTask = { task.cancel() }
+            return state.interrupted
         }
         if already { task.cancel() }
     }
 
     /// The first signal caught (SIGINT or SIGTERM), if any.
-    var caughtSignal: Int32? { lock.withLock { received } }
+    var caughtSignal: Int32? { state.withLock { $0.received } }
 
     /// The exit status for an interruption: 130 after SIGINT, `terminatedStatus` after SIGTERM.
     var exitStatus: Int32 { caughtSignal == SIGTERM ? terminatedStatus : 130 }
 
     private func interrupt(_ number: Int32) {
         if let notice { Terminal.note(notice) }
-        let cancel = lock.withLock { () -> (@Sendable () -> Void)? in
-            interrupted = true
-            if received == nil { received = number }
-            return cancelTask
+        let cancel = state.withLock { state in
+            state.interrupted = true
+            if state.received == nil { state.received = number }
+            return state.cancelTask
         }
         let status = exitStatus
         // A step blocked below the cancellation points must not keep the process alive:
@@ -77,7 +85,7 @@ final class InterruptHandler: @unchecked Sendable {
         // The timer is armed before cancelling, so even a cancellation that blocks cannot
         // keep the process from ending.
         DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak self] in
-            guard let self, !self.lock.withLock({ self.stopped }) else { return }
+            guard let self, !self.state.withLock({ $0.stopped }) else { return }
             Terminal.error(self.overdue)
             _exit(status)
         }
@@ -86,9 +94,12 @@ final class InterruptHandler: @unchecked Sendable {
 
     /// Gives the signals back their default behaviour.
     func stop() {
-        lock.withLock { stopped = true }
+        let sources = state.withLock { state in
+            state.stopped = true
+            defer { state.sources = [] }
+            return state.sources
+        }
         for source in sources { source.cancel() }
-        sources = []
         signal(SIGINT, SIG_DFL)
         signal(SIGTERM, SIG_DFL)
     }

@@ -88,7 +88,7 @@ struct StatusCommand: AsyncParsableCommand {
             lines += status.refused.map { "refused:    \($0.line)" }
             lines.append("conflicts:  \(status.conflicts)")
             if let last = status.lastSync {
-                lines.append("last sync:  \(last.finishedAt) \(last.summaryLine)")
+                lines.append("last sync:  \(SyncReport.timestamp(last.finishedAt)) \(last.summaryLine)")
             } else {
                 lines.append("last sync:  never")
             }

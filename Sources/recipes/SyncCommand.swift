@@ -107,7 +107,7 @@ struct SyncCommand: AsyncParsableCommand {
             progress.finish()
             if json { try Terminal.printJSON(report) } else { Terminal.print(report.summaryLine) }
             if !report.succeeded {
-                throw CommandFailure(message: report.error ?? "sync \(report.result.rawValue)", status: report.result == .cancelled ? 130 : 1)
+                throw CommandFailure(message: report.error?.message ?? "sync \(report.result.rawValue)", status: report.result == .cancelled ? 130 : 1)
             }
             if report.refused > 0 {
                 for document in report.refusedDocuments { Terminal.note("refused: \(document.line)") }

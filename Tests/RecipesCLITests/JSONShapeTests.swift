@@ -40,10 +40,11 @@ struct JSONShapeTests {
 
         let sync = try Self.object(try await sandbox.run(["sync", "--json", "--store", store, "--remote", sandbox.path("remote.sqlite")]))
         #expect(Set(sync.keys) == ["result", "direction", "remote", "startedAt", "finishedAt", "pulled", "pushed",
-                                   "conflictsResolved", "refused", "refusedDocuments", "error", "steps"])
-        #expect(sync["error"] is NSNull)
+                                   "conflictsResolved", "refused", "refusedDocuments", "error", "errorKind", "retryable", "steps"])
+        #expect(sync["error"] is NSNull && sync["errorKind"] is NSNull && sync["retryable"] is NSNull)
+        #expect((sync["startedAt"] as? String).flatMap(ISO8601DateFormatter().date(from:)) != nil)
         let step = try #require((sync["steps"] as? [[String: Any]])?.first)
-        #expect(Set(step.keys) == ["name", "state", "error"])
+        #expect(Set(step.keys) == ["name", "state", "error", "errorKind", "retryable"])
 
         let status = try Self.object(try await sandbox.run(["status", "--json", "--store", store]))
         #expect(Set(status.keys) == ["store", "storeSource", "remote", "remoteSource", "counts", "documents", "pendingChanges",

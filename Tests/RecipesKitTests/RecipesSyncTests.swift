@@ -83,7 +83,12 @@ struct RecipesSyncTests {
 
         let unreachable = try a.sync(with: URL(string: "http://127.0.0.1:9/recipes")!)
         let report = try await unreachable.run()
-        #expect(report.result == .failed && report.error?.hasPrefix("pull failed") == true)
+        #expect(report.result == .failed && report.error?.message.hasPrefix("pull failed") == true)
+        // Nothing listens on port 9: a library caller can tell "offline" from the error's kind.
+        #expect(report.error?.kind == .unreachable)
+        #expect(report.error?.isTransient == true)
         #expect(report.steps.map(\.state) == [.failed, .cancelled, .cancelled, .cancelled])
+        #expect(report.steps.map(\.error?.kind) == [.unreachable, .cancelled, .cancelled, .cancelled])
+        #expect(report.finishedAt >= report.startedAt)
     }
 }

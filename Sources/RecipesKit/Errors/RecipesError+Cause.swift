@@ -27,7 +27,7 @@ extension RecipesError {
     }
 
     /// The error one layer under `error`, if `error` wraps one.
-    private static func cause(under error: any Error) -> (any Error)? {
+    static func cause(under error: any Error) -> (any Error)? {
         switch error {
         case let error as RecipesError:
             if case .store(_, let cause?) = error { return cause }

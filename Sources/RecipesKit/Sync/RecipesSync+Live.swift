@@ -66,21 +66,22 @@ extension RecipesSync {
         let name = direction == .pullOnly ? "pull" : "push"
         var report = SyncReport(
             result: .succeeded, direction: direction, remote: remoteDescription,
-            startedAt: SampleSeeder.timestamp(started), finishedAt: "", pulled: 0, pushed: 0,
+            startedAt: started, finishedAt: started, pulled: 0, pushed: 0,
             conflictsResolved: 0, refusedDocuments: [], error: nil, steps: [])
         do {
             let (result, fill) = try await step()
             fill(&report)
             report.steps = [SyncReport.Step(name: name, state: .succeeded, error: nil)]
-            report.finishedAt = SampleSeeder.timestamp(Date())
+            report.finishedAt = Date()
             recordLastSync(report)
             return result
         } catch {
             if !(error is CancellationError) && !Task.isCancelled {
                 report.result = .failed
-                report.error = "\(name) failed: \(error)"
-                report.steps = [SyncReport.Step(name: name, state: .failed, error: "\(error)")]
-                report.finishedAt = SampleSeeder.timestamp(Date())
+                let failure = SyncFailure(error)
+                report.error = SyncFailure(error, message: "\(name) failed: \(error)")
+                report.steps = [SyncReport.Step(name: name, state: .failed, error: failure)]
+                report.finishedAt = Date()
                 recordLastSync(report)
             }
             throw error

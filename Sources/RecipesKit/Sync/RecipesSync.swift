@@ -161,8 +161,13 @@ public struct RecipesSync: Sendable {
         let steps = operations.map { operation -> SyncReport.Step in
             switch operation.state {
             case .succeeded: SyncReport.Step(name: operation.name, state: .succeeded, error: nil)
-            case .failed(let message): SyncReport.Step(name: operation.name, state: .failed, error: message)
-            case .cancelled(let reason): SyncReport.Step(name: operation.name, state: .cancelled, error: reason)
+            case .failed(let message):
+                SyncReport.Step(name: operation.name, state: .failed,
+                                error: operation.error.map { SyncFailure($0, message: message) }
+                                    ?? SyncFailure(kind: .other, message: message))
+            case .cancelled(let reason):
+                SyncReport.Step(name: operation.name, state: .cancelled,
+                                error: SyncFailure(kind: .cancelled, message: reason, isTransient: true))
             case .pending, .running: SyncReport.Step(name: operation.name, state: .pending, error: nil)
             }
         }
@@ -171,11 +176,14 @@ public struct RecipesSync: Sendable {
         let values = counters.values.withLock { $0 }
         let report = SyncReport(
             result: failed != nil ? .failed : (cancelled ? .cancelled : .succeeded), direction: direction,
-            remote: remoteDescription, startedAt: SampleSeeder.timestamp(started), finishedAt: SampleSeeder.timestamp(Date()),
+            remote: remoteDescription, startedAt: started, finishedAt: Date(),
             pulled: values.pulled, pushed: values.pushed, conflictsResolved: values.resolved,
             refusedDocuments: values.refused,
-            error: failed.map { "\($0.name) failed: \($0.error ?? "unknown error")" }
-                ?? (cancelled ? "the sync was cancelled; run it again to finish" : nil),
+            error: failed.map { step in
+                var failure = step.error ?? SyncFailure(kind: .other, message: "unknown error")
+                failure.message = "\(step.name) failed: \(failure.message)"
+                return failure
+            } ?? (cancelled ? SyncFailure(kind: .cancelled, message: "the sync was cancelled; run it again to finish", isTransient: true) : nil),
             steps: steps)
         recordLastSync(report)
         return report

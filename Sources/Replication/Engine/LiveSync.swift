@@ -1,5 +1,4 @@
 import DocumentStore
-import Synchronization
 
 /// Settings of a live sync.
 public struct LiveSyncOptions: Sendable {
@@ -76,21 +75,29 @@ public struct LiveSyncEvents: AsyncSequence, Sendable {
 
     /// Starts the live sync.
     public func makeAsyncIterator() -> Iterator {
-        let buffer = EventBuffer()
+        let (events, continuation) = AsyncStream.makeStream(of: LiveSyncEvent.self)
         let loop = self.loop
-        let task = Task { await loop.run(buffer) }
-        return Iterator(core: IteratorCore(buffer: buffer, task: task))
+        let task = Task { await loop.run(continuation) }
+        return Iterator(core: IteratorCore(events: events, task: task))
     }
 
-    /// Delivers the events in order.
+    /// Delivers the events in order. Cancelling the iterating task stops the live sync, and
+    /// the events it reports while stopping, up to ``LiveSyncEvent/stopped(_:)``, are still
+    /// delivered: the caller learns how it ended.
     public struct Iterator: AsyncIteratorProtocol {
         let core: IteratorCore
 
         /// The next event, or `nil` after ``LiveSyncEvent/stopped(_:)``.
-        public mutating func next() async -> LiveSyncEvent? {
+        public func next() async -> LiveSyncEvent? {
             let core = self.core
             return await withTaskCancellationHandler {
-                await core.buffer.next()
+                // The stream is read from a task of its own, which the caller's cancellation
+                // does not reach: a cancelled read of an `AsyncStream` ends it at once, and
+                // the final `stopped` event would be lost.
+                await Task {
+                    var reader = core.events.makeAsyncIterator()
+                    return await reader.next()
+                }.value
             } onCancel: {
                 core.task.cancel()
             }
@@ -99,61 +106,15 @@ public struct LiveSyncEvents: AsyncSequence, Sendable {
 
     /// Owns the running work: dropping the iterator cancels it.
     final class IteratorCore: Sendable {
-        let buffer: EventBuffer
+        let events: AsyncStream<LiveSyncEvent>
         let task: Task<Void, Never>
 
-        init(buffer: EventBuffer, task: Task<Void, Never>) {
-            self.buffer = buffer
+        init(events: AsyncStream<LiveSyncEvent>, task: Task<Void, Never>) {
+            self.events = events
             self.task = task
         }
 
         deinit { task.cancel() }
-    }
-}
-
-/// Events handed from the live sync's task to the iterating one, in order and unbounded
-/// (a state change is reported once, so they are few).
-final class EventBuffer: Sendable {
-    private struct State {
-        var events: [LiveSyncEvent] = []
-        var finished = false
-        var waiter: CheckedContinuation<LiveSyncEvent?, Never>?
-    }
-
-    private let state = Mutex(State())
-
-    func yield(_ event: LiveSyncEvent) {
-        let waiter = state.withLock { state -> CheckedContinuation<LiveSyncEvent?, Never>? in
-            guard !state.finished else { return nil }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return waiter
-            }
-            state.events.append(event)
-            return nil
-        }
-        waiter?.resume(returning: event)
-    }
-
-    func finish() {
-        let waiter = state.withLock { state -> CheckedContinuation<LiveSyncEvent?, Never>? in
-            state.finished = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: nil)
-    }
-
-    func next() async -> LiveSyncEvent? {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> LiveSyncEvent?? in
-                if !state.events.isEmpty { return .some(state.events.removeFirst()) }
-                if state.finished { return .some(nil) }
-                state.waiter = continuation
-                return nil
-            }
-            if let ready { continuation.resume(returning: ready) }
-        }
     }
 }
 
@@ -168,7 +129,7 @@ struct LiveSyncLoop: Sendable {
 
     private enum Wake: Sendable { case remote, local, timeout }
 
-    func run(_ buffer: EventBuffer) async {
+    func run(_ events: AsyncStream<LiveSyncEvent>.Continuation) async {
         var lastEvent: LiveSyncEvent?
         // A state is reported once: `caughtUp` after a round that moved nothing new, or the
         // same `offline` at the longest delay, is not repeated.
@@ -178,7 +139,7 @@ struct LiveSyncLoop: Sendable {
             default: break
             }
             lastEvent = event
-            buffer.yield(event)
+            events.yield(event)
         }
         var backoff = options.initialBackoff
         var retriedOnProbe = false
@@ -187,7 +148,7 @@ struct LiveSyncLoop: Sendable {
         var needPush = options.push
         var pushedThrough: Int64?
         var remoteSince: ReplicationSequence?
-        defer { buffer.finish() }
+        defer { events.finish() }
         while true {
             do {
                 if Task.isCancelled { throw ReplicationError.cancelled }
