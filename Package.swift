@@ -8,7 +8,6 @@ let package = Package(
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "RecipesKit", targets: ["RecipesKit"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
-        .executable(name: "recipes-bench", targets: ["recipes-bench"]),
         .library(name: "Replication", targets: ["Replication"]),
         .library(name: "CouchServer", targets: ["CouchServer"]),
         .library(name: "CouchProtocol", targets: ["CouchProtocol"]),
@@ -35,19 +34,6 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
-            ]
-        ),
-        .executableTarget(
-            name: "recipes-bench",
-            dependencies: [
-                "DocumentStore",
-                "RecipesKit",
-                "ObjectGraph",
-                "DocumentIncrementalStore",
-                "Replication",
-                .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
@@ -194,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipesCLITests",
-            dependencies: ["recipes", "recipes-bench", "RecipesKit", "InteropSupport", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["recipes", "RecipesKit", "InteropSupport", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

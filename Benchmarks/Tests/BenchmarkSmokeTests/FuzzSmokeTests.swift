@@ -5,10 +5,19 @@ import Testing
 /// itself keeps working; the long runs stay outside the test suite.
 @Suite("recipes-bench fuzz smoke run")
 struct FuzzSmokeTests {
-    @Test func twoHundredHostileRequestsGetCouchDBShapedRepliesAndTheServerLives() throws {
-        let recipes = try CLIBinary.url()
-        let bench = recipes.deletingLastPathComponent().appendingPathComponent("recipes-bench")
-        try #require(FileManager.default.isExecutableFile(atPath: bench.path), "build recipes-bench next to recipes")
+    /// The package root's folder (this file is `Benchmarks/Tests/BenchmarkSmokeTests/…`).
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The debug `recipes` the root package builds.
+    static let recipes = root.appendingPathComponent(".build/debug/recipes")
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: recipes.path),
+                   "needs the root package's debug build of recipes: run swift build at the root first"))
+    func twoHundredHostileRequestsGetCouchDBShapedRepliesAndTheServerLives() throws {
+        let recipes = Self.recipes.resolvingSymlinksInPath()
+        let bench = try #require(Bundle.allBundles.lazy
+            .map { $0.bundleURL.deletingLastPathComponent().appendingPathComponent("recipes-bench") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }, "recipes-bench is built beside the tests")
         let process = Process()
         process.executableURL = bench
         process.arguments = ["fuzz", "--requests", "200", "--seed", "9", "--check-every", "50", "--feed-deadline", "0.5",
