@@ -176,7 +176,10 @@ let package = Package(
         .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"]),
         .testTarget(
             name: "DocumentIncrementalStoreTests",
-            dependencies: ["DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child"]
+            dependencies: [
+                "DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "RecipesCLITests",

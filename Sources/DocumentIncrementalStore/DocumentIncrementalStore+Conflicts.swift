@@ -3,6 +3,15 @@ import Foundation
 public import ObjectGraph
 
 extension DocumentIncrementalStore {
+    /// One attribute or to-one relationship of a revision as ``ReplicaMerge`` compares it:
+    /// the raw body value, its side key and its attachment's digest (so ciphertext and
+    /// attachments merge without being decrypted or read).
+    private struct StoredProperty: Equatable, Sendable {
+        var value: JSONValue? = nil
+        var meta: JSONValue? = nil
+        var digest: String? = nil
+    }
+
     /// Every document with conflicting live revisions, as rows: the winner is the revision
     /// the datastore serves (CouchDB's deterministic choice), the others in its leaf order.
     public func replicaConflicts() throws -> [ReplicaConflict] {
@@ -58,9 +67,10 @@ extension DocumentIncrementalStore {
         return nil
     }
 
-    /// Resolves every replica conflict as `policy` decides: first takes every decision, then
-    /// writes each merged row as a child of its winner and deletes the other leaves, all in
-    /// one datastore transaction (``performAtomically(_:)``), so a failure leaves every
+    /// Resolves every replica conflict as `policy` decides, with the values
+    /// ``ReplicaMerge/resolve(_:winner:others:)`` gives (the rule every store shares): first
+    /// takes every decision, then writes each merged row as a child of its winner and deletes
+    /// the other leaves, all in one datastore transaction (``performAtomically(_:)``), so a failure leaves every
     /// conflict as it was. Then reports the objects to the coordinator so contexts refresh.
     /// A `CDTISMetaData` document another app wrote is adopted first (see
     /// ``processExternalChanges()``), so our own model document never stays in conflict.
@@ -102,39 +112,52 @@ extension DocumentIncrementalStore {
                 }
             }
         }
-        /// Whether property `name` has the same value (side key and attachment included) in both.
-        func same(_ name: String, _ a: DocumentRevision, _ b: DocumentRevision) -> Bool {
-            a.body[name] == b.body[name] && a.body[DocumentLayout.metaKey(name)] == b.body[DocumentLayout.metaKey(name)]
-                && a.attachments[name]?.digest == b.attachments[name]?.digest
-        }
-
-        /// The winner keeps its changes; what only a loser changed since they diverged is kept.
-        func storeTrumps() throws {
-            for loser in leaves.dropFirst() {
-                guard let base = try commonAncestor(id: id, winner.rev, loser.rev) else { continue }
-                for name in entity.propertyNames where same(name, winner, base) && !same(name, loser, base) {
-                    try take(name, from: loser)
+        let toManyNames = Set(entity.relationships.filter(\.isToMany).map(\.name))
+        let destinations = Dictionary(uniqueKeysWithValues: entity.relationships.map { ($0.name, $0.destinationEntityName) })
+        /// A revision's values as ``ReplicaMerge`` compares them: each property's raw value,
+        /// side key and attachment digest, and each to-many relationship's destinations.
+        func properties(_ revision: DocumentRevision) -> ReplicaMerge.Properties<StoredProperty> {
+            var values: [String: StoredProperty] = [:]
+            var toMany: [String: [ObjectID]] = [:]
+            for name in entity.propertyNames {
+                if toManyNames.contains(name) {
+                    let references = revision.body[name]?.arrayValue?.compactMap(\.stringValue) ?? []
+                    toMany[name] = references.map { ObjectID(entityName: destinations[name] ?? "", referenceString: $0) }
+                } else {
+                    let property = StoredProperty(value: revision.body[name], meta: revision.body[DocumentLayout.metaKey(name)],
+                                                  digest: revision.attachments[name]?.digest)
+                    if property != StoredProperty() { values[name] = property }
                 }
             }
+            return ReplicaMerge.Properties(values: values, toMany: toMany)
         }
 
-        switch resolution {
-        case .storeTrumps:
-            try storeTrumps()
-        case .prefer(let version):
-            if let chosen = leaves.dropFirst().first(where: { $0.rev.description == version.token }) {
-                let base = try commonAncestor(id: id, winner.rev, chosen.rev)
-                for name in entity.propertyNames where base.map({ !same(name, chosen, $0) }) ?? true {
-                    try take(name, from: chosen)
+        // The rule itself is ReplicaMerge's; this store only reads the versions and writes
+        // the result as a child of the winner.
+        let winnerProperties = properties(winner)
+        var others: [(revision: DocumentRevision, version: ReplicaMerge.Version<StoredProperty>)] = []
+        for loser in leaves.dropFirst() {
+            let base = try commonAncestor(id: id, winner.rev, loser.rev)
+            others.append((loser, ReplicaMerge.Version(version: RowVersion(loser.rev.description), properties: properties(loser),
+                                                       base: base.map(properties))))
+        }
+        let merged = ReplicaMerge.resolve(resolution, winner: ReplicaMerge.Version(version: RowVersion(winner.rev.description),
+                                                                                   properties: winnerProperties, base: nil),
+                                          others: others.map(\.version))
+        for name in entity.propertyNames {
+            if toManyNames.contains(name) {
+                let mergedDestinations = merged.toMany[name] ?? []
+                if mergedDestinations != winnerProperties.toMany[name] ?? [] {
+                    body[name] = .array(mergedDestinations.map { .string($0.referenceString) })
                 }
-            } else {
-                try storeTrumps()
+            } else if merged.values[name] != winnerProperties.values[name],
+                      let source = others.first(where: { $0.version.properties.values[name] == merged.values[name] }) {
+                // The merged value is one of the other versions': copied with its attachment.
+                try take(name, from: source.revision)
             }
-        case .keep(let version):
-            if let chosen = leaves.first(where: { $0.rev.description == version.token }), chosen.rev != winner.rev {
-                for name in entity.propertyNames { try take(name, from: chosen) }
-            }
-        case .merged(let values):
+        }
+
+        if case .merged(let values) = resolution {
             for (name, value) in values {
                 guard let attribute = entity.attribute(named: name) else { continue }
                 if attribute.isEncrypted {

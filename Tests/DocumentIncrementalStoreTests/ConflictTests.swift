@@ -186,6 +186,25 @@ struct ConflictTests {
         #expect(try a.store.documentStore.conflicts(id: id.referenceString).isEmpty)
     }
 
+    @Test func anEditConcurrentWithADeletionSurvivesIt() throws {
+        // The merge rule does not see deleted versions: the live edit is the object.
+        let local = try DocumentStack(), remote = try DocumentStack()
+        let id = try seededRecipe(local)
+        try TestSupport.replicate(id.referenceString, from: local.store.documentStore, to: remote.store.documentStore)
+        let lctx = local.context("local")
+        try lctx.delete(try lctx.existingObject(with: id))
+        try lctx.save()
+        let rctx = remote.context("remote")
+        try rctx.existingObject(with: id).setValue(.string("Edited soup"), forKey: "name")
+        try rctx.save()
+        try TestSupport.replicate(id.referenceString, from: remote.store.documentStore, to: local.store.documentStore)
+        #expect(try local.store.replicaConflicts().isEmpty)
+        #expect(try local.store.resolveReplicaConflicts(policy: .storeTrumps).isEmpty)
+        let row = try #require(try local.store.snapshot(for: id))
+        #expect(row.attributes["name"] == .string("Edited soup"))
+        #expect(row.attributes["overview"] == .string("Hot"))
+    }
+
     @Test func pulledChangesReachContextsAfterProcessing() throws {
         let local = try DocumentStack(), remote = try DocumentStack()
         let id = try seededRecipe(local)

@@ -257,19 +257,22 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         observer?(changes)
     }
 
-    /// Losing versions per object, each with the row it diverged from (when known).
-    private var alternatives: [ObjectID: [(row: StoredRow, token: String, base: RowSnapshot?)]] = [:]
+    /// Losing versions per object, each with the row it diverged from and that row's to-many
+    /// destinations (when known).
+    private var alternatives: [ObjectID: [(row: StoredRow, token: String, base: RowSnapshot?, baseToMany: [String: [ObjectID]])]] = [:]
     private var nextAlternative = 0
 
     /// Adds a losing version to an existing row, as replication of a concurrent edit would
     /// (the current row stays the winner). `change.baseline`, when given, is the row both
-    /// versions descend from; resolutions compare against it property by property.
-    public func injectConflictingVersion(_ change: ObjectChange) throws {
+    /// versions descend from, and `baseToMany` its to-many destinations; resolutions compare
+    /// against them (``ReplicaMerge``). Without `baseToMany` no destination counts as removed
+    /// by this version.
+    public func injectConflictingVersion(_ change: ObjectChange, baseToMany: [String: [ObjectID]] = [:]) throws {
         try locked {
             guard rows[change.objectID] != nil else { throw IncrementalStoreError.objectNotFound(change.objectID) }
             nextAlternative += 1
             let row = StoredRow(attributes: change.attributes, toOne: change.toOne, toMany: change.toMany, version: 0, sequence: 0)
-            alternatives[change.objectID, default: []].append((row, "c\(nextAlternative)", change.baseline))
+            alternatives[change.objectID, default: []].append((row, "c\(nextAlternative)", change.baseline, baseToMany))
         }
     }
 
@@ -285,11 +288,25 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         }
     }
 
+    /// An attribute or to-one value as ``ReplicaMerge`` compares it.
+    private enum MergeValue: Equatable, Sendable {
+        case attribute(AttributeValue)
+        case toOne(ObjectID)
+    }
+
+    /// A row's values as ``ReplicaMerge`` takes them (`null` attributes left out: missing is null).
+    private static func mergeProperties(attributes: [String: AttributeValue], toOne: [String: ObjectID],
+                                        toMany: [String: [ObjectID]]) -> ReplicaMerge.Properties<MergeValue> {
+        var values: [String: MergeValue] = [:]
+        for (name, value) in attributes where !value.isNull { values[name] = .attribute(value) }
+        for (name, id) in toOne { values[name] = .toOne(id) }
+        return ReplicaMerge.Properties(values: values, toMany: toMany)
+    }
+
     /// The reference resolution: decides every conflict first (outside the lock, so a policy
     /// may read the store), then applies all of them at once, or none if any winner changed
-    /// meanwhile. Attributes and to-one relationships merge property by property against the
-    /// version's base; to-many relationships keep the winner's unless a version is kept whole.
-    /// Tells the change observer about the resolved rows.
+    /// meanwhile. The values come from ``ReplicaMerge/resolve(_:winner:others:)``, the rule
+    /// every store shares. Tells the change observer about the resolved rows.
     public func resolveReplicaConflicts(policy: ReplicaMergePolicy) throws -> [ObjectID] {
         let decisions = try replicaConflicts().map { ($0, try policy.resolution(for: $0)) }
         guard !decisions.isEmpty else { return [] }
@@ -303,42 +320,34 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
                     throw IncrementalStoreError.conflicts([SaveConflict(objectID: id, baselineVersion: conflict.winner.version, storedSnapshot: snapshotLocked(id),
                                                                         changedInStore: changedKeys(row, conflict.winner))])
                 }
-                let winner = conflict.winner
-                /// Copies attribute or to-one relationship `key` from `source`.
-                func take(_ key: String, from source: StoredRow) {
-                    if source.attributes[key] != nil || row.attributes[key] != nil { row.attributes[key] = source.attributes[key] }
-                    if source.toOne[key] != nil || row.toOne[key] != nil { row.toOne[key] = source.toOne[key] }
+                let winner = ReplicaMerge.Version(version: conflict.winner.version,
+                                                  properties: Self.mergeProperties(attributes: row.attributes, toOne: row.toOne, toMany: row.toMany), base: nil)
+                let others = losers.map { loser in
+                    ReplicaMerge.Version(version: RowVersion(loser.token),
+                                         properties: Self.mergeProperties(attributes: loser.row.attributes, toOne: loser.row.toOne, toMany: loser.row.toMany),
+                                         base: loser.base.map { Self.mergeProperties(attributes: $0.attributes, toOne: $0.toOne, toMany: loser.baseToMany) })
                 }
-                /// What `version` changed since its base (everything when the base is unknown).
-                func changes(_ version: StoredRow, base: RowSnapshot?) -> Set<String> {
-                    base?.keysChanged(inStoredAttributes: version.attributes, toOne: version.toOne)
-                        ?? Set(version.attributes.keys).union(version.toOne.keys)
+                let merged = ReplicaMerge.resolve(resolution, winner: winner, others: others)
+                var attributeNames = Set(row.attributes.keys)
+                for loser in losers {
+                    attributeNames.formUnion(loser.row.attributes.keys)
+                    if let base = loser.base { attributeNames.formUnion(base.attributes.keys) }
                 }
-                func storeTrumps() {
-                    for loser in losers {
-                        guard let base = loser.base else { continue }
-                        let winnerChanged = base.keysChanged(inStoredAttributes: winner.attributes, toOne: winner.toOne)
-                        for key in changes(loser.row, base: base).subtracting(winnerChanged) { take(key, from: loser.row) }
+                var attributes: [String: AttributeValue] = [:]
+                var toOne: [String: ObjectID] = [:]
+                for name in attributeNames { attributes[name] = .null }
+                for (name, value) in merged.values {
+                    switch value {
+                    case .attribute(let value): attributes[name] = value
+                    case .toOne(let destination): toOne[name] = destination
                     }
                 }
-                switch resolution {
-                case .storeTrumps:
-                    storeTrumps()
-                case .prefer(let version):
-                    if let chosen = losers.first(where: { $0.token == version.token }) {
-                        for key in changes(chosen.row, base: chosen.base) { take(key, from: chosen.row) }
-                    } else {
-                        storeTrumps()
-                    }
-                case .keep(let version):
-                    if let chosen = losers.first(where: { $0.token == version.token }) {
-                        row.attributes = chosen.row.attributes
-                        row.toOne = chosen.row.toOne
-                        row.toMany = chosen.row.toMany
-                    }
-                case .merged(let values):
-                    for (key, value) in values { row.attributes[key] = value }
+                if case .merged(let values) = resolution {
+                    for (name, value) in values { attributes[name] = value }
                 }
+                row.attributes = attributes
+                row.toOne = toOne
+                row.toMany = merged.toMany
                 row.version += 1
                 newRows[id] = row
                 newAlternatives[id] = nil

@@ -3,7 +3,9 @@
 ///
 /// Whatever is decided, the store writes the result as a child of the winning version and
 /// discards the other versions, so the object has one version again and replicas converge
-/// once they sync.
+/// once they sync. The values follow one rule in every store, ``ReplicaMerge``: to-many
+/// relationships always merge as sets (what any version added is kept, what any removed
+/// goes) unless a version is kept whole.
 public enum ReplicaResolution: Sendable, Hashable {
     /// The winner's values win for every property it changed since the versions diverged;
     /// properties only another version changed take that version's value. Deterministic:
@@ -15,6 +17,7 @@ public enum ReplicaResolution: Sendable, Hashable {
     case prefer(RowVersion)
     /// Keep the version with this row version (the winner's or another live one's) as it is.
     case keep(RowVersion)
-    /// Write the winner's row with these attribute values over it.
+    /// Write the winner's row with these attribute values over it (to-many relationships
+    /// merged as sets, as always).
     case merged([String: AttributeValue])
 }
