@@ -7,7 +7,8 @@ import Testing
 /// replies compared after normalising what legitimately differs (revision hashes each server
 /// computes, sequences, UUIDs, the database name). A difference is either fixed or listed in
 /// ``knownDifferences`` with its reason (the CouchServer article "Compatibility, Limits and
-/// Hardening", ServerCompatibility.md, lists the same under "Known differences from CouchDB"); a listed difference that no longer shows fails too, so the list stays true.
+/// Hardening", ServerCompatibility.md, lists the same under "Known differences from
+/// CouchDB"); a listed difference that no longer shows fails too, so the list stays true.
 @Suite("Differential: recipes serve and CouchDB answer alike", .serialized,
        .enabled(if: LiveCouchDB.isConfigured, "COUCHDB_URL is not set: no live CouchDB to compare recipes serve with"))
 struct DifferentialTests {
