@@ -3,7 +3,8 @@ import Foundation
 public import ObjectGraph
 
 /// An `IncrementalStore` that keeps every managed object as one JSON document in a
-/// `DocumentStore`, in the layout of the original Cloudant incremental store (DESIGN §5):
+/// `DocumentStore`, in the layout of the original Cloudant incremental store (see the article
+/// "Documents, Fetches and Indexes"):
 /// IDs `CDTIS-<Entity>-<UUID>`, `CDTISEntityName`, a `CDTISObjectVersion` counter, typed
 /// attribute encodings with `CDTISMeta_<name>` side keys, relationships as document IDs,
 /// binary values as attachments, and a `CDTISMetaData` document describing the model.

@@ -2,7 +2,8 @@ import DocumentStore
 import Foundation
 import ObjectGraph
 
-/// The names and ID scheme of the original incremental store's document layout (DESIGN §5),
+/// The names and ID scheme of the document layout of the original Cloudant incremental store
+/// (the layout the original iOS app's databases use; see "Documents, Fetches and Indexes"),
 /// shared by the encoder, the decoder, the query translator and migration, so a database
 /// written by the original iOS app reads here and ours reads there.
 public enum DocumentLayout {

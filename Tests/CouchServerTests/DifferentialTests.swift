@@ -6,8 +6,9 @@ import Testing
 /// The same requests sent to our server and to a live CouchDB 3.4.3 (`COUCHDB_URL`), the
 /// replies compared after normalising what legitimately differs (revision hashes each server
 /// computes, sequences, UUIDs, the database name). A difference is either fixed or listed in
-/// ``knownDifferences`` with its reason (the README's "Known differences from CouchDB" says
-/// the same); a listed difference that no longer shows fails too, so the list stays true.
+/// ``knownDifferences`` with its reason (the CouchServer article "Compatibility, Limits and
+/// Hardening", ServerCompatibility.md, lists the same under "Known differences from
+/// CouchDB"); a listed difference that no longer shows fails too, so the list stays true.
 @Suite("Differential: recipes serve and CouchDB answer alike", .serialized,
        .enabled(if: LiveCouchDB.isConfigured, "COUCHDB_URL is not set: no live CouchDB to compare recipes serve with"))
 struct DifferentialTests {
@@ -160,7 +161,7 @@ struct DifferentialTests {
             }
         }
         for entry in expected where !entry.seen {
-            Issue.record("known difference no longer seen (remove it here and in the README): \(entry.known.step): \(entry.known.reason)")
+            Issue.record("known difference no longer seen (remove it here and in CouchServer's ServerCompatibility article): \(entry.known.step): \(entry.known.reason)")
         }
     }
 }

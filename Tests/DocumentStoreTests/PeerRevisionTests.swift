@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import DocumentStore
 
-/// What a store remembers other databases holding (README, "No echo"), and the look-ups a
-/// sync makes on every run, which must not read every document.
+/// What a store remembers other databases holding (the Replication article "Checkpoints,
+/// No Echo and Conflicts", section "No echo"), and the look-ups a sync makes on every run,
+/// which must not read every document.
 @Suite struct PeerRevisionTests {
     private func revision(_ text: String) -> RevisionID { RevisionID(text)! }
 

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 
-/// Every `--json` shape the README documents, decoded from the real program: each documented
-/// key is present, with `null` for an absent value, never left out.
+/// Every `--json` shape the RecipesKit article "The recipes Command Line"
+/// (CommandLineReference.md, "JSON output") documents, decoded from the real program: each
+/// documented key is present, with `null` for an absent value, never left out.
 @Suite("recipes: --json shapes", .serialized)
 struct JSONShapeTests {
     private static func object(_ result: RunResult) throws -> [String: Any] {
