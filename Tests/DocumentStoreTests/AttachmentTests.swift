@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import DocumentStore
+import TestSupport
 
 @Suite struct AttachmentTests {
     @Test func addReplaceRemoveAndInherit() throws {

@@ -34,7 +34,8 @@ final class CannedResponder: Sendable {
 
     /// Starts on 127.0.0.1 and an ephemeral port; `handler` answers every request.
     init(_ handler: @escaping @Sendable (Recorded, Int) -> Reply) async throws {
-        let portBox = Locked<Int?>(nil)
+        // The server announces its port once it listens; the stream ends if it stops first.
+        let (announcements, announce) = AsyncStream<Int?>.makeStream()
         let log = self.log
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             var buffer = try await request.body.collect(upTo: 64 * 1024 * 1024)
@@ -60,16 +61,18 @@ final class CannedResponder: Sendable {
         logger.logLevel = .critical
         let app = Application(responder: responder,
                               configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in portBox.withLock { $0 = channel.localAddress?.port } },
+                              onServerRunning: { channel in announce.yield(channel.localAddress?.port) },
                               logger: logger)
-        task = Task { try await app.run() }
-        var waited = 0
-        while portBox.withLock({ $0 }) == nil {
-            try await Task.sleep(nanoseconds: 10_000_000)
-            waited += 1
-            if waited > 500 { throw CancellationError() }
+        task = Task {
+            defer { announce.finish() }
+            try await app.run()
         }
-        port = portBox.withLock { $0 }!
+        var iterator = announcements.makeAsyncIterator()
+        guard let announced = await iterator.next(), let port = announced else {
+            task.cancel()
+            throw CancellationError()
+        }
+        self.port = port
     }
 
     /// Requests received so far.

@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import Testing
 @testable import Replication
+import TestSupport
 
 /// Pushing attachments as CouchDB's replicator does: a revision with attachment bytes to send
 /// goes as `PUT /db/{id}?new_edits=false` with a `multipart/related` body, the document JSON
