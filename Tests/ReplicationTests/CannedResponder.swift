@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import TestSupport
 
 /// A tiny loopback HTTP server for the failures a real CouchDB can't be made to produce:
 /// each request is answered by a closure (malformed JSON, cut-short bodies, 503s, 401s…).
@@ -67,8 +68,9 @@ final class CannedResponder: Sendable {
             defer { announce.finish() }
             try await app.run()
         }
-        var iterator = announcements.makeAsyncIterator()
-        guard let announced = await iterator.next(), let port = announced else {
+        // A hang guard: a server that neither listens nor stops within 30 s fails the test.
+        let announced = try? await withTimeout(30) { await announcements.first { _ in true } ?? nil }
+        guard let port = announced else {
             task.cancel()
             throw CancellationError()
         }
