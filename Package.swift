@@ -46,6 +46,7 @@ let package = Package(
         .testTarget(
             name: "DocumentStoreTests",
             dependencies: [
+                "TestSupport",
                 "DocumentStore",
                 "store-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -70,7 +71,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipesKitTests",
-            dependencies: ["RecipesKit", "ObjectGraph", "DocumentStore", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TestSupport", "RecipesKit", "ObjectGraph", "DocumentStore", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The model layer on its own, free of swift-crypto, so the entity code generator (a
         // build tool, compiled for the host) does not build BoringSSL a second time.
@@ -85,6 +86,7 @@ let package = Package(
         .testTarget(
             name: "ObjectGraphTests",
             dependencies: [
+                "TestSupport",
                 "ObjectGraph",
                 "ManagedModel",
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -97,7 +99,7 @@ let package = Package(
         .target(name: "EntityCodegen", dependencies: ["ManagedModel"]),
         .executableTarget(name: "entity-codegen", dependencies: ["EntityCodegen", "ManagedModel"]),
         .plugin(name: "EntityCodegenPlugin", capability: .buildTool(), dependencies: ["entity-codegen"]),
-        .testTarget(name: "EntityCodegenTests", dependencies: ["EntityCodegen", "ObjectGraph"], exclude: ["Fixtures"]),
+        .testTarget(name: "EntityCodegenTests", dependencies: ["TestSupport", "EntityCodegen", "ObjectGraph"], exclude: ["Fixtures"]),
         .testTarget(
             name: "GeneratedEntityTests",
             dependencies: ["ObjectGraph"],
@@ -109,7 +111,7 @@ let package = Package(
         // sends them that way, so both our server and our client inflate them.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "AsyncBridge"),
-        .testTarget(name: "CouchProtocolTests", dependencies: ["CouchProtocol", "DocumentStore"]),
+        .testTarget(name: "CouchProtocolTests", dependencies: ["TestSupport", "CouchProtocol", "DocumentStore"]),
         .target(
             name: "Replication",
             dependencies: [
@@ -123,6 +125,7 @@ let package = Package(
         .testTarget(
             name: "ReplicationTests",
             dependencies: [
+                "TestSupport",
                 "Replication",
                 "DocumentStore",
                 "CouchProtocol",
@@ -159,11 +162,15 @@ let package = Package(
         ),
         .testTarget(
             name: "CouchServerTests",
-            dependencies: ["CouchServer", "CouchProtocol", "DocumentStore", "InteropSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TestSupport", "CouchServer", "CouchProtocol", "DocumentStore", "InteropSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // What the tests share for talking to servers they did not write: a raw HTTP client
         // independent of the project's own, and the live CouchDB named by COUCHDB_URL.
         .target(name: "InteropSupport", dependencies: ["DocumentStore"], path: "Tests/InteropSupport"),
+        // Generic helpers every test target shares, free of the package's own modules: one
+        // temporary directory, waiting for events with a deadline, scopes that await a
+        // server's stop.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .target(
             name: "PasswordEncryption",
             dependencies: [
@@ -177,13 +184,13 @@ let package = Package(
         .testTarget(
             name: "DocumentIncrementalStoreTests",
             dependencies: [
-                "DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child",
+                "TestSupport", "DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "RecipesCLITests",
-            dependencies: ["recipes", "RecipesKit", "InteropSupport", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TestSupport", "recipes", "RecipesKit", "InteropSupport", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

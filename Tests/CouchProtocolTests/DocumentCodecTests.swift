@@ -2,6 +2,7 @@ import CouchProtocol
 import DocumentStore
 import Foundation
 import Testing
+import TestSupport
 
 /// The one document codec both sides use.
 @Suite("Document codec")
@@ -35,10 +36,8 @@ struct DocumentCodecTests {
 
     @Test("Attachments read from a store stream into the document as base64")
     func streamedFromStore() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("codec-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try DocumentStore(path: directory.appendingPathComponent("s.sqlite").path)
+        let directory = try TemporaryDirectory("codec")
+        let store = try DocumentStore(path: directory.path("s.sqlite"))
         let large = Data((0..<700_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let saved = try store.create(id: "d", body: [:], attachments: [.put(name: "big", contentType: "x/y", data: large)])
         let info = try #require(saved.attachments["big"])

@@ -3,6 +3,7 @@ import CouchServer
 import DocumentStore
 import Foundation
 import Testing
+import TestSupport
 
 /// CouchDB 3's access model: without credentials only the welcome, `_up` and `_session`
 /// answer, unless the server opens reads or everything to anonymous requests.
@@ -42,63 +43,63 @@ struct AccessModelTests {
 
     @Test("By default every endpoint but GET /, /_up and /_session needs a user; credentials or a cookie open them")
     func defaultNeedsAUser() async throws {
-        let server = try await Self.serverWithDocument(anonymous: .none)
-        defer { Task { await server.stop() } }
-        #expect(try await server.client.send("GET", "/").json().objectValue?["couchdb"] == "Welcome")
-        #expect(try await server.client.send("HEAD", "/").status == 200)
-        #expect(try await server.client.send("GET", "/_up").json() == ["status": "ok"])
-        #expect(try await server.client.send("GET", "/_session").status == 200)
+        try await withServer(Self.serverWithDocument(anonymous: .none)) { server in
+            #expect(try await server.client.send("GET", "/").json().objectValue?["couchdb"] == "Welcome")
+            #expect(try await server.client.send("HEAD", "/").status == 200)
+            #expect(try await server.client.send("GET", "/_up").json() == ["status": "ok"])
+            #expect(try await server.client.send("GET", "/_session").status == 200)
 
-        for read in Self.reads {
-            let reply = try await Self.send(server, read)
-            #expect(reply.status == 401, "\(read.0) \(read.1)")
-            #expect(try reply.json().objectValue?["error"] == "unauthorized", "\(read.0) \(read.1)")
-            if read.1.hasPrefix("/db") { #expect(try reply.json() == Self.notAuthorized, "\(read.0) \(read.1)") }
-            #expect(try await Self.send(server, read, headers: server.auth).status == 200, "\(read.0) \(read.1)")
-        }
-        #expect(try await server.client.send("HEAD", "/db/doc").status == 401)
-        #expect(try await server.client.send("GET", "/_uuids").status == 401)
-        for write in Self.writes {
-            #expect(try await Self.send(server, write).status == 401, "\(write.0) \(write.1)")
-        }
-        #expect(try await server.client.send("GET", "/db/doc").status == 401)
+            for read in Self.reads {
+                let reply = try await Self.send(server, read)
+                #expect(reply.status == 401, "\(read.0) \(read.1)")
+                #expect(try reply.json().objectValue?["error"] == "unauthorized", "\(read.0) \(read.1)")
+                if read.1.hasPrefix("/db") { #expect(try reply.json() == Self.notAuthorized, "\(read.0) \(read.1)") }
+                #expect(try await Self.send(server, read, headers: server.auth).status == 200, "\(read.0) \(read.1)")
+            }
+            #expect(try await server.client.send("HEAD", "/db/doc").status == 401)
+            #expect(try await server.client.send("GET", "/_uuids").status == 401)
+            for write in Self.writes {
+                #expect(try await Self.send(server, write).status == 401, "\(write.0) \(write.1)")
+            }
+            #expect(try await server.client.send("GET", "/db/doc").status == 401)
 
-        let login = try await server.client.send("POST", "/_session", json: ["name": "admin", "password": "password"])
-        #expect(login.status == 200)
-        let cookie = String(try #require(login.header("Set-Cookie")).split(separator: ";")[0])
-        #expect(try await server.client.send("GET", "/db/doc", headers: ["Cookie": cookie]).json().objectValue?["a"] == 1)
-        #expect(try await server.client.send("GET", "/db", headers: ["Cookie": "AuthSession=forged"]).status == 401)
-        #expect(try await server.client.send("DELETE", "/_session").status == 200)
+            let login = try await server.client.send("POST", "/_session", json: ["name": "admin", "password": "password"])
+            #expect(login.status == 200)
+            let cookie = String(try #require(login.header("Set-Cookie")).split(separator: ";")[0])
+            #expect(try await server.client.send("GET", "/db/doc", headers: ["Cookie": cookie]).json().objectValue?["a"] == 1)
+            #expect(try await server.client.send("GET", "/db", headers: ["Cookie": "AuthSession=forged"]).status == 401)
+            #expect(try await server.client.send("DELETE", "/_session").status == 200)
+        }
     }
 
     @Test("Anonymous reads open GET, HEAD and the read-only POSTs, and nothing that writes")
     func anonymousReads() async throws {
-        let server = try await Self.serverWithDocument(anonymous: .reads)
-        defer { Task { await server.stop() } }
-        for read in Self.reads {
-            #expect(try await Self.send(server, read).status == 200, "\(read.0) \(read.1)")
+        try await withServer(Self.serverWithDocument(anonymous: .reads)) { server in
+            for read in Self.reads {
+                #expect(try await Self.send(server, read).status == 200, "\(read.0) \(read.1)")
+            }
+            #expect(try await server.client.send("HEAD", "/db/doc").status == 200)
+            for write in Self.writes {
+                let reply = try await Self.send(server, write)
+                #expect(reply.status == 401, "\(write.0) \(write.1)")
+                #expect(try reply.json().objectValue?["error"] == "unauthorized", "\(write.0) \(write.1)")
+            }
+            let info = try await server.client.send("GET", "/db", headers: server.auth).json()
+            #expect(info.objectValue?["doc_count"] == 1)
+            #expect(try await server.client.send("GET", "/_all_dbs").json() == ["db"])
         }
-        #expect(try await server.client.send("HEAD", "/db/doc").status == 200)
-        for write in Self.writes {
-            let reply = try await Self.send(server, write)
-            #expect(reply.status == 401, "\(write.0) \(write.1)")
-            #expect(try reply.json().objectValue?["error"] == "unauthorized", "\(write.0) \(write.1)")
-        }
-        let info = try await server.client.send("GET", "/db", headers: server.auth).json()
-        #expect(info.objectValue?["doc_count"] == 1)
-        #expect(try await server.client.send("GET", "/_all_dbs").json() == ["db"])
     }
 
     @Test("Anonymous access to everything lets writes through without credentials")
     func anonymousEverything() async throws {
-        let server = try await Self.serverWithDocument(anonymous: .all)
-        defer { Task { await server.stop() } }
-        for request in Self.reads {
-            #expect(try await Self.send(server, request).status == 200, "\(request.0) \(request.1)")
+        try await withServer(Self.serverWithDocument(anonymous: .all)) { server async throws in
+            for request in Self.reads {
+                #expect(try await Self.send(server, request).status == 200, "\(request.0) \(request.1)")
+            }
+            for write in Self.writes.dropLast() {
+                #expect((200..<300).contains(try await Self.send(server, write).status), "\(write.0) \(write.1)")
+            }
+            #expect(try await server.client.send("GET", "/db").json().objectValue?["doc_count"] == 4)
         }
-        for write in Self.writes.dropLast() {
-            #expect((200..<300).contains(try await Self.send(server, write).status), "\(write.0) \(write.1)")
-        }
-        #expect(try await server.client.send("GET", "/db").json().objectValue?["doc_count"] == 4)
     }
 }

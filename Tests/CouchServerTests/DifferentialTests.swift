@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import InteropSupport
 import Testing
+import TestSupport
 
 /// The same requests sent to our server and to a live CouchDB 3.4.3 (`COUCHDB_URL`), the
 /// replies compared after normalising what legitimately differs (revision hashes each server
@@ -143,25 +144,25 @@ struct DifferentialTests {
     @Test("every request of the sequence gets CouchDB's status and body, after normalising")
     func sameAnswers() async throws {
         let couch = try await LiveCouchDB.connect()
-        let server = try await TestServer.start()
-        defer { Task { await server.stop() } }
-        let name = "differential-" + UUID().uuidString.prefix(8).lowercased()
-        let fixed: Set<String> = [Self.base, Self.branchA, Self.branchB, Self.branchC, Self.unknownD, Self.unknownE]
-        var ours = DifferentialRun.Side(label: "recipes serve", client: server.client, auth: server.auth, database: name, fixedRevisions: fixed)
-        var theirs = DifferentialRun.Side(label: "CouchDB", client: couch.client, auth: couch.auth, database: name, fixedRevisions: fixed)
-        defer { Task { await couch.deleteDatabase(name) } }
-
-        let found = try await DifferentialRun.differences(Self.steps, ours: &ours, couch: &theirs)
-        var expected = Self.knownDifferences.map { (known: $0, seen: false) }
-        for (step, difference) in found {
-            if let index = expected.firstIndex(where: { $0.known.step == step && difference.contains($0.known.contains) }) {
-                expected[index].seen = true
-            } else {
-                Issue.record("\(step): \(difference)")
+        try await withServer(TestServer.start()) { server in
+            let name = "differential-" + UUID().uuidString.prefix(8).lowercased()
+            let fixed: Set<String> = [Self.base, Self.branchA, Self.branchB, Self.branchC, Self.unknownD, Self.unknownE]
+            var ours = DifferentialRun.Side(label: "recipes serve", client: server.client, auth: server.auth, database: name, fixedRevisions: fixed)
+            var theirs = DifferentialRun.Side(label: "CouchDB", client: couch.client, auth: couch.auth, database: name, fixedRevisions: fixed)
+            try await couch.deletingDatabase(name) {
+                let found = try await DifferentialRun.differences(Self.steps, ours: &ours, couch: &theirs)
+                var expected = Self.knownDifferences.map { (known: $0, seen: false) }
+                for (step, difference) in found {
+                    if let index = expected.firstIndex(where: { $0.known.step == step && difference.contains($0.known.contains) }) {
+                        expected[index].seen = true
+                    } else {
+                        Issue.record("\(step): \(difference)")
+                    }
+                }
+                for entry in expected where !entry.seen {
+                    Issue.record("known difference no longer seen (remove it here and in CouchServer's ServerCompatibility article): \(entry.known.step): \(entry.known.reason)")
+                }
             }
-        }
-        for entry in expected where !entry.seen {
-            Issue.record("known difference no longer seen (remove it here and in CouchServer's ServerCompatibility article): \(entry.known.step): \(entry.known.reason)")
         }
     }
 }

@@ -3,6 +3,7 @@ import CouchServer
 import DocumentStore
 import Foundation
 import Testing
+import TestSupport
 
 /// Open feeds end with whole JSON when their database is deleted, and a delete racing
 /// writes answers every request with CouchDB's codes, never a 500 (issue #9).
@@ -24,59 +25,61 @@ import Testing
 
     @Test("Deleting a database ends its open longpoll and continuous feeds with valid JSON")
     func deleteEndsOpenFeeds() async throws {
-        let server = try await TestServer.start(anonymous: .reads)
-        defer { Task { await server.stop() } }
-        let client = server.client
-        #expect(try await client.send("PUT", "/db", headers: server.auth).status == 201)
-        #expect(try await client.send("PUT", "/db/a", json: ["n": 1], headers: server.auth).status == 201)
-        let longpoll = Task { try await client.send("GET", "/db/_changes?feed=longpoll&since=now&heartbeat=200") }
-        let continuous = Task { try await client.send("GET", "/db/_changes?feed=continuous&since=now&heartbeat=200") }
-        try await Task.sleep(for: .milliseconds(800))
-        let clock = ContinuousClock()
-        let started = clock.now
-        #expect(try await client.send("DELETE", "/db", headers: server.auth).status == 200)
-        let polled = try await longpoll.value
-        let streamed = try await continuous.value
-        #expect(clock.now - started < .seconds(15), "a deleted database ends its feeds at once, not at their timeout")
-        #expect(polled.status == 200)
-        try Self.expectCompleteLongpoll(polled.body)
-        let lines = try Self.continuousLines(streamed.body)
-        #expect(lines.last?["last_seq"] != nil)
-        #expect(try await client.send("GET", "/db").status == 404)
+        try await withServer(TestServer.start(anonymous: .reads)) { server in
+            let client = server.client
+            #expect(try await client.send("PUT", "/db", headers: server.auth).status == 201)
+            #expect(try await client.send("PUT", "/db/a", json: ["n": 1], headers: server.auth).status == 201)
+            let port = try #require(server.server.port)
+            // Both feeds are open once each has sent its first heartbeat.
+            let longpoll = try await RawHTTPConnection.openFeed("/db/_changes?feed=longpoll&since=now&heartbeat=200", port: port)
+            let continuous = try await RawHTTPConnection.openFeed("/db/_changes?feed=continuous&since=now&heartbeat=200", port: port)
+            let clock = ContinuousClock()
+            let started = clock.now
+            #expect(try await client.send("DELETE", "/db", headers: server.auth).status == 200)
+            let polled = try await longpoll.readStreamedReply(timeout: 60)
+            let streamed = try await continuous.readStreamedReply(timeout: 60)
+            #expect(clock.now - started < .seconds(15), "a deleted database ends its feeds at once, not at their timeout")
+            #expect(polled.status == 200)
+            try Self.expectCompleteLongpoll(polled.body)
+            let lines = try Self.continuousLines(streamed.body)
+            #expect(lines.last?["last_seq"] != nil)
+            #expect(try await client.send("GET", "/db").status == 404)
+        }
     }
 
     @Test("A database delete racing writes gives 201, 404 or 409 to every request, never 500")
     func deleteRacingWrites() async throws {
-        let server = try await TestServer.start(anonymous: .reads)
-        defer { Task { await server.stop() } }
-        let client = server.client
-        let auth = server.auth
-        for round in 0..<4 {
-            #expect(try await client.send("PUT", "/race", headers: auth).status == 201)
-            let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
-                for writer in 0..<12 {
-                    group.addTask {
-                        var seen: [Int] = []
-                        for index in 0..<6 {
-                            let docs: [JSONValue] = (0..<40).map { .object(["_id": .string("r\(round)-w\(writer)-\(index)-\($0)"), "n": .int(Int64($0))]) }
-                            let reply = try await client.send("POST", "/race/_bulk_docs", json: ["docs": .array(docs)], headers: auth)
-                            seen.append(reply.status)
-                            let read = try await client.send("GET", "/race/_changes?limit=5")
-                            seen.append(read.status)
+        try await withServer(TestServer.start(anonymous: .reads)) { server in
+            let client = server.client
+            let auth = server.auth
+            for round in 0..<4 {
+                #expect(try await client.send("PUT", "/race", headers: auth).status == 201)
+                let statuses = try await withThrowingTaskGroup(of: [Int].self) { group in
+                    for writer in 0..<12 {
+                        group.addTask {
+                            var seen: [Int] = []
+                            for index in 0..<6 {
+                                let docs: [JSONValue] = (0..<40).map { .object(["_id": .string("r\(round)-w\(writer)-\(index)-\($0)"), "n": .int(Int64($0))]) }
+                                let reply = try await client.send("POST", "/race/_bulk_docs", json: ["docs": .array(docs)], headers: auth)
+                                seen.append(reply.status)
+                                let read = try await client.send("GET", "/race/_changes?limit=5")
+                                seen.append(read.status)
+                            }
+                            return seen
                         }
-                        return seen
                     }
+                    group.addTask {
+                        // The scenario: the delete lands while the writers are under way.
+                        try await simulatedDelay(.milliseconds(30))
+                        return [try await client.send("DELETE", "/race", headers: auth).status]
+                    }
+                    var all: [Int] = []
+                    for try await part in group { all += part }
+                    return all
                 }
-                group.addTask {
-                    try await Task.sleep(for: .milliseconds(30))
-                    return [try await client.send("DELETE", "/race", headers: auth).status]
-                }
-                var all: [Int] = []
-                for try await part in group { all += part }
-                return all
+                #expect(statuses.allSatisfy { [200, 201, 404, 409].contains($0) }, "round \(round): \(statuses.filter { $0 >= 500 })")
+                _ = try await client.send("DELETE", "/race", headers: auth)
             }
-            #expect(statuses.allSatisfy { [200, 201, 404, 409].contains($0) }, "round \(round): \(statuses.filter { $0 >= 500 })")
-            _ = try await client.send("DELETE", "/race", headers: auth)
         }
     }
 }

@@ -2,6 +2,7 @@ import InteropSupport
 import DocumentStore
 import Foundation
 import Testing
+import TestSupport
 
 /// `recipes serve`'s access and hardening options, end to end through the real executable.
 @Suite("recipes serve access and limits")
@@ -140,21 +141,29 @@ struct ServeAccessTests {
         // Each body is read whole (it fits --max-body-mb 64), then the missing database is 404.
         // Every client holds back its last byte for a second once the rest is taken, so
         // without a budget the server would hold all eight bodies at once.
+        // Each client says when the server has taken all but the last byte of its body.
+        let (heldBack, announceHeldBack) = AsyncStream<Void>.makeStream()
         let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<8 {
                 group.addTask {
+                    // A client that fails early ends the wait below too, so its error surfaces.
+                    defer { announceHeldBack.finish() }
                     let connection = try RawHTTPConnection(port: port, sendTimeout: 180)
                     try await connection.sendHead([
                         "POST /missing\(index)/_bulk_docs HTTP/1.1", "Host: 127.0.0.1:\(port)", "Content-Type: application/json",
                         "Content-Length: \(body.count)", "Connection: close",
                     ] + authLine)
                     try await connection.send(body.dropLast())
-                    try await Task.sleep(for: .seconds(1))
+                    announceHeldBack.yield()
+                    // The scenario: a client slow to send its last byte.
+                    try await simulatedDelay(.seconds(1))
                     try await connection.send(body.suffix(1))
                     return try await connection.readReply(timeout: 240).status
                 }
             }
-            try await Task.sleep(for: .milliseconds(500))
+            // GET / is asked while the server holds a body that is not complete yet.
+            var firstHeldBack = heldBack.makeAsyncIterator()
+            _ = await firstHeldBack.next()
             let started = Date()
             let welcome = try await HTTPTestClient(port: port).send("GET", "/")
             #expect(welcome.status == 200)

@@ -37,15 +37,13 @@ struct ServeShutdownTests {
 
         // Hang guard: a server still there after 60 s is killed, and the test fails.
         let pid = served.process.processIdentifier
-        let guardTask = Task {
-            try await Task.sleep(for: .seconds(60))
-            kill(pid, SIGKILL)
-        }
+        let hangGuard = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: hangGuard)
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             served.process.terminationHandler = { _ in done.resume() }
             kill(pid, SIGTERM)
         }
-        guardTask.cancel()
+        hangGuard.cancel()
         #expect(served.process.terminationReason == .exit && served.process.terminationStatus == 0,
                 "\(served.process.terminationReason) \(served.process.terminationStatus)")
         for connection in stalled { #expect(try await connection.waitForClose(timeout: 5)) }

@@ -2,9 +2,10 @@ import InteropSupport
 import CouchServer
 import Foundation
 import Logging
+import TestSupport
 
 /// A CouchServer on an ephemeral port over a fresh temporary data directory, for one test.
-struct TestServer: Sendable {
+struct TestServer: StoppableServer {
     static let user = "admin"
     static let password = "password"
 

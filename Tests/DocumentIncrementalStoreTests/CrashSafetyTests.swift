@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import TestSupport
 
 @Suite("Crash safety of saves")
 struct CrashSafetyTests {
@@ -43,7 +44,7 @@ struct CrashSafetyTests {
     /// file, i.e. in the middle of the SQLite transaction.
     @Test(arguments: [100_000, 1_000_000, 4_000_000])
     func killedDuringSaveLeavesAllOrNothing(growth: Int) async throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let path = dir.path("crash.sqlite")
         let child = Process()
         child.executableURL = try Self.childExecutable()
@@ -57,12 +58,10 @@ struct CrashSafetyTests {
         let startedSaving = await Self.onOwnThread {
             func saving() -> Bool { ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "").contains("saving") }
             let deadline = Date().addingTimeInterval(60)
-            while !saving(), child.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+            pollUntil(deadline: deadline) { saving() || !child.isRunning }
             let wal = path + "-wal"
             let start = Self.fileSize(wal)
-            while child.isRunning && Self.fileSize(wal) < start + growth && Date() < deadline {
-                Thread.sleep(forTimeInterval: 0.002)
-            }
+            pollUntil(deadline: deadline) { !child.isRunning || Self.fileSize(wal) >= start + growth }
             return saving()
         }
         #expect(startedSaving)

@@ -4,6 +4,7 @@ import ObjectGraph
 import PasswordEncryption
 import Testing
 @testable import DocumentIncrementalStore
+import TestSupport
 
 @Suite("Encrypted attributes (userInfo encrypted = YES)")
 struct EncryptedAttributeTests {
@@ -31,7 +32,7 @@ struct EncryptedAttributeTests {
     }
 
     @Test func roundTripStoresOnlyRNCryptorMessages() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let id: String
         do {
             let stack = try DocumentStack(model: Self.model, directory: dir)
@@ -63,7 +64,7 @@ struct EncryptedAttributeTests {
     }
 
     @Test func withoutPasswordValuesAreUnreadableButOtherChangesSave() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let id: String
         do {
             let stack = try DocumentStack(model: Self.model, directory: dir)
@@ -85,7 +86,7 @@ struct EncryptedAttributeTests {
     }
 
     @Test func wrongPasswordIsRefusedByTheKeyCheckWithoutWriting() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let stack = try DocumentStack(model: Self.model, directory: dir)
         try stack.store.unlock(password: "right")
         _ = try Self.insertNote(stack, title: "a", secret: "s")
@@ -107,7 +108,7 @@ struct EncryptedAttributeTests {
     /// either password first (each opens some of its values) and refuses a third, even when
     /// the values it meets first were written with the other password.
     @Test func aFreshReplicaTakesAnyPasswordThatOpensSomeOfItsValues() throws {
-        let pulled = TemporaryDirectory()
+        let pulled = try TemporaryDirectory()
         do {
             let first = try DocumentStack(model: Self.model), second = try DocumentStack(model: Self.model)
             let target = try DocumentStack(model: Self.model, directory: pulled)
@@ -135,7 +136,7 @@ struct EncryptedAttributeTests {
     }
 
     @Test func tamperedValueFailsOnlyItsOwnRead() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let stack = try DocumentStack(model: Self.model, directory: dir)
         try stack.store.unlock(password: "pw")
         let good = try Self.insertNote(stack, title: "good", secret: "fine")
@@ -209,7 +210,7 @@ struct EncryptedAttributeTests {
     /// the revision), since a fresh instance has not written either leaf itself.
     @Test(arguments: ["winner", "local"])
     func conflictsOnEncryptedValuesResolveByPolicyWithoutThePassword(prefer: String) throws {
-        let localDir = TemporaryDirectory(), remoteDir = TemporaryDirectory()
+        let localDir = try TemporaryDirectory(), remoteDir = try TemporaryDirectory()
         let id: String
         do {
             let local = try DocumentStack(model: Self.model, directory: localDir)
@@ -252,7 +253,7 @@ struct EncryptedAttributeTests {
     }
 
     @Test func rekeyReencryptsEveryValueInOneWrite() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let stack = try DocumentStack(model: Self.model, directory: dir)
         try stack.store.unlock(password: "old")
         let ids = try (0..<5).map { try Self.insertNote(stack, title: "n\($0)", secret: "secret \($0)") }
@@ -281,7 +282,7 @@ struct MixedPasswordRepairTests {
     /// A store with three values under "A", a key record opened by both "B" and "A", and one
     /// value written under "B"; returns the directory and the values by document ID.
     static func mixedStore() throws -> (TemporaryDirectory, [String: String]) {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         var values: [String: String] = [:]
         do {
             let stack = try DocumentStack(model: EncryptedAttributeTests.model, directory: dir)
@@ -330,7 +331,7 @@ struct MixedPasswordRepairTests {
     }
 
     @Test func theSamePasswordTwiceChangesNothing() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let stack = try DocumentStack(model: EncryptedAttributeTests.model, directory: dir)
         try stack.store.unlock(password: "A")
         _ = try EncryptedAttributeTests.insertNote(stack, title: "a", secret: "kept")

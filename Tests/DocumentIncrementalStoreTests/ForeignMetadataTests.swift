@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import TestSupport
 
 /// A `CDTISMetaData` document in the shape the original incremental store writes it (as the
 /// recorded CouchDB 3.4.3 traffic in `Tests/Fixtures/couchdb-3.4.3` holds it): a `metaData`
@@ -57,7 +58,7 @@ struct ForeignMetadataTests {
 
     @Test("a compatible document is adopted: no revision of ours at open, save or reopen")
     func compatibleIsAdopted() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         do {
             let store = try DocumentStore(path: dir.path("store.sqlite"))
             try store.insertRevisions([OriginalMetadata.revision()])
@@ -79,7 +80,7 @@ struct ForeignMetadataTests {
 
     @Test("an incompatible document stops the open with one line naming the first difference")
     func incompatibleIsRefused() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let changed = OriginalMetadata.body { model in
             var recipe = model["Recipe"]!.objectValue!
             var properties = recipe["properties"]!.objectValue!
@@ -105,7 +106,7 @@ struct ForeignMetadataTests {
             recipe["properties"] = .object(properties)
             model["Recipe"] = .object(recipe)
         }
-        let other = TemporaryDirectory()
+        let other = try TemporaryDirectory()
         do {
             let store = try DocumentStore(path: other.path("store.sqlite"))
             try store.insertRevisions([OriginalMetadata.revision(typeChanged)])

@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import TestSupport
 
 /// Live fetches over a real store file: saves through the same coordinator, and writes by a
 /// second, independent opening of the file (as another process makes them).
@@ -10,19 +11,11 @@ import Testing
 
     /// Runs `body`, failing instead of hanging when it takes longer than `seconds`.
     static func within<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            let first = try await group.next()!
-            group.cancelAll()
-            guard let value = first else {
-                Issue.record("timed out after \(seconds) s")
-                throw CancellationError()
-            }
-            return value
+        do {
+            return try await withTimeout(seconds, body)
+        } catch let timeout as TimeoutError {
+            Issue.record("\(timeout)")
+            throw timeout
         }
     }
 
@@ -44,7 +37,7 @@ import Testing
     }
 
     @Test func sameCoordinatorSavesComeAsChangeSetsInOrder() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let coordinator = try DocumentIncrementalStore.openCoordinator(path: directory.path("live.sqlite"), model: TestSupport.recipesModel)
         let writer = ObjectContext(coordinator: coordinator, name: "writer")
         let b = try Self.recipe(writer, "B")
@@ -94,7 +87,7 @@ import Testing
     }
 
     @Test func writesThroughAnotherOpeningOfTheFileAreSeenByPolling() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path("shared.sqlite")
         let watcher = try DocumentIncrementalStore.openCoordinator(path: path, model: TestSupport.recipesModel)
         // A second coordinator on its own datastore connection pool: what another process does.
@@ -119,7 +112,10 @@ import Testing
 
         // Outside the predicate: no element. The next one is the delete.
         _ = try Self.recipe(writer, "Zebra cake")
-        try await Task.sleep(for: .milliseconds(200))
+        // A negative check: the watcher (polling every 50 ms) gets a bounded window to see the
+        // write outside the predicate and report nothing for it; the next element must be the
+        // delete below.
+        try await observationWindow(.milliseconds(200))
         try writer.delete(writer.existingObject(with: ab))
         try writer.save()
         (it, update) = try await Self.next(it)
@@ -129,15 +125,22 @@ import Testing
     }
 
     @Test func cancellingTheTaskEndsTheWatch() async throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let coordinator = try DocumentIncrementalStore.openCoordinator(path: directory.path("c.sqlite"), model: TestSupport.recipesModel)
         let live = ObjectContext(coordinator: coordinator).observe(FetchRequest(entityName: "Recipe"))
+        let (updates, delivered) = AsyncStream<Void>.makeStream()
         let task = Task {
+            defer { delivered.finish() }
             var count = 0
-            for try await _ in live { count += 1 }
+            for try await _ in live {
+                count += 1
+                delivered.yield()
+            }
             return count
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // The first result has been delivered: the watch is running when it is cancelled.
+        let first = try await Self.within(30) { await updates.first { _ in true } != nil }
+        #expect(first)
         task.cancel()
         let count = try await Self.within(10) { try await task.value }
         #expect(count == 1)

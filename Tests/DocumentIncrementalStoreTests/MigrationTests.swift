@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import TestSupport
 
 @Suite("Opening stores written with older models")
 struct MigrationTests {
@@ -11,7 +12,7 @@ struct MigrationTests {
         let v2 = try #require(TestSupport.recipesVersions.versions["Recipes 2"])
         #expect(v1.entity(named: "Recipe")?.attribute(named: "createdAt") == nil)
         #expect(v2.entity(named: "Recipe")?.attribute(named: "createdAt") != nil)
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let id: ObjectID
         let firstMeta: RevisionID
         do {
@@ -36,7 +37,7 @@ struct MigrationTests {
         let newest = try ctx.fetch(FetchRequest(entityName: "Recipe", sortDescriptors: [FetchSortDescriptor("createdAt", ascending: false)], fetchLimit: 1))
         #expect(newest.map(\.objectID) == [id])
         // Two machines migrating the same store content write the same metadata revision.
-        let other = TemporaryDirectory()
+        let other = try TemporaryDirectory()
         do {
             // The metadata document is written with a store's first save.
             let ctx = try DocumentStack(model: v1, directory: other).context()
@@ -65,7 +66,7 @@ struct MigrationTests {
         """, name: "Dishes2")
 
     @Test func renamesAddsAndRemovalsMigrate() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let old: ObjectID
         do {
             let stack = try DocumentStack(model: Self.dishes, directory: dir)
@@ -93,7 +94,7 @@ struct MigrationTests {
     }
 
     @Test func incompatibleModelsAreRefusedNamingEntityAndProperty() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         do {
             // The metadata document is written with a store's first save.
             let ctx = try DocumentStack(model: Self.dishes, directory: dir).context()

@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import TestSupport
 
 @Suite("Opening a Recipes 2 store with Recipes 3 (encrypted notes)")
 struct NotesMigrationTests {
@@ -10,7 +11,7 @@ struct NotesMigrationTests {
         let v2 = try #require(TestSupport.recipesVersions.versions["Recipes 2"])
         let v3 = try #require(TestSupport.recipesVersions.versions["Recipes 3"])
         #expect(TestSupport.recipesVersions.currentVersionName == "Recipes 3")
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let created = Date(timeIntervalSince1970: 1_700_000_000)
         let recipeID: ObjectID
         let ingredientID: ObjectID

@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import TestSupport
 
 @Suite("Documents written by the original iOS app")
 struct OriginalLayoutTests {
@@ -51,7 +52,7 @@ struct OriginalLayoutTests {
     }
 
     @Test func originalDocumentsFetchAsObjects() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         try writeOriginalDatabase(dir.path("original.sqlite"))
         let stack = try DocumentStack(directory: dir, file: "original.sqlite")
         let ctx = stack.context()

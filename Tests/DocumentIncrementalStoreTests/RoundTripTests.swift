@@ -3,12 +3,13 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import TestSupport
 
 @Suite("Attribute round trips and document layout")
 struct RoundTripTests {
     /// Writes one Thing with `values`, reopens the file with a new store and reads it back.
     private func roundTrip(_ values: [String: AttributeValue]) throws -> (ManagedObject, DocumentRevision, ObjectContext) {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let id: ObjectID
         do {
             let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
@@ -71,7 +72,7 @@ struct RoundTripTests {
     @Test func nullsAndImagesAndVersionCounter() throws {
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13])
         let jpeg = Data([0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3])
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
         let ctx = stack.context()
         let thing = try ctx.insert("Thing")
@@ -97,7 +98,7 @@ struct RoundTripTests {
     }
 
     @Test func relationshipsAreDocumentIDsAndOrderIsKept() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
         let ctx = stack.context()
         let thing = try ctx.insert("Thing")
@@ -125,7 +126,7 @@ struct RoundTripTests {
     }
 
     @Test func theToManyCacheStaysBoundedAndMissesReadTheStore() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
         stack.store.toManyCacheLimit = 64
         let ctx = stack.context()
@@ -154,7 +155,7 @@ struct RoundTripTests {
     }
 
     @Test func aPartialFetchDefersTheRestAndASaveLosesNothing() throws {
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         let id: ObjectID
         do {
             let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
@@ -225,7 +226,7 @@ struct RoundTripTests {
 
     @Test func manyRandomDoublesFloatsAndDatesAreBitExact() throws {
         var rng = SeededGenerator(seed: 99)
-        let dir = TemporaryDirectory()
+        let dir = try TemporaryDirectory()
         var written: [(ObjectID, Double, Float, Date)] = []
         var pending: [(ManagedObject, Double, Float, Date)] = []
         do {

@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import TestSupport
 
 /// A datastore failure keeps its type through the incremental store and the object graph.
 @Suite("Store failures keep their cause")
@@ -29,7 +30,7 @@ struct StoreFailureCauseTests {
     }
 
     @Test func openingAFileThatIsNotAStoreKeepsTheDatastoreError() throws {
-        let directory = TemporaryDirectory()
+        let directory = try TemporaryDirectory()
         let path = directory.path("not-a-store.sqlite")
         try Data(repeating: UInt8(ascii: "x"), count: 4096).write(to: URL(fileURLWithPath: path))
         do {

@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import TestSupport
 
 /// Paths, models and temporary stores for the DocumentIncrementalStore tests.
 enum TestSupport {
@@ -67,25 +68,14 @@ enum TestSupport {
         """)
 }
 
-/// A temporary directory removed when the value is dropped.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-    init() {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("dis-tests-" + UUID().uuidString)
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    deinit { try? FileManager.default.removeItem(at: url) }
-    /// A path inside the directory.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-}
-
 /// A document-backed coordinator on a fresh file.
 struct DocumentStack {
     let directory: TemporaryDirectory
     let store: DocumentIncrementalStore
     let coordinator: PersistentStoreCoordinator
 
-    init(model: ObjectModel = TestSupport.recipesModel, directory: TemporaryDirectory = TemporaryDirectory(), file: String = "store.sqlite") throws {
+    init(model: ObjectModel = TestSupport.recipesModel, directory: TemporaryDirectory? = nil, file: String = "store.sqlite") throws {
+        let directory = try directory ?? TemporaryDirectory()
         self.directory = directory
         store = try DocumentIncrementalStore(path: directory.path(file))
         coordinator = try PersistentStoreCoordinator(model: model, store: store)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DocumentStore
+import TestSupport
 
 @Suite struct ConcurrencyTests {
     @Test func twoWritersRacingOnOneDocument() async throws {

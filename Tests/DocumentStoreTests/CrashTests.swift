@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DocumentStore
+import TestSupport
 
 @Suite struct CrashTests {
     /// The `store-crash-writer` helper built next to the test bundle.
@@ -43,8 +44,7 @@ import Testing
             return text.split(separator: "\n").filter { $0.hasPrefix("committed") }.count
         }
         await Self.onOwnThread {
-            let deadline = Date().addingTimeInterval(120)
-            while committedLines() < 3, process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.002) }
+            pollUntil(deadline: Date().addingTimeInterval(120)) { committedLines() >= 3 || !process.isRunning }
         }
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import DocumentStore
+import TestSupport
 
 @Suite struct QueryTests {
     static let documents: [(String, JSONObject)] = [

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DocumentStore
+import TestSupport
 
 /// Folded and partial query indexes, text indexes (`$text`), `_id` selectors and the
 /// statistics `status` reads.

@@ -1,22 +1,7 @@
 import Foundation
 import GRDB
 @testable import DocumentStore
-
-/// A directory under the system temp dir, removed when the value goes away.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("DocumentStoreTests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// A path for a store file in this directory.
-    func path(_ name: String = "store.sqlite") -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
+import TestSupport
 
 /// Opens a fresh store in its own temporary directory.
 func makeStore(_ name: String = "store.sqlite", options: DocumentStore.Options = .init())

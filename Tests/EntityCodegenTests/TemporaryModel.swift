@@ -1,18 +1,18 @@
 import Foundation
+import TestSupport
 
 /// A `.xcdatamodeld` folder written to a temporary directory for one test: versions given
 /// as the entity XML inside `<model>`, and an optional `.xccurrentversion`. The folder is
 /// removed when the value goes away.
 final class TemporaryModel {
     let url: URL
-    private let root: URL
+    private let root: TemporaryDirectory
 
     /// Writes `versions` (version name → entity XML) and, when `current` is given, a
     /// `.xccurrentversion` naming it.
     init(_ versions: [String: String], current: String? = nil) throws {
-        root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("entity-codegen-\(UUID().uuidString)", isDirectory: true)
-        url = root.appendingPathComponent("Test.xcdatamodeld", isDirectory: true)
+        root = try TemporaryDirectory("entity-codegen")
+        url = root.url.appendingPathComponent("Test.xcdatamodeld", isDirectory: true)
         for (name, entities) in versions {
             let folder = url.appendingPathComponent("\(name).xcdatamodel", isDirectory: true)
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -28,10 +28,6 @@ final class TemporaryModel {
     /// A single-version model holding `entities`.
     convenience init(entities: String) throws {
         try self.init(["Test": entities])
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: root)
     }
 
     /// The path of a version's `contents` file, as errors name it.

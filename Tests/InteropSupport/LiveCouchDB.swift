@@ -101,6 +101,31 @@ public struct LiveCouchDB: Sendable {
         _ = try? await send("DELETE", "/\(name)")
     }
 
+    /// Creates a database with a fresh name that starts with `label`, runs `body` with its
+    /// name, and always awaits the database's deletion afterwards, also when `body` throws.
+    public func withDatabase<T>(
+        isolation: isolated (any Actor)? = #isolation, _ label: String, _ body: (String) async throws -> T
+    ) async throws -> T {
+        let name = try await makeDatabase(label)
+        return try await deletingDatabase(name) { try await body(name) }
+    }
+
+    /// Runs `body`, then always awaits the deletion of database `name` (which `body` may have
+    /// created), also when `body` throws.
+    public func deletingDatabase<T>(
+        isolation: isolated (any Actor)? = #isolation, _ name: String, after body: () async throws -> T
+    ) async throws -> T {
+        let result: T
+        do {
+            result = try await body()
+        } catch {
+            await deleteDatabase(name)
+            throw error
+        }
+        await deleteDatabase(name)
+        return result
+    }
+
     /// Runs CouchDB's own replicator once (`POST /_replicate`) from `source` to `target`
     /// (URLs, credentials included) and returns its reply.
     /// - Throws: ``LiveCouchDBError`` naming the replicator's reason when it fails.

@@ -1,24 +1,17 @@
 import Foundation
 import Testing
 @testable import ObjectGraph
+import TestSupport
 
 /// Live fetches on the reference store, and the change-set arithmetic they rely on.
 @Suite struct LiveFetchTests {
     /// Runs `body`, failing instead of hanging when it takes longer than `seconds`.
     static func within<T: Sendable>(_ seconds: Double, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: .seconds(seconds))
-                return nil
-            }
-            let first = try await group.next()!
-            group.cancelAll()
-            guard let value = first else {
-                Issue.record("timed out after \(seconds) s")
-                throw CancellationError()
-            }
-            return value
+        do {
+            return try await withTimeout(seconds, body)
+        } catch let timeout as TimeoutError {
+            Issue.record("\(timeout)")
+            throw timeout
         }
     }
 

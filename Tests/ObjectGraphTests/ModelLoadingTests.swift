@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import ObjectGraph
 @testable import ManagedModel
+import TestSupport
 
 @Suite("Model loading")
 struct ModelLoadingTests {
@@ -193,8 +194,8 @@ struct ModelLoadingTests {
     }
 
     @Test func refusesMissingCurrentVersionAndUnreadableFile() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("og-\(UUID().uuidString).xcdatamodeld")
-        defer { try? FileManager.default.removeItem(at: dir) }
+        let temporary = try TemporaryDirectory("og")
+        let dir = temporary.file("Test.xcdatamodeld")
         let v = dir.appendingPathComponent("V1.xcdatamodel")
         try FileManager.default.createDirectory(at: v, withIntermediateDirectories: true)
         try TestSupport.modelXML("<entity name=\"A\"/>").write(to: v.appendingPathComponent("contents"))

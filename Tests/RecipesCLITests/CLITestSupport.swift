@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -122,32 +123,29 @@ final class RunningProcess: @unchecked Sendable {
         await waitUntil(timeout: timeout) { !self.process.isRunning }
     }
 
-    /// Polls `condition` every 10 ms by sleeping the task, for at most `timeout` seconds;
-    /// whether it became true.
+    /// Polls `condition` for at most `timeout` seconds (see `TestSupport.waitUntil`); whether it
+    /// became true.
     func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while !condition() {
-            guard Date() < deadline else { return false }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return true
+        await TestSupport.waitUntil(timeout: timeout, condition)
     }
 
-    /// Stops the process with SIGTERM (SIGKILL if it is still there 5 s later) and waits.
+    /// Stops the process with SIGTERM (SIGKILL if it is still there 5 s later) and waits for
+    /// its exit.
     func stop() {
         guard process.isRunning else { return }
+        let pid = process.processIdentifier
         process.terminate()
-        let deadline = Date().addingTimeInterval(5)
-        while process.isRunning && Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        let escalation = DispatchWorkItem { kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: escalation)
         process.waitUntilExit()
+        escalation.cancel()
     }
 }
 
 /// `recipes serve` on a free port of 127.0.0.1 with an administrator, for sync tests without
 /// any CouchDB. Every request needs the administrator (the server's default), so the sync
 /// commands get URLs with the credentials in them, as a user would give them.
-final class ServedDatabase: @unchecked Sendable {
+final class ServedDatabase: @unchecked Sendable, StoppableServer {
     static let user = "admin"
     static let password = "served-s3cret"
 
@@ -169,6 +167,10 @@ final class ServedDatabase: @unchecked Sendable {
     }
 
     deinit { server.stop() }
+
+    /// Stops the server and waits for it to exit (`withServer` calls it at the end of its
+    /// scope; dropping the value does it too).
+    func stop() async { server.stop() }
 
     /// The port the server listens on.
     var port: Int { URL(string: baseURL)?.port ?? 0 }

@@ -11,74 +11,74 @@ struct CouchDBSyncTests {
     @Test("sync --live with CouchDB: a recipe added on one machine reaches the other and CouchDB; SIGINT exits 130")
     func liveSync() async throws {
         let couch = try await LiveCouchDB.connect()
-        let database = try await couch.makeDatabase("live")
-        defer { Task { await couch.deleteDatabase(database) } }
-        let sandbox = try Sandbox("couch-live")
-        let a = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", couch.databaseURL(database)]
-        let b = ["--store", sandbox.path("b.sqlite"), "--no-samples", "--remote", couch.databaseURL(database)]
-        let liveA = try await LiveSyncTests.startLive(sandbox, a)
-        let liveB = try await LiveSyncTests.startLive(sandbox, b)
+        try await couch.withDatabase("live") { database in
+            let sandbox = try Sandbox("couch-live")
+            let a = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", couch.databaseURL(database)]
+            let b = ["--store", sandbox.path("b.sqlite"), "--no-samples", "--remote", couch.databaseURL(database)]
+            let liveA = try await LiveSyncTests.startLive(sandbox, a)
+            let liveB = try await LiveSyncTests.startLive(sandbox, b)
 
-        let added = try await sandbox.run(["add", "--name", "Couch Soup", "--ingredient", "1|leek", "--image", sandbox.write("pic.png", TestFixtures.pngBytes)] + a)
-        #expect(added.status == 0, "\(added)")
-        #expect(try await LiveSyncTests.waitForRecipe("Couch Soup", sandbox, b), "B never got the recipe: \(liveA.stdout) \(liveB.stdout)")
-        let edited = try await sandbox.run(["edit", "Couch Soup", "--name", "Couch Leek Soup"] + b)
-        #expect(edited.status == 0, "\(edited)")
-        #expect(try await LiveSyncTests.waitForRecipe("Couch Leek Soup", sandbox, a))
+            let added = try await sandbox.run(["add", "--name", "Couch Soup", "--ingredient", "1|leek", "--image", sandbox.write("pic.png", TestFixtures.pngBytes)] + a)
+            #expect(added.status == 0, "\(added)")
+            #expect(try await LiveSyncTests.waitForRecipe("Couch Soup", sandbox, b), "B never got the recipe: \(liveA.stdout) \(liveB.stdout)")
+            let edited = try await sandbox.run(["edit", "Couch Soup", "--name", "Couch Leek Soup"] + b)
+            #expect(edited.status == 0, "\(edited)")
+            #expect(try await LiveSyncTests.waitForRecipe("Couch Leek Soup", sandbox, a))
 
-        // A document written straight into CouchDB by someone else arrives too.
-        let status = try #require(try await sandbox.run(["status", "--json"] + a).json() as? [String: Any])
-        for live in [liveA, liveB] {
-            kill(live.process.processIdentifier, SIGINT)
-            #expect(await live.waitForExit(timeout: 10), "the live sync did not stop on SIGINT")
-            let result = try await live.finish()
-            #expect(result.status == 130, "\(result)")
+            // A document written straight into CouchDB by someone else arrives too.
+            let status = try #require(try await sandbox.run(["status", "--json"] + a).json() as? [String: Any])
+            for live in [liveA, liveB] {
+                kill(live.process.processIdentifier, SIGINT)
+                #expect(await live.waitForExit(timeout: 10), "the live sync did not stop on SIGINT")
+                let result = try await live.finish()
+                #expect(result.status == 130, "\(result)")
+            }
+            let info = try await couch.send("GET", "/\(database)").json().objectValue
+            #expect(info?["doc_count"]?.intValue == Int64(status["documents"] as? Int ?? -1), "\(String(describing: info)) \(status)")
+            let store = try DocumentStore(path: sandbox.path("a.sqlite"))
+            let local = try DatabaseSnapshot(store: store)
+            try store.close()
+            let remote = try await DatabaseSnapshot.read(database, client: couch.client, auth: couch.auth)
+            #expect(local.differences(from: remote).isEmpty, "\(local.differences(from: remote))")
         }
-        let info = try await couch.send("GET", "/\(database)").json().objectValue
-        #expect(info?["doc_count"]?.intValue == Int64(status["documents"] as? Int ?? -1), "\(String(describing: info)) \(status)")
-        let store = try DocumentStore(path: sandbox.path("a.sqlite"))
-        let local = try DatabaseSnapshot(store: store)
-        try store.close()
-        let remote = try await DatabaseSnapshot.read(database, client: couch.client, auth: couch.auth)
-        #expect(local.differences(from: remote).isEmpty, "\(local.differences(from: remote))")
     }
 
     @Test("a database the original app wrote (its CDTISMetaData, a recipe with its thumbnail, a conflict) syncs, lists and takes edits")
     func foreignDocuments() async throws {
         let couch = try await LiveCouchDB.connect()
-        let database = try await couch.makeDatabase("foreign")
-        defer { Task { await couch.deleteDatabase(database) } }
-        // The documents the original app's incremental store wrote, as CouchDB's replicator
-        // carried them (recorded from CouchDB 3.4.3), inserted with their own revisions.
-        // The metadata document describes the recipes model, as the original app writes it.
-        let documents = try ForeignDatabase.documents().map { document -> JSONValue in
-            guard document.objectValue?["_id"] == "CDTISMetaData", var object = document.objectValue else { return document }
-            object.merge(OriginalAppMetadata.body) { $1 }
-            return .object(object)
+        try await couch.withDatabase("foreign") { database in
+            // The documents the original app's incremental store wrote, as CouchDB's replicator
+            // carried them (recorded from CouchDB 3.4.3), inserted with their own revisions.
+            // The metadata document describes the recipes model, as the original app writes it.
+            let documents = try ForeignDatabase.documents().map { document -> JSONValue in
+                guard document.objectValue?["_id"] == "CDTISMetaData", var object = document.objectValue else { return document }
+                object.merge(OriginalAppMetadata.body) { $1 }
+                return .object(object)
+            }
+            let written = try await couch.send("POST", "/\(database)/_bulk_docs", json: ["new_edits": false, "docs": .array(documents)])
+            #expect(written.status == 201, "\(String(decoding: written.body, as: UTF8.self))")
+            let metadataBefore = try await couch.send("GET", "/\(database)/CDTISMetaData").json().objectValue?["_rev"]
+
+            let sandbox = try Sandbox("couch-foreign")
+            let machine = ["--store", sandbox.path("a.sqlite"), "--remote", couch.databaseURL(database)]
+            let listed = try await sandbox.run(["list", "--json"] + machine)
+            #expect(listed.status == 0, "\(listed)")
+            let names = (try listed.json() as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(names.contains("Chocolate Cake"), "\(names)")
+            #expect(!names.contains("Banana Bread"), "samples were seeded into a database that already had recipes: \(names)")
+            let shown = try await sandbox.run(["show", "Chocolate Cake", "--json"] + machine)
+            #expect(shown.status == 0, "\(shown)")
+
+            #expect(try await sandbox.run(["edit", "Chocolate Cake", "--overview", "Edited by recipes"] + machine).status == 0)
+            let synced = try await sandbox.run(["sync", "--json"] + machine)
+            #expect(synced.status == 0, "\(synced)")
+            let cake = try await couch.send("GET", "/\(database)/\(ForeignDatabase.recipeID)?conflicts=true").json().objectValue
+            #expect(cake?["overview"] == "Edited by recipes" && cake?["_conflicts"] == nil, "\(String(describing: cake))")
+            #expect(cake?["_attachments"]?.objectValue?["thumbnailImage"] != nil, "\(String(describing: cake))")
+            // The other client's metadata document is left as it wrote it.
+            let metadataAfter = try await couch.send("GET", "/\(database)/CDTISMetaData?conflicts=true").json().objectValue
+            #expect(metadataAfter?["_rev"] == metadataBefore && metadataAfter?["_conflicts"] == nil, "\(String(describing: metadataAfter))")
         }
-        let written = try await couch.send("POST", "/\(database)/_bulk_docs", json: ["new_edits": false, "docs": .array(documents)])
-        #expect(written.status == 201, "\(String(decoding: written.body, as: UTF8.self))")
-        let metadataBefore = try await couch.send("GET", "/\(database)/CDTISMetaData").json().objectValue?["_rev"]
-
-        let sandbox = try Sandbox("couch-foreign")
-        let machine = ["--store", sandbox.path("a.sqlite"), "--remote", couch.databaseURL(database)]
-        let listed = try await sandbox.run(["list", "--json"] + machine)
-        #expect(listed.status == 0, "\(listed)")
-        let names = (try listed.json() as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        #expect(names.contains("Chocolate Cake"), "\(names)")
-        #expect(!names.contains("Banana Bread"), "samples were seeded into a database that already had recipes: \(names)")
-        let shown = try await sandbox.run(["show", "Chocolate Cake", "--json"] + machine)
-        #expect(shown.status == 0, "\(shown)")
-
-        #expect(try await sandbox.run(["edit", "Chocolate Cake", "--overview", "Edited by recipes"] + machine).status == 0)
-        let synced = try await sandbox.run(["sync", "--json"] + machine)
-        #expect(synced.status == 0, "\(synced)")
-        let cake = try await couch.send("GET", "/\(database)/\(ForeignDatabase.recipeID)?conflicts=true").json().objectValue
-        #expect(cake?["overview"] == "Edited by recipes" && cake?["_conflicts"] == nil, "\(String(describing: cake))")
-        #expect(cake?["_attachments"]?.objectValue?["thumbnailImage"] != nil, "\(String(describing: cake))")
-        // The other client's metadata document is left as it wrote it.
-        let metadataAfter = try await couch.send("GET", "/\(database)/CDTISMetaData?conflicts=true").json().objectValue
-        #expect(metadataAfter?["_rev"] == metadataBefore && metadataAfter?["_conflicts"] == nil, "\(String(describing: metadataAfter))")
     }
 }
 

@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import InteropSupport
 import Testing
+import TestSupport
 
 /// CouchDB 3's own replicator (`POST /_replicate` on a live CouchDB) pulling from and pushing
 /// to a real `recipes serve` process, over real HTTP: every document, leaf revision, body and
@@ -37,45 +38,45 @@ struct CouchReplicatorInteropTests {
         let couch = try await LiveCouchDB.connect()
         let sandbox = try Sandbox("couch-pull")
         let (served, client, auth) = try await Self.filledServer(sandbox)
-        let target = try await couch.makeDatabase("pull")
-        defer { Task { await couch.deleteDatabase(target) } }
+        try await couch.withDatabase("pull") { target in
+            let first = try await couch.replicate(from: served.url(), to: couch.databaseURL(target))
+            let ours = try await DatabaseSnapshot.read("recipes", client: client, auth: auth)
+            let theirs = try await DatabaseSnapshot.read(target, client: couch.client, auth: couch.auth)
+            Self.expectSame(ours, theirs)
+            #expect(ours.leaves.count > 60 && ours.attachments.count >= 16, "\(ours)")
+            #expect(Self.docsWritten(first) ?? 0 > 0, "\(first)")
 
-        let first = try await couch.replicate(from: served.url(), to: couch.databaseURL(target))
-        let ours = try await DatabaseSnapshot.read("recipes", client: client, auth: auth)
-        let theirs = try await DatabaseSnapshot.read(target, client: couch.client, auth: couch.auth)
-        Self.expectSame(ours, theirs)
-        #expect(ours.leaves.count > 60 && ours.attachments.count >= 16, "\(ours)")
-        #expect(Self.docsWritten(first) ?? 0 > 0, "\(first)")
-
-        let second = try await couch.replicate(from: served.url(), to: couch.databaseURL(target))
-        #expect(second["no_changes"] == true || Self.docsWritten(second) == 0, "\(second)")
-        Self.expectSame(ours, try await DatabaseSnapshot.read(target, client: couch.client, auth: couch.auth))
+            let second = try await couch.replicate(from: served.url(), to: couch.databaseURL(target))
+            #expect(second["no_changes"] == true || Self.docsWritten(second) == 0, "\(second)")
+            Self.expectSame(ours, try await DatabaseSnapshot.read(target, client: couch.client, auth: couch.auth))
+        }
     }
 
     @Test("CouchDB's replicator pushes every revision and attachment to recipes serve; a second run moves nothing")
     func couchPushesToServe() async throws {
         let couch = try await LiveCouchDB.connect()
-        let source = try await couch.makeDatabase("push")
-        defer { Task { await couch.deleteDatabase(source) } }
-        try await InteropDocuments.write(into: source, client: couch.client, auth: couch.auth)
-        let sandbox = try Sandbox("couch-push")
-        let served = try await ServedDatabase(in: sandbox)
-        let client = HTTPTestClient(port: served.port)
-        let auth = HTTPTestClient.basic(ServedDatabase.user, ServedDatabase.password)
+        try await couch.withDatabase("push") { source in
+            try await InteropDocuments.write(into: source, client: couch.client, auth: couch.auth)
+            let sandbox = try Sandbox("couch-push")
+            try await withServer(ServedDatabase(in: sandbox)) { served in
+                let client = HTTPTestClient(port: served.port)
+                let auth = HTTPTestClient.basic(ServedDatabase.user, ServedDatabase.password)
 
-        let first = try await couch.replicate(from: couch.databaseURL(source), to: served.url("pushed"), extra: ["create_target": true])
-        let theirs = try await DatabaseSnapshot.read(source, client: couch.client, auth: couch.auth)
-        let ours = try await DatabaseSnapshot.read("pushed", client: client, auth: auth)
-        Self.expectSame(theirs, ours)
-        #expect(theirs.leaves.count == InteropDocuments.ids.count, "\(theirs)")
-        #expect(Self.docsWritten(first) ?? 0 > 0, "\(first)")
+                let first = try await couch.replicate(from: couch.databaseURL(source), to: served.url("pushed"), extra: ["create_target": true])
+                let theirs = try await DatabaseSnapshot.read(source, client: couch.client, auth: couch.auth)
+                let ours = try await DatabaseSnapshot.read("pushed", client: client, auth: auth)
+                Self.expectSame(theirs, ours)
+                #expect(theirs.leaves.count == InteropDocuments.ids.count, "\(theirs)")
+                #expect(Self.docsWritten(first) ?? 0 > 0, "\(first)")
 
-        let second = try await couch.replicate(from: couch.databaseURL(source), to: served.url("pushed"))
-        #expect(second["no_changes"] == true || Self.docsWritten(second) == 0, "\(second)")
+                let second = try await couch.replicate(from: couch.databaseURL(source), to: served.url("pushed"))
+                #expect(second["no_changes"] == true || Self.docsWritten(second) == 0, "\(second)")
 
-        // What CouchDB pushed reads back through our own client: a store synced from the
-        // server shows the same documents and leaves.
-        let synced = try await sandbox.run(["sync", "--pull-only", "--json", "--no-samples", "--store", sandbox.path("b.sqlite"), "--remote", served.url("pushed")])
-        #expect(synced.status == 0, "\(synced)")
+                // What CouchDB pushed reads back through our own client: a store synced from the
+                // server shows the same documents and leaves.
+                let synced = try await sandbox.run(["sync", "--pull-only", "--json", "--no-samples", "--store", sandbox.path("b.sqlite"), "--remote", served.url("pushed")])
+                #expect(synced.status == 0, "\(synced)")
+            }
+        }
     }
 }

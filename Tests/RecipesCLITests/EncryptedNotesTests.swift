@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import RecipesKit
 import Testing
+import TestSupport
 
 /// `--notes`, `show`, password sources, wrong passwords, tampering and `rekey`, through the
 /// real program on a real store file.
@@ -141,7 +142,8 @@ struct EncryptedNotesTests {
             let next = 1 - current
             let rekey = try sandbox.start(["rekey", "--new-password-file", files[next]] + base + ["--password-file", files[current]])
             let delay = Int.random(in: 0...400, using: &generator)
-            try await Task.sleep(for: .milliseconds(delay))
+            // The scenario: a kill at a random moment of the rekey.
+            try await simulatedDelay(.milliseconds(delay))
             kill(rekey.process.processIdentifier, SIGKILL)
             let finished = try await rekey.finish()
             let opened = try Self.opening(path, with: passwords, expected: expected)
@@ -198,36 +200,37 @@ struct EncryptedNotesTests {
 
     @Test func notesSyncThroughServeAsCiphertextAndReadWithTheSamePassword() async throws {
         let sandbox = try Sandbox()
-        let server = try await ServedDatabase(in: sandbox)
-        let password = try sandbox.write("pw.txt", Data("shared secret\n".utf8))
-        let other = try sandbox.write("other.txt", Data("not ours\n".utf8))
-        let a = ["--store", sandbox.path("a.sqlite"), "--remote", server.url(), "--no-samples"]
-        let b = ["--store", sandbox.path("b.sqlite"), "--remote", server.url(), "--no-samples"]
-        var result = try await sandbox.run(["add", "--name", "Synced Stew", "--notes", "add the secret spice"] + a + ["--password-file", password])
-        #expect(result.status == 0, "\(result)")
-        #expect(try await sandbox.run(["sync"] + a).status == 0)
-        // The server holds the value only as an RNCryptor v3 message (base64, version byte 3).
-        let id = try #require((try await sandbox.run(["show", "synced stew", "--json"] + a).json() as? [String: Any])?["id"] as? String)
-        let document = try await server.get("/recipes/" + id)
-        let stored = try #require(document["notes"] as? String)
-        #expect(Data(base64Encoded: stored)?.first == 3 && !stored.contains("secret spice"))
-        // Another machine with the same password (its own salts) reads it after a pull.
-        #expect(try await sandbox.run(["sync"] + b).status == 0)
-        result = try await sandbox.run(["show", "synced stew"] + b + ["--password-file", password])
-        #expect(result.status == 0 && result.stdout.contains("add the secret spice"), "\(result)")
-        // Its edit syncs back to the first machine.
-        result = try await sandbox.run(["edit", "synced stew", "--notes", "less spice"] + b + ["--password-file", password])
-        #expect(result.status == 0, "\(result)")
-        #expect(try await sandbox.run(["sync"] + b).status == 0)
-        #expect(try await sandbox.run(["sync"] + a).status == 0)
-        result = try await sandbox.run(["show", "synced stew"] + a + ["--password-file", password])
-        #expect(result.status == 0 && result.stdout.contains("less spice"), "\(result)")
-        // A third machine with another password is told so, and still lists the recipe.
-        let c = ["--store", sandbox.path("c.sqlite"), "--remote", server.url(), "--no-samples"]
-        #expect(try await sandbox.run(["sync"] + c).status == 0)
-        result = try await sandbox.run(["show", "synced stew"] + c + ["--password-file", other])
-        #expect(result.status == 1 && result.stderr == "recipes: wrong password for the encrypted notes\n", "\(result)")
-        result = try await sandbox.run(["show", "synced stew"] + c)
-        #expect(result.status == 0 && result.stdout.contains("notes: (encrypted)"), "\(result)")
+        try await withServer(ServedDatabase(in: sandbox)) { server in
+            let password = try sandbox.write("pw.txt", Data("shared secret\n".utf8))
+            let other = try sandbox.write("other.txt", Data("not ours\n".utf8))
+            let a = ["--store", sandbox.path("a.sqlite"), "--remote", server.url(), "--no-samples"]
+            let b = ["--store", sandbox.path("b.sqlite"), "--remote", server.url(), "--no-samples"]
+            var result = try await sandbox.run(["add", "--name", "Synced Stew", "--notes", "add the secret spice"] + a + ["--password-file", password])
+            #expect(result.status == 0, "\(result)")
+            #expect(try await sandbox.run(["sync"] + a).status == 0)
+            // The server holds the value only as an RNCryptor v3 message (base64, version byte 3).
+            let id = try #require((try await sandbox.run(["show", "synced stew", "--json"] + a).json() as? [String: Any])?["id"] as? String)
+            let document = try await server.get("/recipes/" + id)
+            let stored = try #require(document["notes"] as? String)
+            #expect(Data(base64Encoded: stored)?.first == 3 && !stored.contains("secret spice"))
+            // Another machine with the same password (its own salts) reads it after a pull.
+            #expect(try await sandbox.run(["sync"] + b).status == 0)
+            result = try await sandbox.run(["show", "synced stew"] + b + ["--password-file", password])
+            #expect(result.status == 0 && result.stdout.contains("add the secret spice"), "\(result)")
+            // Its edit syncs back to the first machine.
+            result = try await sandbox.run(["edit", "synced stew", "--notes", "less spice"] + b + ["--password-file", password])
+            #expect(result.status == 0, "\(result)")
+            #expect(try await sandbox.run(["sync"] + b).status == 0)
+            #expect(try await sandbox.run(["sync"] + a).status == 0)
+            result = try await sandbox.run(["show", "synced stew"] + a + ["--password-file", password])
+            #expect(result.status == 0 && result.stdout.contains("less spice"), "\(result)")
+            // A third machine with another password is told so, and still lists the recipe.
+            let c = ["--store", sandbox.path("c.sqlite"), "--remote", server.url(), "--no-samples"]
+            #expect(try await sandbox.run(["sync"] + c).status == 0)
+            result = try await sandbox.run(["show", "synced stew"] + c + ["--password-file", other])
+            #expect(result.status == 1 && result.stderr == "recipes: wrong password for the encrypted notes\n", "\(result)")
+            result = try await sandbox.run(["show", "synced stew"] + c)
+            #expect(result.status == 0 && result.stdout.contains("notes: (encrypted)"), "\(result)")
+        }
     }
 }

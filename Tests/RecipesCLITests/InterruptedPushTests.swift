@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Two real `recipes sync` processes on one store: the first is interrupted during a large
 /// push to `recipes serve`, and no second sync may start while the first still runs.
@@ -23,39 +24,40 @@ struct InterruptedPushTests {
     @Test("SIGINT during a large push: a second sync gets 75, a waiting one starts after the first stopped")
     func secondSyncCannotStart() async throws {
         let sandbox = try Sandbox()
-        let server = try await ServedDatabase(in: sandbox)
-        let store = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", server.url()]
-        for index in 0..<6 {
-            let picture = try sandbox.write("picture-\(index).png", Self.largePicture(megabytes: 8, seed: UInt64(index + 1)))
-            let added = try await sandbox.run(["add", "--name", "Large \(index)", "--image", picture] + store)
-            #expect(added.status == 0, "\(added)")
+        try await withServer(ServedDatabase(in: sandbox)) { server in
+            let store = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", server.url()]
+            for index in 0..<6 {
+                let picture = try sandbox.write("picture-\(index).png", Self.largePicture(megabytes: 8, seed: UInt64(index + 1)))
+                let added = try await sandbox.run(["add", "--name", "Large \(index)", "--image", picture] + store)
+                #expect(added.status == 0, "\(added)")
+            }
+
+            let first = try sandbox.start(["sync"] + store)
+            _ = await first.waitUntil(timeout: 120) { first.stderr.contains("push…") || !first.process.isRunning }
+            try #require(first.process.isRunning, "the first sync ended before its push could be interrupted: \(first.stderr)")
+            // Freeze the first sync mid-push with the interrupt pending: it stands for a step
+            // that takes its time to notice the cancellation, and it is still running its push.
+            let pid = first.process.processIdentifier
+            kill(pid, SIGSTOP)
+            kill(pid, SIGINT)
+
+            let second = try await sandbox.run(["sync"] + store)
+            #expect(second.status == 75 && second.stderr.contains("sync already running (pid \(pid))"), "\(second)")
+
+            let waiting = try sandbox.start(["sync", "--wait", "--verbose"] + store)
+            let announced = await waiting.waitUntil(timeout: 180) {
+                waiting.stderr.contains("waiting for the sync already running") || !waiting.process.isRunning
+            }
+            #expect(announced && waiting.process.isRunning, "\(waiting.stderr)")
+
+            kill(pid, SIGCONT)
+            let interrupted = try await first.finish()
+            #expect(interrupted.status == 130 && interrupted.stderr.contains("cancelled"), "\(interrupted)")
+            let finished = try await waiting.finish()
+            #expect(finished.status == 0, "\(finished)")
+            let status = try #require(try await sandbox.run(["status", "--json"] + store).json() as? [String: Any])
+            #expect(status["pendingChanges"] as? Int == 0)
+            #expect((status["lastSync"] as? [String: Any])?["result"] as? String == "succeeded")
         }
-
-        let first = try sandbox.start(["sync"] + store)
-        _ = await first.waitUntil(timeout: 120) { first.stderr.contains("push…") || !first.process.isRunning }
-        try #require(first.process.isRunning, "the first sync ended before its push could be interrupted: \(first.stderr)")
-        // Freeze the first sync mid-push with the interrupt pending: it stands for a step
-        // that takes its time to notice the cancellation, and it is still running its push.
-        let pid = first.process.processIdentifier
-        kill(pid, SIGSTOP)
-        kill(pid, SIGINT)
-
-        let second = try await sandbox.run(["sync"] + store)
-        #expect(second.status == 75 && second.stderr.contains("sync already running (pid \(pid))"), "\(second)")
-
-        let waiting = try sandbox.start(["sync", "--wait", "--verbose"] + store)
-        let announced = await waiting.waitUntil(timeout: 180) {
-            waiting.stderr.contains("waiting for the sync already running") || !waiting.process.isRunning
-        }
-        #expect(announced && waiting.process.isRunning, "\(waiting.stderr)")
-
-        kill(pid, SIGCONT)
-        let interrupted = try await first.finish()
-        #expect(interrupted.status == 130 && interrupted.stderr.contains("cancelled"), "\(interrupted)")
-        let finished = try await waiting.finish()
-        #expect(finished.status == 0, "\(finished)")
-        let status = try #require(try await sandbox.run(["status", "--json"] + store).json() as? [String: Any])
-        #expect(status["pendingChanges"] as? Int == 0)
-        #expect((status["lastSync"] as? [String: Any])?["result"] as? String == "succeeded")
     }
 }

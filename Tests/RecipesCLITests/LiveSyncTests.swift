@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `recipes sync --live` as real processes through a real `recipes serve` on 127.0.0.1.
 /// Timeouts are hang guards only; nothing here asserts a latency.
@@ -15,15 +16,11 @@ struct LiveSyncTests {
 
     /// Polls `recipes list --json` on a store until it lists `name` (at most `timeout` seconds).
     static func waitForRecipe(_ name: String, _ sandbox: Sandbox, _ store: [String], timeout: TimeInterval = 180) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
+        try await waitUntil(timeout: timeout, interval: .milliseconds(100)) {
             let listed = try await sandbox.run(["list", "--json"] + store)
-            if listed.status == 0, let list = try? listed.json() as? [[String: Any]], list.contains(where: { $0["name"] as? String == name }) {
-                return true
-            }
-            try await Task.sleep(for: .milliseconds(100))
+            guard listed.status == 0, let list = try? listed.json() as? [[String: Any]] else { return false }
+            return list.contains { $0["name"] as? String == name }
         }
-        return false
     }
 
     /// The events a `--live --json` run printed, by name.
@@ -36,43 +33,44 @@ struct LiveSyncTests {
     @Test("a recipe added on one store shows up on another, both live through recipes serve; SIGINT exits 130")
     func addAppearsOnTheOtherStore() async throws {
         let sandbox = try Sandbox()
-        let server = try await ServedDatabase(in: sandbox)
-        let a = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", server.url()]
-        let b = ["--store", sandbox.path("b.sqlite"), "--no-samples", "--remote", server.url()]
-        let liveA = try await Self.startLive(sandbox, a)
-        let liveB = try await Self.startLive(sandbox, b)
+        try await withServer(ServedDatabase(in: sandbox)) { server in
+            let a = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", server.url()]
+            let b = ["--store", sandbox.path("b.sqlite"), "--no-samples", "--remote", server.url()]
+            let liveA = try await Self.startLive(sandbox, a)
+            let liveB = try await Self.startLive(sandbox, b)
 
-        // Other commands keep working on a store under live sync; a second sync is refused.
-        let added = try await sandbox.run(["add", "--name", "Live Soup", "--ingredient", "1|leek"] + a)
-        #expect(added.status == 0, "\(added)")
-        #expect(try await Self.waitForRecipe("Live Soup", sandbox, b), "B never got the recipe: \(liveA.stdout) \(liveB.stdout)")
-        let second = try await sandbox.run(["sync"] + a)
-        #expect(second.status == 75, "\(second)")
-        // `status` in another process shows the live sync's last step while it runs.
-        let during = try #require(try await sandbox.run(["status", "--json"] + b).json() as? [String: Any])
-        let lastSync = try #require(during["lastSync"] as? [String: Any], "no last sync recorded during live sync: \(during)")
-        #expect(lastSync["result"] as? String == "succeeded", "\(lastSync)")
-        #expect(["pull-only", "push-only"].contains(lastSync["direction"] as? String), "\(lastSync)")
+            // Other commands keep working on a store under live sync; a second sync is refused.
+            let added = try await sandbox.run(["add", "--name", "Live Soup", "--ingredient", "1|leek"] + a)
+            #expect(added.status == 0, "\(added)")
+            #expect(try await Self.waitForRecipe("Live Soup", sandbox, b), "B never got the recipe: \(liveA.stdout) \(liveB.stdout)")
+            let second = try await sandbox.run(["sync"] + a)
+            #expect(second.status == 75, "\(second)")
+            // `status` in another process shows the live sync's last step while it runs.
+            let during = try #require(try await sandbox.run(["status", "--json"] + b).json() as? [String: Any])
+            let lastSync = try #require(during["lastSync"] as? [String: Any], "no last sync recorded during live sync: \(during)")
+            #expect(lastSync["result"] as? String == "succeeded", "\(lastSync)")
+            #expect(["pull-only", "push-only"].contains(lastSync["direction"] as? String), "\(lastSync)")
 
-        // And the other way round, an edit this time.
-        #expect(try await sandbox.run(["edit", "Live Soup", "--name", "Live Leek Soup"] + b).status == 0)
-        #expect(try await Self.waitForRecipe("Live Leek Soup", sandbox, a))
+            // And the other way round, an edit this time.
+            #expect(try await sandbox.run(["edit", "Live Soup", "--name", "Live Leek Soup"] + b).status == 0)
+            #expect(try await Self.waitForRecipe("Live Leek Soup", sandbox, a))
 
-        for live in [liveA, liveB] {
-            kill(live.process.processIdentifier, SIGINT)
-            #expect(await live.waitForExit(timeout: 10), "the live sync did not stop on SIGINT")
-            let result = try await live.finish()
-            #expect(result.status == 130, "\(result)")
-            #expect(Self.events(result.stdout).last == "stopped", "\(result)")
+            for live in [liveA, liveB] {
+                kill(live.process.processIdentifier, SIGINT)
+                #expect(await live.waitForExit(timeout: 10), "the live sync did not stop on SIGINT")
+                let result = try await live.finish()
+                #expect(result.status == 130, "\(result)")
+                #expect(Self.events(result.stdout).last == "stopped", "\(result)")
+            }
+            #expect(Self.events(liveA.stdout).contains("pushed"))
+            #expect(Self.events(liveB.stdout).contains("pulled"))
+            // Everything was pushed: nothing pending, and a plain sync (the lock is free again) moves nothing.
+            let status = try #require(try await sandbox.run(["status", "--json"] + a).json() as? [String: Any])
+            #expect(status["pendingChanges"] as? Int == 0, "\(status)")
+            let after = try await sandbox.run(["sync", "--json"] + b)
+            #expect(after.status == 0, "\(after)")
+            #expect((try after.json() as? [String: Any])?["pulled"] as? Int == 0, "\(after)")
         }
-        #expect(Self.events(liveA.stdout).contains("pushed"))
-        #expect(Self.events(liveB.stdout).contains("pulled"))
-        // Everything was pushed: nothing pending, and a plain sync (the lock is free again) moves nothing.
-        let status = try #require(try await sandbox.run(["status", "--json"] + a).json() as? [String: Any])
-        #expect(status["pendingChanges"] as? Int == 0, "\(status)")
-        let after = try await sandbox.run(["sync", "--json"] + b)
-        #expect(after.status == 0, "\(after)")
-        #expect((try after.json() as? [String: Any])?["pulled"] as? Int == 0, "\(after)")
     }
 
     @Test("the server is killed and restarted on the same port: a recipe added meanwhile arrives, nothing is lost")
@@ -111,12 +109,13 @@ struct LiveSyncTests {
     @Test("refused credentials stop a live sync with status 1 instead of retrying")
     func refusedCredentialsStop() async throws {
         let sandbox = try Sandbox()
-        let server = try await ServedDatabase(in: sandbox)
-        let wrong = server.url().replacingOccurrences(of: ServedDatabase.password, with: "wrong-password")
-        let live = try sandbox.start(["sync", "--live", "--no-samples", "--store", sandbox.path("a.sqlite"), "--remote", wrong])
-        let result = try await live.finish(timeout: 30)
-        #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("401") && !result.stderr.contains("wrong-password"), "\(result)")
-        #expect(!result.stderr.contains("offline"), "\(result)")
+        try await withServer(ServedDatabase(in: sandbox)) { server in
+            let wrong = server.url().replacingOccurrences(of: ServedDatabase.password, with: "wrong-password")
+            let live = try sandbox.start(["sync", "--live", "--no-samples", "--store", sandbox.path("a.sqlite"), "--remote", wrong])
+            let result = try await live.finish(timeout: 30)
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stderr.contains("401") && !result.stderr.contains("wrong-password"), "\(result)")
+            #expect(!result.stderr.contains("offline"), "\(result)")
+        }
     }
 }

@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import InteropSupport
 import Testing
+import TestSupport
 
 /// `recipes sync` when the remote refuses a document as too large: the sync says so and
 /// exits 3, the document stays pending in `status` with the reason, every later sync offers
@@ -15,9 +16,10 @@ struct RefusedDocumentSyncTests {
     @Test("recipes serve, its request limit lowered to 1 MB, refuses a 2 MB document")
     func throughServe() async throws {
         let sandbox = try Sandbox("refused-serve")
-        let server = try await ServedDatabase(in: sandbox, arguments: ["--max-body-mb", "1"])
-        try await Self.scenario(sandbox, remote: server.url(), oversize: 2_000_000) {
-            try await server.get("/recipes")["doc_count"] as? Int
+        try await withServer(ServedDatabase(in: sandbox, arguments: ["--max-body-mb", "1"])) { server in
+            try await Self.scenario(sandbox, remote: server.url(), oversize: 2_000_000) {
+                try await server.get("/recipes")["doc_count"] as? Int
+            }
         }
     }
 

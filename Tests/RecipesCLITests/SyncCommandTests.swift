@@ -1,6 +1,7 @@
 import Foundation
 import RecipesKit
 import Testing
+import TestSupport
 
 @Suite("recipes sync and status (local-to-local)", .serialized)
 struct SyncCommandTests {
@@ -65,7 +66,9 @@ struct SyncCommandTests {
         let refused = try await sandbox.run(["sync"] + a)
         #expect(refused.status == 75 && refused.stderr.contains("sync already running"), "\(refused)")
         let waiting = try sandbox.start(["sync", "--wait"] + a)
-        try await Task.sleep(for: .milliseconds(800))
+        // A negative check: while the lock is held, `--wait` must not finish within a bounded
+        // window; then the release is the event it waits for.
+        try await observationWindow(.milliseconds(800))
         #expect(waiting.process.isRunning)
         lock.release()
         let waited = try await waiting.finish()

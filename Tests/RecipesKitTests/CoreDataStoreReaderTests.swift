@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import RecipesKit
+import TestSupport
 
 @Suite("Core Data store reader")
 struct CoreDataStoreReaderTests {

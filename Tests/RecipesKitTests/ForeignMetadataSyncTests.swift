@@ -4,6 +4,7 @@ import Foundation
 import InteropSupport
 import Testing
 @testable import RecipesKit
+import TestSupport
 
 /// Syncing with a database the original iOS app wrote: its `CDTISMetaData` document (the
 /// shape of the recorded CouchDB 3.4.3 traffic, with the store metadata the original

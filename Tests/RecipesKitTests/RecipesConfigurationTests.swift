@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RecipesKit
+import TestSupport
 
 @Suite("Recipes configuration")
 struct RecipesConfigurationTests {

@@ -2,6 +2,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import RecipesKit
+import TestSupport
 
 @Suite("Sample importer")
 struct SampleImporterTests {

@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import Testing
 @testable import RecipesKit
+import TestSupport
 
 @Suite("Sample seeder")
 struct SampleSeederTests {

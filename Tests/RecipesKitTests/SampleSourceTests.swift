@@ -2,6 +2,7 @@ import GRDB
 import Foundation
 import Testing
 @testable import RecipesKit
+import TestSupport
 
 @Suite("Sample source")
 struct SampleSourceTests {

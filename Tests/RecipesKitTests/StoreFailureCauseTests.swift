@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import RecipesKit
+import TestSupport
 
 /// A datastore failure met by a RecipesKit call can be told apart by type, through every
 /// layer it crossed, while the message stays the one-line cause and fix.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RecipesKit
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -113,8 +114,16 @@ struct SyncLockTests {
         defer { if child.isRunning { kill(child.processIdentifier, SIGKILL); child.waitUntilExit() } }
         try await waitUntilHeld(by: child.processIdentifier, storeURL: storeURL)
 
-        let waiter = Task { try await SyncLock.acquire(forStore: storeURL, pollInterval: .milliseconds(20)) }
-        try await Task.sleep(for: .milliseconds(200))
+        let acquired = Flag()
+        let waiter = Task {
+            let lock = try await SyncLock.acquire(forStore: storeURL, pollInterval: .milliseconds(20))
+            acquired.set()
+            return lock
+        }
+        // A negative check: while the child holds the lock the waiter must not get it, within a
+        // bounded window; then the child's exit is the event it waits for.
+        try await observationWindow(.milliseconds(200))
+        #expect(!acquired.isSet)
         #expect(child.isRunning)
         kill(child.processIdentifier, SIGTERM)
         let lock = try await waiter.value
@@ -127,8 +136,16 @@ struct SyncLockTests {
         let directory = try TemporaryDirectory()
         let storeURL = store(in: directory)
         let first = try SyncLock.tryAcquire(forStore: storeURL)
-        let waiter = Task { try await SyncLock.acquire(forStore: storeURL, pollInterval: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(100))
+        let acquired = Flag()
+        let waiter = Task {
+            let lock = try await SyncLock.acquire(forStore: storeURL, pollInterval: .milliseconds(10))
+            acquired.set()
+            return lock
+        }
+        // A negative check: while this process holds the lock the waiter must not get it,
+        // within a bounded window; then the release is the event it waits for.
+        try await observationWindow(.milliseconds(100))
+        #expect(!acquired.isSet)
         #expect(refusedPID(storeURL) == .some(getpid()))
         first.release()
         let second = try await waiter.value
@@ -140,8 +157,16 @@ struct SyncLockTests {
         let directory = try TemporaryDirectory()
         let storeURL = store(in: directory)
         let holder = try SyncLock.tryAcquire(forStore: storeURL)
-        let waiter = Task { try await SyncLock.acquire(forStore: storeURL, pollInterval: .milliseconds(10)) }
-        try await Task.sleep(for: .milliseconds(50))
+        let acquired = Flag()
+        let waiter = Task {
+            let lock = try await SyncLock.acquire(forStore: storeURL, pollInterval: .milliseconds(10))
+            acquired.set()
+            return lock
+        }
+        // A negative check: the waiter does not get the held lock within a bounded window, so
+        // the cancellation below finds it waiting.
+        try await observationWindow(.milliseconds(50))
+        #expect(!acquired.isSet)
         waiter.cancel()
         await #expect(throws: CancellationError.self) { _ = try await waiter.value }
         #expect(holder.isHeld)
@@ -201,11 +226,7 @@ struct SyncLockTests {
 
     private func waitUntilHeld(by pid: Int32, storeURL: URL) async throws {
         // A hang guard: a loaded machine running the whole suite can take long to start it.
-        let deadline = ContinuousClock.now + .seconds(90)
-        while ContinuousClock.now < deadline {
-            if refusedPID(storeURL) == .some(pid) { return }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        if await waitUntil(timeout: 90, interval: .milliseconds(20), { refusedPID(storeURL) == .some(pid) }) { return }
         Issue.record("the child process never took the lock")
         throw CancellationError()
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import RecipesKit
+import TestSupport
 
 @Suite("Sync operation queue")
 struct SyncOperationQueueTests {
@@ -58,14 +59,15 @@ struct SyncOperationQueueTests {
         let started = Log()
         let slow = SyncOperation("pull") { _ in
             started.add("pull")
-            try await Task.sleep(for: .seconds(300))
+            // A slow operation: it runs until the queue cancels it.
+            try await simulatedDelay(.seconds(300))
         }
         let push = SyncOperation("push", dependsOn: [slow]) { _ in started.add("push") }
         let queue = SyncOperationQueue()
         queue.add(slow)
         queue.add(push)
         let task = Task { try await queue.run() }
-        while started.all.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(await waitUntil(timeout: 60) { !started.all.isEmpty }, "the slow operation never started")
         let clock = ContinuousClock()
         let begin = clock.now
         queue.cancel()
@@ -97,10 +99,11 @@ struct SyncOperationQueueTests {
             log.add("queue returned")
             return ran
         }
-        while !release.isHolding { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(await waitUntil(timeout: 60) { release.isHolding }, "the stubborn operation never started")
         task.cancel()
         // Still running: the queue has not returned, whatever the delay before the release.
-        try await Task.sleep(for: .milliseconds(100))
+        // A negative check: the queue is given a bounded window to return early (it must not).
+        try await observationWindow(.milliseconds(100))
         #expect(log.all == ["push started"])
         release.open()
         _ = try await task.value

@@ -1,36 +1,5 @@
 import Foundation
-
-/// A fresh directory under the system temporary directory, removed when the value goes away.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-
-    init(_ label: String = "recipeskit") throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("\(label)-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: url)
-    }
-
-    func file(_ relative: String) -> URL {
-        url.appendingPathComponent(relative)
-    }
-
-    @discardableResult
-    func write(_ relative: String, _ text: String) throws -> URL {
-        try write(relative, Data(text.utf8))
-    }
-
-    @discardableResult
-    func write(_ relative: String, _ data: Data) throws -> URL {
-        let target = file(relative)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try data.write(to: target)
-        return target
-    }
-}
+import TestSupport
 
 enum Fixtures {
     /// The package root, found from this file's location (Tests/RecipesKitTests/…).

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import TestSupport
 
 /// A tiny loopback HTTP server for the failures a real CouchDB can't be made to produce:
 /// each request is answered by a closure (malformed JSON, cut-short bodies, 503s, 401s…).
@@ -34,7 +35,8 @@ final class CannedResponder: Sendable {
 
     /// Starts on 127.0.0.1 and an ephemeral port; `handler` answers every request.
     init(_ handler: @escaping @Sendable (Recorded, Int) -> Reply) async throws {
-        let portBox = Locked<Int?>(nil)
+        // The server announces its port once it listens; the stream ends if it stops first.
+        let (announcements, announce) = AsyncStream<Int?>.makeStream()
         let log = self.log
         let responder = CallbackResponder<BasicRequestContext> { request, _ in
             var buffer = try await request.body.collect(upTo: 64 * 1024 * 1024)
@@ -60,16 +62,19 @@ final class CannedResponder: Sendable {
         logger.logLevel = .critical
         let app = Application(responder: responder,
                               configuration: .init(address: .hostname("127.0.0.1", port: 0)),
-                              onServerRunning: { channel in portBox.withLock { $0 = channel.localAddress?.port } },
+                              onServerRunning: { channel in announce.yield(channel.localAddress?.port) },
                               logger: logger)
-        task = Task { try await app.run() }
-        var waited = 0
-        while portBox.withLock({ $0 }) == nil {
-            try await Task.sleep(nanoseconds: 10_000_000)
-            waited += 1
-            if waited > 500 { throw CancellationError() }
+        task = Task {
+            defer { announce.finish() }
+            try await app.run()
         }
-        port = portBox.withLock { $0 }!
+        // A hang guard: a server that neither listens nor stops within 30 s fails the test.
+        let announced = try? await withTimeout(30) { await announcements.first { _ in true } ?? nil }
+        guard let port = announced else {
+            task.cancel()
+            throw CancellationError()
+        }
+        self.port = port
     }
 
     /// Requests received so far.

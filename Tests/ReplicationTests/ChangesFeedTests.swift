@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import Testing
 import Replication
+import TestSupport
 
 /// The one changes-feed paging loop, over a store and over a peer.
 @Suite struct ChangesFeedTests {

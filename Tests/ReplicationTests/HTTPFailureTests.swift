@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import Testing
 @testable import Replication
+import TestSupport
 
 /// The HTTP client against a loopback responder that answers with canned good and bad replies:
 /// typed errors, retries, fallbacks, splits, refusals — and the local store left unchanged

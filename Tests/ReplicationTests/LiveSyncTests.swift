@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import Testing
 @testable import Replication
+import TestSupport
 
 /// `Sync.live` against the in-process server (`ServerReplicationTests.Server`) and between
 /// two local stores. Timeouts are hang guards only.
@@ -23,12 +24,7 @@ import Testing
 
         /// Waits until `condition` holds for the events so far (at most `timeout` seconds).
         func wait(timeout: TimeInterval = 180, _ condition: ([LiveSyncEvent]) -> Bool) async -> Bool {
-            let deadline = Date().addingTimeInterval(timeout)
-            while !condition(all) {
-                if Date() > deadline { return false }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return true
+            await waitUntil(timeout: timeout, interval: .milliseconds(20)) { condition(all) }
         }
 
         /// Cancels the live sync and waits for its events to end.
@@ -52,41 +48,36 @@ import Testing
     }
 
     static func waitFor(_ id: String, in store: DocumentStore, timeout: TimeInterval = 180) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(timeout)
-        while try store.get(id: id) == nil {
-            if Date() > deadline { return false }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return true
+        try await waitUntil(timeout: timeout, interval: .milliseconds(20)) { try store.get(id: id) != nil }
     }
 
     @Test func twoStoresFollowEachOtherThroughAServerAndStopWhenCancelled() async throws {
-        let server = try await ServerReplicationTests.Server()
-        defer { Task { await server.stop() } }
-        let dir = try TemporaryDirectory()
-        let a = try DocumentStore(path: dir.path("a.sqlite"))
-        let b = try DocumentStore(path: dir.path("b.sqlite"))
-        _ = try a.create(id: "before", body: recipeBody(0))
-        let liveA = EventLog(try Sync(store: a, remoteURL: server.url("live")).live(options: Self.options(), replication: Self.create))
-        #expect(await liveA.wait { $0.contains(.caughtUp) }, "\(liveA.all)")
-        #expect(liveA.all.prefix(3) == [.connected, .pushed(1), .caughtUp], "\(liveA.all)")
-        let liveB = EventLog(try Sync(store: b, remoteURL: server.url("live")).live(options: Self.options(), replication: Self.create))
-        #expect(await liveB.wait { $0.contains(.caughtUp) }, "\(liveB.all)")
-        #expect(liveB.all.prefix(3) == [.connected, .pulled(1), .caughtUp], "\(liveB.all)")
+        try await withServer(ServerReplicationTests.Server()) { server in
+            let dir = try TemporaryDirectory()
+            let a = try DocumentStore(path: dir.path("a.sqlite"))
+            let b = try DocumentStore(path: dir.path("b.sqlite"))
+            _ = try a.create(id: "before", body: recipeBody(0))
+            let liveA = EventLog(try Sync(store: a, remoteURL: server.url("live")).live(options: Self.options(), replication: Self.create))
+            #expect(await liveA.wait { $0.contains(.caughtUp) }, "\(liveA.all)")
+            #expect(liveA.all.prefix(3) == [.connected, .pushed(1), .caughtUp], "\(liveA.all)")
+            let liveB = EventLog(try Sync(store: b, remoteURL: server.url("live")).live(options: Self.options(), replication: Self.create))
+            #expect(await liveB.wait { $0.contains(.caughtUp) }, "\(liveB.all)")
+            #expect(liveB.all.prefix(3) == [.connected, .pulled(1), .caughtUp], "\(liveB.all)")
 
-        _ = try a.create(id: "from-a", body: recipeBody(1))
-        #expect(try await Self.waitFor("from-a", in: b))
-        _ = try b.create(id: "from-b", body: recipeBody(2))
-        #expect(try await Self.waitFor("from-b", in: a))
-        #expect(await liveB.wait { $0.contains(.pushed(1)) && $0.last == .caughtUp }, "\(liveB.all)")
+            _ = try a.create(id: "from-a", body: recipeBody(1))
+            #expect(try await Self.waitFor("from-a", in: b))
+            _ = try b.create(id: "from-b", body: recipeBody(2))
+            #expect(try await Self.waitFor("from-b", in: a))
+            #expect(await liveB.wait { $0.contains(.pushed(1)) && $0.last == .caughtUp }, "\(liveB.all)")
 
-        await liveA.stop()
-        await liveB.stop()
-        for log in [liveA, liveB] {
-            #expect(log.all.last == .stopped(.cancelled), "\(log.all)")
-            #expect(!log.all.contains { if case .offline = $0 { true } else { false } }, "\(log.all)")
+            await liveA.stop()
+            await liveB.stop()
+            for log in [liveA, liveB] {
+                #expect(log.all.last == .stopped(.cancelled), "\(log.all)")
+                #expect(!log.all.contains { if case .offline = $0 { true } else { false } }, "\(log.all)")
+            }
+            #expect(try StoreSnapshot(a) == StoreSnapshot(b))
         }
-        #expect(try StoreSnapshot(a) == StoreSnapshot(b))
     }
 
     /// Two stores live-syncing through a server whose data outlives it, so that a test can
@@ -130,13 +121,13 @@ import Testing
         let seen = delays(liveA.all)
         #expect(Array(seen.prefix(3)) == [.milliseconds(100), .milliseconds(200), .milliseconds(400)], "\(seen)")
 
-        let restarted = try await setup.restartServer()
-        defer { Task { await restarted.stop() } }
-        #expect(try await Self.waitFor("while-offline", in: b))
-        #expect(await liveA.wait { $0.last == .caughtUp }, "\(liveA.all)")
-        await liveA.stop()
-        await liveB.stop()
-        #expect(liveA.all.filter { $0 == .connected }.count == 2, "\(liveA.all)")
+        try await withServer(setup.restartServer()) { restarted async throws in
+            #expect(try await Self.waitFor("while-offline", in: b))
+            #expect(await liveA.wait { $0.last == .caughtUp }, "\(liveA.all)")
+            await liveA.stop()
+            await liveB.stop()
+            #expect(liveA.all.filter { $0 == .connected }.count == 2, "\(liveA.all)")
+        }
     }
 
     /// After a long outage the delay has grown (here it is 60 s from the start), yet the sync
@@ -154,53 +145,68 @@ import Testing
         _ = try a.create(id: "after-the-outage", body: recipeBody(1))
         let offline: ([LiveSyncEvent]) -> Bool = { $0.contains { if case .offline(_, let delay) = $0 { delay == .seconds(60) } else { false } } }
         #expect(await liveA.wait(offline), "\(liveA.all)")
-        // Probes fail meanwhile (nothing listens), and nothing else is tried.
-        try await Task.sleep(for: .seconds(1))
+        // Probes fail meanwhile (nothing listens), and nothing else is tried: a negative
+        // check over a bounded window of five probe intervals.
+        try await observationWindow(.seconds(1))
         #expect(liveA.all.filter { if case .offline = $0 { true } else { false } }.count == 1, "\(liveA.all)")
 
-        let restarted = try await setup.restartServer()
-        defer { Task { await restarted.stop() } }
-        #expect(try await Self.waitFor("after-the-outage", in: b, timeout: 30), "\(liveA.all) \(liveB.all)")
-        await liveA.stop()
-        await liveB.stop()
+        try await withServer(setup.restartServer()) { restarted async throws in
+            #expect(try await Self.waitFor("after-the-outage", in: b, timeout: 30), "\(liveA.all) \(liveB.all)")
+            await liveA.stop()
+            await liveB.stop()
+        }
     }
 
     @Test func refusedCredentialsStopWithTheTypedError() async throws {
-        let server = try await ServerReplicationTests.Server(credentials: ServerCredentials(user: "admin", password: "correct-horse"), anonymousAccess: .none)
-        defer { Task { await server.stop() } }
-        let dir = try TemporaryDirectory()
-        let a = try DocumentStore(path: dir.path("a.sqlite"))
-        let log = EventLog(try Sync(store: a, remoteURL: server.url("live", user: "admin", password: "wrong")).live(options: Self.options(), replication: Self.create))
-        await log.task?.value
-        guard case .stopped(.failed(.unauthorized))? = log.all.last else {
-            Issue.record("expected a stop on 401: \(log.all)")
-            return
+        try await withServer(ServerReplicationTests.Server(credentials: ServerCredentials(user: "admin", password: "correct-horse"), anonymousAccess: .none)) { server in
+            let dir = try TemporaryDirectory()
+            let a = try DocumentStore(path: dir.path("a.sqlite"))
+            let log = EventLog(try Sync(store: a, remoteURL: server.url("live", user: "admin", password: "wrong")).live(options: Self.options(), replication: Self.create))
+            await log.task?.value
+            guard case .stopped(.failed(.unauthorized))? = log.all.last else {
+                Issue.record("expected a stop on 401: \(log.all)")
+                return
+            }
+            #expect(log.all.count == 1, "\(log.all)")
         }
-        #expect(log.all.count == 1, "\(log.all)")
     }
 
     @Test func aServerFeedWaitEndsWithTheTimeoutOrTheFirstChange() async throws {
-        let server = try await ServerReplicationTests.Server()
-        defer { Task { await server.stop() } }
-        let dir = try TemporaryDirectory()
-        let a = try DocumentStore(path: dir.path("a.sqlite"))
-        _ = try a.create(id: "first", body: recipeBody(1))
-        let sync = try Sync(store: a, remoteURL: server.url("feed"))
-        let pushed = try await sync.push(options: Self.create)
-        let remote = try CouchDatabase(url: server.url("feed"))
-        // Changes after the start exist; none after the push's end, until one comes.
-        #expect(try await remote.waitForChanges(since: nil, timeout: .seconds(30)))
-        #expect(try await !remote.waitForChanges(since: pushed.endSequence, timeout: .milliseconds(200)))
-        let waiting = Task { try await remote.waitForChanges(since: pushed.endSequence, timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(200))
-        _ = try a.create(id: "second", body: recipeBody(2))
-        _ = try await sync.push(options: Self.create)
-        #expect(try await waiting.value)
-        // Cancelling a wait ends it at once.
-        let cancelled = Task { try await remote.waitForChanges(since: .init(.string("99999")), timeout: .seconds(30)) }
-        try await Task.sleep(for: .milliseconds(100))
-        cancelled.cancel()
-        await #expect(throws: ReplicationError.cancelled) { try await cancelled.value }
+        try await withServer(ServerReplicationTests.Server()) { server in
+            let dir = try TemporaryDirectory()
+            let a = try DocumentStore(path: dir.path("a.sqlite"))
+            _ = try a.create(id: "first", body: recipeBody(1))
+            let sync = try Sync(store: a, remoteURL: server.url("feed"))
+            let pushed = try await sync.push(options: Self.create)
+            let remote = try CouchDatabase(url: server.url("feed"))
+            // Changes after the start exist; none after the push's end, until one comes.
+            #expect(try await remote.waitForChanges(since: nil, timeout: .seconds(30)))
+            #expect(try await !remote.waitForChanges(since: pushed.endSequence, timeout: .milliseconds(200)))
+            let waitEnded = Flag()
+            let waiting = Task {
+                defer { waitEnded.set() }
+                return try await remote.waitForChanges(since: pushed.endSequence, timeout: .seconds(30))
+            }
+            // A negative check: with nothing new the wait does not end on its own within a
+            // bounded window; then the change is the event that ends it.
+            try await observationWindow(.milliseconds(200))
+            #expect(!waitEnded.isSet)
+            _ = try a.create(id: "second", body: recipeBody(2))
+            _ = try await sync.push(options: Self.create)
+            #expect(try await waiting.value)
+            // Cancelling a wait ends it at once.
+            let cancelledEnded = Flag()
+            let cancelled = Task {
+                defer { cancelledEnded.set() }
+                return try await remote.waitForChanges(since: .init(.string("99999")), timeout: .seconds(30))
+            }
+            // A negative check: the wait does not end on its own within a bounded window, so the
+            // cancellation is what ends it.
+            try await observationWindow(.milliseconds(100))
+            #expect(!cancelledEnded.isSet)
+            cancelled.cancel()
+            await #expect(throws: ReplicationError.cancelled) { try await cancelled.value }
+        }
     }
 
     @Test func twoLocalStoresLiveWithoutAServer() async throws {

@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import Testing
 @testable import Replication
+import TestSupport
 
 /// Replication between two local store files: the embedded default, no server.
 @Suite struct LocalReplicationTests {

@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import Testing
 @testable import Replication
+import TestSupport
 
 /// Pulling attachments as CouchDB's replicator does: `_bulk_get` with stubs, then `open_revs`
 /// as multipart/mixed with raw attachment bytes, checked against their stubs before anything
@@ -327,41 +328,43 @@ import Testing
     // MARK: against our server
 
     @Test func aFiveMegabyteAttachmentPullsByteEqualAndIsNotSentAgainWhenUnchanged() async throws {
-        let server = try await ServerReplicationTests.Server()
-        defer { Task { await server.stop() } }
-        let dir = try TemporaryDirectory()
-        let a = try DocumentStore(path: dir.path("a.sqlite"))
-        let big = testBytes(5 * 1024 * 1024, seed: 11)
-        let created = try a.create(id: "CDTIS-Image-big", body: ["CDTISEntityName": "Image", "caption": "first"],
-                                   attachments: [.put(name: "image", contentType: "image/png", data: big)])
-        var push = ReplicationOptions()
-        push.createTarget = true
-        let toServer = try Sync(store: a, remoteURL: server.url("photos"))
-        _ = try await toServer.push(options: push)
+        try await withServer(ServerReplicationTests.Server()) { server in
+            let dir = try TemporaryDirectory()
+            let a = try DocumentStore(path: dir.path("a.sqlite"))
+            let big = testBytes(5 * 1024 * 1024, seed: 11)
+            let created = try a.create(id: "CDTIS-Image-big", body: ["CDTISEntityName": "Image", "caption": "first"],
+                                       attachments: [.put(name: "image", contentType: "image/png", data: big)])
+            var push = ReplicationOptions()
+            push.createTarget = true
+            let toServer = try Sync(store: a, remoteURL: server.url("photos"))
+            _ = try await toServer.push(options: push)
 
-        let b = try DocumentStore(path: dir.path("b.sqlite"))
-        let fromServer = try Sync(store: b, remoteURL: server.url("photos"))
-        let first = try await fromServer.pull()
-        #expect(first.docsWritten == 1 && first.bytesTransferred == big.count)
-        let copy = try #require(try b.attachment(id: "CDTIS-Image-big", name: "image"))
-        #expect(copy.data == big && copy.info.digest == RevisionHasher.attachmentDigest(big))
+            let b = try DocumentStore(path: dir.path("b.sqlite"))
+            let fromServer = try Sync(store: b, remoteURL: server.url("photos"))
+            let first = try await fromServer.pull()
+            #expect(first.docsWritten == 1 && first.bytesTransferred == big.count)
+            let copy = try #require(try b.attachment(id: "CDTIS-Image-big", name: "image"))
+            // md5- and the base64 MD5 of testBytes(5 MiB, seed: 11), computed by python3 hashlib
+            // from the same generator, independently of the code under test.
+            #expect(copy.data == big && copy.info.digest == "md5-GjShgoeBJBIGUGc/HzHWJA==")
 
-        // The body changes, the attachment doesn't: the next pull carries no attachment bytes.
-        _ = try a.update(id: created.id, parent: created.rev, body: ["CDTISEntityName": "Image", "caption": "second"])
-        _ = try await toServer.push()
-        let second = try await fromServer.pull()
-        #expect(second.docsWritten == 1 && second.bytesTransferred == 0)
-        #expect(try b.get(id: "CDTIS-Image-big")?.body["caption"] == "second")
-        #expect(try b.attachment(id: "CDTIS-Image-big", name: "image")?.data == big)
+            // The body changes, the attachment doesn't: the next pull carries no attachment bytes.
+            _ = try a.update(id: created.id, parent: created.rev, body: ["CDTISEntityName": "Image", "caption": "second"])
+            _ = try await toServer.push()
+            let second = try await fromServer.pull()
+            #expect(second.docsWritten == 1 && second.bytesTransferred == 0)
+            #expect(try b.get(id: "CDTIS-Image-big")?.body["caption"] == "second")
+            #expect(try b.attachment(id: "CDTIS-Image-big", name: "image")?.data == big)
 
-        // A new small attachment travels alone.
-        let current = try #require(try a.get(id: "CDTIS-Image-big"))
-        _ = try a.update(id: current.id, parent: current.rev, body: current.body,
-                         attachments: [.put(name: "note.txt", contentType: "text/plain", data: Data("hello".utf8))])
-        _ = try await toServer.push()
-        let third = try await fromServer.pull()
-        #expect(third.docsWritten == 1 && third.bytesTransferred == 5)
-        #expect(try b.attachment(id: "CDTIS-Image-big", name: "note.txt")?.data == Data("hello".utf8))
-        #expect(try StoreSnapshot(a) == StoreSnapshot(b))
+            // A new small attachment travels alone.
+            let current = try #require(try a.get(id: "CDTIS-Image-big"))
+            _ = try a.update(id: current.id, parent: current.rev, body: current.body,
+                             attachments: [.put(name: "note.txt", contentType: "text/plain", data: Data("hello".utf8))])
+            _ = try await toServer.push()
+            let third = try await fromServer.pull()
+            #expect(third.docsWritten == 1 && third.bytesTransferred == 5)
+            #expect(try b.attachment(id: "CDTIS-Image-big", name: "note.txt")?.data == Data("hello".utf8))
+            #expect(try StoreSnapshot(a) == StoreSnapshot(b))
+        }
     }
 }

@@ -1,6 +1,7 @@
 import CouchServer
 import DocumentStore
 import Foundation
+import TestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -76,102 +77,102 @@ import Testing
     }
 
     @Test func aPushAfterAPullOffersOnlyWhatChangedHere() async throws {
-        let server = try await Server()
-        defer { Task { await server.stop() } }
-        let dir = try TemporaryDirectory()
-        let origin = try DocumentStore(path: dir.path("origin.sqlite"))
-        for index in 0..<60 { _ = try origin.create(id: "r\(index)", body: recipeBody(index)) }
-        let originRemote = CountingPeer(try CouchDatabase(url: server.url("book")))
-        _ = try await Sync(store: origin, remote: originRemote).push(options: options(create: true, batch: 25))
-        #expect(originRemote.written == 60)
+        try await withServer(Server()) { server in
+            let dir = try TemporaryDirectory()
+            let origin = try DocumentStore(path: dir.path("origin.sqlite"))
+            for index in 0..<60 { _ = try origin.create(id: "r\(index)", body: recipeBody(index)) }
+            let originRemote = CountingPeer(try CouchDatabase(url: server.url("book")))
+            _ = try await Sync(store: origin, remote: originRemote).push(options: options(create: true, batch: 25))
+            #expect(originRemote.written == 60)
 
-        // A second machine pulls everything, then syncs: its push asks nothing and sends nothing.
-        let other = try DocumentStore(path: dir.path("other.sqlite"))
-        let remote = CountingPeer(try CouchDatabase(url: server.url("book")))
-        let sync = Sync(store: other, remote: remote)
-        #expect(try await sync.pull(options: options(batch: 25)).docsWritten == 60)
-        remote.reset()
-        let quiet = try await sync.sync(options: options(batch: 25))
-        #expect(quiet.pull.docsWritten == 0 && quiet.push.docsWritten == 0)
-        #expect(remote.revsDiffCalls == 0)
-        #expect(remote.written == 0)
-        #expect(quiet.push.changesProcessed == 60)
+            // A second machine pulls everything, then syncs: its push asks nothing and sends nothing.
+            let other = try DocumentStore(path: dir.path("other.sqlite"))
+            let remote = CountingPeer(try CouchDatabase(url: server.url("book")))
+            let sync = Sync(store: other, remote: remote)
+            #expect(try await sync.pull(options: options(batch: 25)).docsWritten == 60)
+            remote.reset()
+            let quiet = try await sync.sync(options: options(batch: 25))
+            #expect(quiet.pull.docsWritten == 0 && quiet.push.docsWritten == 0)
+            #expect(remote.revsDiffCalls == 0)
+            #expect(remote.written == 0)
+            #expect(quiet.push.changesProcessed == 60)
 
-        // An edit and a new recipe here: exactly those two are offered, and sent.
-        let edited = try other.get(id: "r7")!
-        _ = try other.update(id: "r7", parent: edited.rev, body: recipeBody(7, name: "Edited"))
-        _ = try other.create(id: "mine", body: recipeBody(99))
-        remote.reset()
-        let pushed = try await sync.push(options: options(batch: 25))
-        #expect(remote.revsDiffIDs == ["mine", "r7"])
-        #expect(pushed.docsWritten == 2)
-        // What was just accepted is not offered again, nor what the origin pushed itself.
-        remote.reset()
-        _ = try await sync.push(options: options(batch: 25))
-        #expect(remote.revsDiffCalls == 0)
-        originRemote.reset()
-        let originAgain = try await Sync(store: origin, remote: originRemote).sync(options: options(batch: 25))
-        #expect(originAgain.pull.docsWritten == 2)
-        #expect(originRemote.revsDiffCalls == 0)
-        #expect(originRemote.written == 0)
+            // An edit and a new recipe here: exactly those two are offered, and sent.
+            let edited = try other.get(id: "r7")!
+            _ = try other.update(id: "r7", parent: edited.rev, body: recipeBody(7, name: "Edited"))
+            _ = try other.create(id: "mine", body: recipeBody(99))
+            remote.reset()
+            let pushed = try await sync.push(options: options(batch: 25))
+            #expect(remote.revsDiffIDs == ["mine", "r7"])
+            #expect(pushed.docsWritten == 2)
+            // What was just accepted is not offered again, nor what the origin pushed itself.
+            remote.reset()
+            _ = try await sync.push(options: options(batch: 25))
+            #expect(remote.revsDiffCalls == 0)
+            originRemote.reset()
+            let originAgain = try await Sync(store: origin, remote: originRemote).sync(options: options(batch: 25))
+            #expect(originAgain.pull.docsWritten == 2)
+            #expect(originRemote.revsDiffCalls == 0)
+            #expect(originRemote.written == 0)
+        }
     }
 
     /// The first pull after a push reads the pushed documents back from the remote's changes
     /// feed; the store remembers the remote holding them, so it neither asks itself about them
     /// nor records them again. Only a change made on the remote is asked about and written.
     @Test func aPullAfterAPushAsksNothingAboutWhatThePushSent() async throws {
-        let server = try await Server()
-        defer { Task { await server.stop() } }
-        let dir = try TemporaryDirectory()
-        let store = try DocumentStore(path: dir.path("store.sqlite"))
-        for index in 0..<60 { _ = try store.create(id: "r\(index)", body: recipeBody(index)) }
-        let local = CountingPeer(LocalDatabase(store: store))
-        let remote = try CouchDatabase(url: server.url("book"))
-        let pushed = try await Replicator(source: local, target: remote, options: options(create: true, batch: 25)).run()
-        #expect(pushed.docsWritten == 60)
+        try await withServer(Server()) { server in
+            let dir = try TemporaryDirectory()
+            let store = try DocumentStore(path: dir.path("store.sqlite"))
+            for index in 0..<60 { _ = try store.create(id: "r\(index)", body: recipeBody(index)) }
+            let local = CountingPeer(LocalDatabase(store: store))
+            let remote = try CouchDatabase(url: server.url("book"))
+            let pushed = try await Replicator(source: local, target: remote, options: options(create: true, batch: 25)).run()
+            #expect(pushed.docsWritten == 60)
 
-        // Another machine edits one recipe on the remote.
-        let other = try DocumentStore(path: dir.path("other.sqlite"))
-        let otherSync = Sync(store: other, remote: try CouchDatabase(url: server.url("book")))
-        _ = try await otherSync.pull(options: options(batch: 25))
-        _ = try other.update(id: "r5", parent: try #require(try other.get(id: "r5")).rev, body: recipeBody(5, name: "Theirs"))
-        _ = try await otherSync.push(options: options(batch: 25))
+            // Another machine edits one recipe on the remote.
+            let other = try DocumentStore(path: dir.path("other.sqlite"))
+            let otherSync = Sync(store: other, remote: try CouchDatabase(url: server.url("book")))
+            _ = try await otherSync.pull(options: options(batch: 25))
+            _ = try other.update(id: "r5", parent: try #require(try other.get(id: "r5")).rev, body: recipeBody(5, name: "Theirs"))
+            _ = try await otherSync.push(options: options(batch: 25))
 
-        local.reset()
-        let pulled = try await Replicator(source: remote, target: local, options: options(batch: 25)).run()
-        #expect(pulled.changesProcessed == 60)
-        #expect(pulled.docsWritten == 1)
-        #expect(local.revsDiffIDs == ["r5"], "only the remote's edit is asked about")
-        #expect(local.written == 1)
-        #expect(local.recorded == 1, "only the remote's edit is newly remembered")
-        #expect(try store.get(id: "r5")?.body["name"] == "Theirs")
+            local.reset()
+            let pulled = try await Replicator(source: remote, target: local, options: options(batch: 25)).run()
+            #expect(pulled.changesProcessed == 60)
+            #expect(pulled.docsWritten == 1)
+            #expect(local.revsDiffIDs == ["r5"], "only the remote's edit is asked about")
+            #expect(local.written == 1)
+            #expect(local.recorded == 1, "only the remote's edit is newly remembered")
+            #expect(try store.get(id: "r5")?.body["name"] == "Theirs")
+        }
     }
 
     @Test func aRecreatedRemoteIsOfferedEverythingAgain() async throws {
-        let server = try await Server()
-        defer { Task { await server.stop() } }
-        let dir = try TemporaryDirectory()
-        let store = try DocumentStore(path: dir.path("store.sqlite"))
-        for index in 0..<10 { _ = try store.create(id: "r\(index)", body: recipeBody(index)) }
-        let remote = CountingPeer(try CouchDatabase(url: server.url("book")))
-        let sync = Sync(store: store, remote: remote)
-        _ = try await sync.push(options: options(create: true))
-        remote.reset()
-        _ = try await sync.push(options: options())
-        #expect(remote.revsDiffCalls == 0)
+        try await withServer(Server()) { server in
+            let dir = try TemporaryDirectory()
+            let store = try DocumentStore(path: dir.path("store.sqlite"))
+            for index in 0..<10 { _ = try store.create(id: "r\(index)", body: recipeBody(index)) }
+            let remote = CountingPeer(try CouchDatabase(url: server.url("book")))
+            let sync = Sync(store: store, remote: remote)
+            _ = try await sync.push(options: options(create: true))
+            remote.reset()
+            _ = try await sync.push(options: options())
+            #expect(remote.revsDiffCalls == 0)
 
-        // Deleted and created again: nothing of what the old database held is taken for granted.
-        for method in ["DELETE", "PUT"] {
-            var request = URLRequest(url: URL(string: server.url("book"))!)
-            request.httpMethod = method
-            let (_, response) = try await URLSession.shared.data(for: request)
-            #expect((200..<300).contains((response as? HTTPURLResponse)?.statusCode ?? 0))
+            // Deleted and created again: nothing of what the old database held is taken for granted.
+            for method in ["DELETE", "PUT"] {
+                var request = URLRequest(url: URL(string: server.url("book"))!)
+                request.httpMethod = method
+                let (_, response) = try await URLSession.shared.data(for: request)
+                #expect((200..<300).contains((response as? HTTPURLResponse)?.statusCode ?? 0))
+            }
+            remote.reset()
+            let again = try await sync.sync(options: options())
+            #expect(again.push.docsWritten == 10)
+            #expect(remote.revsDiffIDs.count == 10)
+            let fresh = try DocumentStore(path: dir.path("fresh.sqlite"))
+            #expect(try await Sync(store: fresh, remoteURL: server.url("book")).pull().docsWritten == 10)
         }
-        remote.reset()
-        let again = try await sync.sync(options: options())
-        #expect(again.push.docsWritten == 10)
-        #expect(remote.revsDiffIDs.count == 10)
-        let fresh = try DocumentStore(path: dir.path("fresh.sqlite"))
-        #expect(try await Sync(store: fresh, remoteURL: server.url("book")).pull().docsWritten == 10)
     }
 }

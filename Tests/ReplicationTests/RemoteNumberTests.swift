@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import Testing
 @testable import Replication
+import TestSupport
 
 /// Numbers a remote sends are untrusted: each is held to its range where the reply is read,
 /// so an absurd one fails the replication with a typed error naming the remote and the

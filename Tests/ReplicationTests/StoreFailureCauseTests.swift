@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import Replication
 import Testing
+import TestSupport
 
 /// A local store failure met during replication keeps the datastore's error.
 @Suite("Replication store failures keep their cause")

@@ -2,17 +2,6 @@ import DocumentStore
 import Foundation
 @testable import Replication
 
-/// A temporary directory removed when the value goes away.
-final class TemporaryDirectory: @unchecked Sendable {
-    let url: URL
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("repl-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
 /// Paths relative to the package, never absolute.
 enum PackagePaths {
     static let packageRoot: URL = {
