@@ -18,6 +18,10 @@ public import ObjectGraph
 ///
 /// Open one with ``openCoordinator(path:model:)`` or create it on a path and hand it to a
 /// `PersistentStoreCoordinator`.
+// Unchecked: the loaded model, codec, caches and own-revision records are touched only inside
+// `locked`, which holds `lock` for a whole store operation, datastore calls included, as the
+// `IncrementalStore` contract serializes them. The lock is recursive so that operations may
+// call one another; `Mutex` is not re-entrant.
 public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendable {
     /// The datastore holding the documents.
     public let documentStore: DocumentStore

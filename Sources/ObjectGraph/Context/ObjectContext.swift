@@ -11,6 +11,10 @@ import Foundation
 ///
 /// Do not wait synchronously on two contexts from each other's queues (A inside B's
 /// `performAndWait` waiting on B from A's): as with any pair of serial queues, that deadlocks.
+// Unchecked: the context's state is confined to its serial `queue` (as Core Data confines a
+// context to its queue), and every entry point hops onto it, re-entrantly when already on it.
+// That confinement is a runtime property the compiler cannot see; a `Mutex` would not do, as
+// managed objects and their callbacks call back into the context while it works.
 public final class ObjectContext: @unchecked Sendable {
     /// The coordinator the context reads and writes through.
     public let coordinator: PersistentStoreCoordinator

@@ -3,6 +3,9 @@ public import Foundation
 /// Connects contexts to one ``IncrementalStore``: serializes store calls, keeps a row cache
 /// shared by all its contexts, finishes in memory what a store leaves of a fetch, and
 /// forwards changes the store reports underneath to the contexts.
+// Unchecked: the row cache, the contexts and the listeners are touched only under `lock`, a
+// recursive lock, because a store call made under it re-enters the coordinator (the store
+// reports its changes to `storeDidChange` while it saves). `Mutex` is not re-entrant.
 public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// The model every context of this coordinator uses.
     public let model: ObjectModel

@@ -1,11 +1,12 @@
 public import Foundation
+import Synchronization
 
-/// An ``IncrementalStore`` that keeps rows in memory.
+/// An ``IncrementalStore`` that keeps s.rows in memory.
 ///
 /// It is the reference implementation of the protocol: the tests of this module run on it,
 /// and other stores are checked against it. ``PredicateSupport`` chooses how much of a fetch
 /// it evaluates itself, so the coordinator's in-memory completion path can be exercised.
-public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
+public final class InMemoryStore: IncrementalStore, Sendable {
     /// How much of a fetch predicate the store evaluates itself.
     public enum PredicateSupport: Sendable {
         /// Everything, plus sorting, limit and offset.
@@ -24,23 +25,37 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         var sequence: Int
     }
 
-    private let lock = NSLock()
-    private var rows: [ObjectID: StoredRow] = [:]
-    private var nextSequence = 0
-    /// Counts every write (saves, external changes, resolutions, rollbacks): the change token.
-    private var writeCount: UInt64 = 0
-    private var metadata: StoreMetadata?
-    private var model: ObjectModel?
-    private var observer: (@Sendable (StoreChangeSet) -> Void)?
+    /// A losing version of a row: the row, its version token, the row it diverged from and
+    /// that row's to-many destinations (when known).
+    private typealias Alternative = (row: StoredRow, token: String, base: RowSnapshot?, baseToMany: [String: [ObjectID]])
+
+    /// Everything the store holds, behind one lock.
+    private struct State {
+        var rows: [ObjectID: StoredRow] = [:]
+        var nextSequence = 0
+        /// Counts every write (saves, external changes, resolutions, rollbacks): the change token.
+        var writeCount: UInt64 = 0
+        var metadata: StoreMetadata?
+        var model: ObjectModel?
+        var observer: (@Sendable (StoreChangeSet) -> Void)?
+        /// Losing versions per object.
+        var alternatives: [ObjectID: [Alternative]] = [:]
+        var nextAlternative = 0
+        var fetchCount = 0
+        var snapshotCount = 0
+        var toManyCount = 0
+    }
+
+    private let state = Mutex(State())
     private let predicateSupport: PredicateSupport
     private let identifier: String
 
     /// Number of ``execute(_:)`` calls so far (lets tests see when the store was asked).
-    public private(set) var fetchCount = 0
+    public var fetchCount: Int { state.withLock { $0.fetchCount } }
     /// Number of ``snapshot(for:)`` calls so far (lets tests check the coordinator's row cache).
-    public private(set) var snapshotCount = 0
+    public var snapshotCount: Int { state.withLock { $0.snapshotCount } }
     /// Number of ``toManyDestinations(of:relationship:)`` calls so far (lets tests check lazy loading).
-    public private(set) var toManyCount = 0
+    public var toManyCount: Int { state.withLock { $0.toManyCount } }
 
     /// Creates an empty store.
     public init(predicateSupport: PredicateSupport = .all, identifier: String = UUID().uuidString) {
@@ -48,47 +63,45 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
         self.identifier = identifier
     }
 
-    private func locked<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body()
+    private func locked<T: Sendable, E: Error>(_ body: (inout State) throws(E) -> T) throws(E) -> T {
+        try state.withLock { (state: inout State) throws(E) -> T in try body(&state) }
     }
 
     /// Records the model on first load; refuses another model version afterwards.
     public func loadMetadata(for model: ObjectModel) throws -> StoreMetadata {
-        try locked {
-            if let m = metadata {
+        try locked { s in
+            if let m = s.metadata {
                 guard m.modelVersionHash == model.versionHash else {
                     throw IncrementalStoreError.modelMismatch(storeHash: m.modelVersionHash, modelHash: model.versionHash)
                 }
-                self.model = model
+                s.model = model
                 return m
             }
             let m = StoreMetadata(storeIdentifier: identifier, modelVersionHash: model.versionHash,
                                   entityVersionHashes: model.entityVersionHashes)
-            metadata = m
-            self.model = model
+            s.metadata = m
+            s.model = model
             return m
         }
     }
 
-    private func snapshotLocked(_ id: ObjectID) -> RowSnapshot? {
-        rows[id].map { RowSnapshot(objectID: id, attributes: $0.attributes, toOne: $0.toOne, version: RowVersion(String($0.version))) }
+    private static func snapshotLocked(_ s: State, _ id: ObjectID) -> RowSnapshot? {
+        s.rows[id].map { RowSnapshot(objectID: id, attributes: $0.attributes, toOne: $0.toOne, version: RowVersion(String($0.version))) }
     }
 
     /// The stored row, or `nil`.
     public func snapshot(for objectID: ObjectID) throws -> RowSnapshot? {
-        locked {
-            snapshotCount += 1
-            return snapshotLocked(objectID)
+        locked { s in
+            s.snapshotCount += 1
+            return Self.snapshotLocked(s, objectID)
         }
     }
 
     /// The stored destinations, in stored order.
     public func toManyDestinations(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
-        try locked {
-            toManyCount += 1
-            guard let row = rows[objectID] else { throw IncrementalStoreError.objectNotFound(objectID) }
+        try locked { s in
+            s.toManyCount += 1
+            guard let row = s.rows[objectID] else { throw IncrementalStoreError.objectNotFound(objectID) }
             return row.toMany[relationship] ?? []
         }
     }
@@ -100,7 +113,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
 
     /// Sets the observer told about ``applyExternalChanges(upserts:deletions:)``.
     public func setChangeObserver(_ observer: (@Sendable (StoreChangeSet) -> Void)?) {
-        locked { self.observer = observer }
+        locked { s in s.observer = observer }
     }
 
     /// Splits a predicate into the part this store evaluates and the residual.
@@ -133,14 +146,14 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
 
     /// Filters, sorts and pages as far as ``PredicateSupport`` allows.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        try locked {
-            fetchCount += 1
-            guard let model else { throw IncrementalStoreError.notLoaded }
+        try locked { s in
+            s.fetchCount += 1
+            guard let model = s.model else { throw IncrementalStoreError.notLoaded }
             let wanted = Set(request.entityNames)
-            var candidates = rows.filter { wanted.contains($0.key.entityName) }.sorted { $0.value.sequence < $1.value.sequence }
-                .map { snapshotLocked($0.key)! }
+            var candidates = s.rows.filter { wanted.contains($0.key.entityName) }.sorted { $0.value.sequence < $1.value.sequence }
+                .map { Self.snapshotLocked(s, $0.key)! }
             let (evaluated, residual) = split(request.predicate, entityNames: request.entityNames, model: model)
-            let rowsCopy = rows
+            let rowsCopy = s.rows
             let lookup: (ObjectID) -> RowSnapshot? = { id in
                 rowsCopy[id].map { RowSnapshot(objectID: id, attributes: $0.attributes, toOne: $0.toOne, version: RowVersion(String($0.version))) }
             }
@@ -169,13 +182,13 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
     /// Runs `body` and, when it throws, puts every row back as it was before: the saves made
     /// inside `body` are undone together. (Saves by other callers meanwhile are undone too.)
     public func performAtomically<T>(_ body: () throws -> T) throws -> T {
-        let saved = locked { (rows, nextSequence, alternatives, nextAlternative) }
+        let saved = locked { s in (s.rows, s.nextSequence, s.alternatives, s.nextAlternative) }
         do {
             return try body()
         } catch {
-            locked {
-                (rows, nextSequence, alternatives, nextAlternative) = saved
-                writeCount += 1
+            locked { s in
+                (s.rows, s.nextSequence, s.alternatives, s.nextAlternative) = saved
+                s.writeCount += 1
             }
             throw error
         }
@@ -183,84 +196,79 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
 
     /// Checks every baseline version first, then writes everything (versions count up from 1).
     public func save(_ request: StoreSaveRequest) throws -> StoreSaveResult {
-        try locked {
+        try locked { s in
             var conflicts: [SaveConflict] = []
-            for change in request.inserted where rows[change.objectID] != nil {
+            for change in request.inserted where s.rows[change.objectID] != nil {
                 throw IncrementalStoreError.duplicateObject(change.objectID)
             }
             for change in request.updated {
                 let baseVersion = change.baseline?.version
-                guard let stored = rows[change.objectID] else {
+                guard let stored = s.rows[change.objectID] else {
                     conflicts.append(SaveConflict(objectID: change.objectID, baselineVersion: baseVersion, storedSnapshot: nil, changedInStore: []))
                     continue
                 }
                 if let base = change.baseline, base.version.token != String(stored.version) {
                     conflicts.append(SaveConflict(objectID: change.objectID, baselineVersion: baseVersion,
-                                                  storedSnapshot: snapshotLocked(change.objectID), changedInStore: changedKeys(stored, base)))
+                                                  storedSnapshot: Self.snapshotLocked(s, change.objectID), changedInStore: changedKeys(stored, base)))
                 }
             }
             for deletion in request.deleted {
-                guard let stored = rows[deletion.objectID], let base = deletion.baseline else { continue }
+                guard let stored = s.rows[deletion.objectID], let base = deletion.baseline else { continue }
                 if base.version.token != String(stored.version) {
                     conflicts.append(SaveConflict(objectID: deletion.objectID, baselineVersion: base.version,
-                                                  storedSnapshot: snapshotLocked(deletion.objectID), changedInStore: changedKeys(stored, base)))
+                                                  storedSnapshot: Self.snapshotLocked(s, deletion.objectID), changedInStore: changedKeys(stored, base)))
                 }
             }
             if !conflicts.isEmpty { throw IncrementalStoreError.conflicts(conflicts) }
             var versions: [ObjectID: RowVersion] = [:]
             for change in request.inserted {
-                rows[change.objectID] = StoredRow(attributes: change.attributes, toOne: change.toOne, toMany: change.toMany, version: 1, sequence: nextSequence)
-                nextSequence += 1
+                s.rows[change.objectID] = StoredRow(attributes: change.attributes, toOne: change.toOne, toMany: change.toMany, version: 1, sequence: s.nextSequence)
+                s.nextSequence += 1
                 versions[change.objectID] = RowVersion("1")
             }
             for change in request.updated {
-                var row = rows[change.objectID]!
+                var row = s.rows[change.objectID]!
                 row.attributes = change.attributes
                 row.toOne = change.toOne
                 row.toMany = change.toMany
                 row.version += 1
-                rows[change.objectID] = row
+                s.rows[change.objectID] = row
                 versions[change.objectID] = RowVersion(String(row.version))
             }
             for deletion in request.deleted {
-                rows[deletion.objectID] = nil
-                alternatives[deletion.objectID] = nil
+                s.rows[deletion.objectID] = nil
+                s.alternatives[deletion.objectID] = nil
             }
-            writeCount += 1
+            s.writeCount += 1
             return StoreSaveResult(versions: versions)
         }
     }
 
-    /// Writes rows as another writer would (a replicator, another process): bumps versions,
+    /// Writes s.rows as another writer would (a replicator, another process): bumps versions,
     /// bypasses conflict checks, and tells the observer. Upserts carry full row state.
     public func applyExternalChanges(upserts: [ObjectChange], deletions: [ObjectID] = []) {
-        let (changes, observer) = locked { () -> (StoreChangeSet, (@Sendable (StoreChangeSet) -> Void)?) in
+        let (changes, observer) = locked { s -> (StoreChangeSet, (@Sendable (StoreChangeSet) -> Void)?) in
             var set = StoreChangeSet()
             for change in upserts {
-                if var row = rows[change.objectID] {
+                if var row = s.rows[change.objectID] {
                     row.attributes = change.attributes
                     row.toOne = change.toOne
                     row.toMany = change.toMany
                     row.version += 1
-                    rows[change.objectID] = row
+                    s.rows[change.objectID] = row
                     set.updated.insert(change.objectID)
                 } else {
-                    rows[change.objectID] = StoredRow(attributes: change.attributes, toOne: change.toOne, toMany: change.toMany, version: 1, sequence: nextSequence)
-                    nextSequence += 1
+                    s.rows[change.objectID] = StoredRow(attributes: change.attributes, toOne: change.toOne, toMany: change.toMany, version: 1, sequence: s.nextSequence)
+                    s.nextSequence += 1
                     set.inserted.insert(change.objectID)
                 }
             }
-            for id in deletions where rows.removeValue(forKey: id) != nil { set.deleted.insert(id) }
-            writeCount += 1
-            return (set, self.observer)
+            for id in deletions where s.rows.removeValue(forKey: id) != nil { set.deleted.insert(id) }
+            s.writeCount += 1
+            return (set, s.observer)
         }
         observer?(changes)
     }
-
-    /// Losing versions per object, each with the row it diverged from and that row's to-many
-    /// destinations (when known).
-    private var alternatives: [ObjectID: [(row: StoredRow, token: String, base: RowSnapshot?, baseToMany: [String: [ObjectID]])]] = [:]
-    private var nextAlternative = 0
 
     /// Adds a losing version to an existing row, as replication of a concurrent edit would
     /// (the current row stays the winner). `change.baseline`, when given, is the row both
@@ -268,19 +276,19 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
     /// against them (``ReplicaMerge``). Without `baseToMany` no destination counts as removed
     /// by this version.
     public func injectConflictingVersion(_ change: ObjectChange, baseToMany: [String: [ObjectID]] = [:]) throws {
-        try locked {
-            guard rows[change.objectID] != nil else { throw IncrementalStoreError.objectNotFound(change.objectID) }
-            nextAlternative += 1
+        try locked { s in
+            guard s.rows[change.objectID] != nil else { throw IncrementalStoreError.objectNotFound(change.objectID) }
+            s.nextAlternative += 1
             let row = StoredRow(attributes: change.attributes, toOne: change.toOne, toMany: change.toMany, version: 0, sequence: 0)
-            alternatives[change.objectID, default: []].append((row, "c\(nextAlternative)", change.baseline, baseToMany))
+            s.alternatives[change.objectID, default: []].append((row, "c\(s.nextAlternative)", change.baseline, baseToMany))
         }
     }
 
     /// Objects with injected losing versions; the current row is the winner.
     public func replicaConflicts() throws -> [ReplicaConflict] {
-        locked {
-            alternatives.keys.sorted().compactMap { id -> ReplicaConflict? in
-                guard let losers = alternatives[id], !losers.isEmpty, let winner = snapshotLocked(id) else { return nil }
+        locked { s in
+            s.alternatives.keys.sorted().compactMap { id -> ReplicaConflict? in
+                guard let losers = s.alternatives[id], !losers.isEmpty, let winner = Self.snapshotLocked(s, id) else { return nil }
                 let others = losers.map { RowSnapshot(objectID: id, attributes: $0.row.attributes, toOne: $0.row.toOne, version: RowVersion($0.token)) }
                 let differing = others.reduce(into: Set<String>()) { $0.formUnion(winner.keysChanged(inStoredAttributes: $1.attributes, toOne: $1.toOne)) }
                 return ReplicaConflict(objectID: id, winner: winner, others: others, localVersion: nil, conflictingProperties: differing)
@@ -306,18 +314,18 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
     /// The reference resolution: decides every conflict first (outside the lock, so a policy
     /// may read the store), then applies all of them at once, or none if any winner changed
     /// meanwhile. The values come from ``ReplicaMerge/resolve(_:winner:others:)``, the rule
-    /// every store shares. Tells the change observer about the resolved rows.
+    /// every store shares. Tells the change observer about the resolved s.rows.
     public func resolveReplicaConflicts(policy: ReplicaMergePolicy) throws -> [ObjectID] {
         let decisions = try replicaConflicts().map { ($0, try policy.resolution(for: $0)) }
         guard !decisions.isEmpty else { return [] }
-        let observer = try locked { () -> (@Sendable (StoreChangeSet) -> Void)? in
-            var newRows = rows
-            var newAlternatives = alternatives
+        let observer = try locked { s -> (@Sendable (StoreChangeSet) -> Void)? in
+            var newRows = s.rows
+            var newAlternatives = s.alternatives
             for (conflict, resolution) in decisions {
                 let id = conflict.objectID
                 guard var row = newRows[id], let losers = newAlternatives[id] else { continue }
                 guard conflict.winner.version.token == String(row.version) else {
-                    throw IncrementalStoreError.conflicts([SaveConflict(objectID: id, baselineVersion: conflict.winner.version, storedSnapshot: snapshotLocked(id),
+                    throw IncrementalStoreError.conflicts([SaveConflict(objectID: id, baselineVersion: conflict.winner.version, storedSnapshot: Self.snapshotLocked(s, id),
                                                                         changedInStore: changedKeys(row, conflict.winner))])
                 }
                 let winner = ReplicaMerge.Version(version: conflict.winner.version,
@@ -352,10 +360,10 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
                 newRows[id] = row
                 newAlternatives[id] = nil
             }
-            rows = newRows
-            alternatives = newAlternatives
-            writeCount += 1
-            return self.observer
+            s.rows = newRows
+            s.alternatives = newAlternatives
+            s.writeCount += 1
+            return s.observer
         }
         let resolved = decisions.map(\.0.objectID)
         observer?(StoreChangeSet(updated: Set(resolved)))
@@ -365,7 +373,7 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
     /// The number of writes so far (saves, external changes, resolutions, undone atomic
     /// blocks): it moves with every write, and reading it costs a lock.
     public func changeToken() throws -> StoreChangeToken? {
-        locked { StoreChangeToken(String(writeCount)) }
+        locked { s in StoreChangeToken(String(s.writeCount)) }
     }
 
     /// Nothing to catch up with: ``applyExternalChanges(upserts:deletions:)`` reports each
@@ -375,9 +383,9 @@ public final class InMemoryStore: IncrementalStore, @unchecked Sendable {
 
     /// The stored to-many destinations of every row (for comparing stores in tests).
     public func toManyTable() -> [ObjectID: [String: [ObjectID]]] {
-        locked { rows.mapValues(\.toMany) }
+        locked { s in s.rows.mapValues(\.toMany) }
     }
 
-    /// IDs of all stored rows.
-    public var allObjectIDs: Set<ObjectID> { locked { Set(rows.keys) } }
+    /// IDs of all stored s.rows.
+    public var allObjectIDs: Set<ObjectID> { locked { s in Set(s.rows.keys) } }
 }
