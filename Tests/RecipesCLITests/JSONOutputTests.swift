@@ -1,7 +1,8 @@
 import DocumentStore
 import Foundation
 import Testing
-@testable import RecipesKit
+import RecipesKit
+@testable import recipes
 
 /// The one `--json` strategy: absent optionals are `null`, and the direct forms of bulk types
 /// equal what their `Encodable` conformance produces.

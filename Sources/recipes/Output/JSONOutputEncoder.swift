@@ -1,4 +1,4 @@
-public import DocumentStore
+import DocumentStore
 import Foundation
 
 /// The one way `--json` output is made: any `Encodable` becomes a `JSONValue` in which an
@@ -11,21 +11,21 @@ import Foundation
 ///
 /// Dates are written as Foundation's `JSONEncoder` writes them by default (seconds since
 /// 2001), `Data` as base64 and URLs as their text.
-public enum JSONOutputEncoder {
+enum JSONOutputEncoder {
     /// The JSON form of `value`.
-    public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         if let fast = value as? any JSONOutputRepresentable { return fast.jsonOutput }
         return try generic(value)
     }
 
     /// The JSON form of `value` through its `Encodable` conformance alone (what a type's
     /// ``JSONOutputRepresentable/jsonOutput`` must equal).
-    public static func generic<T: Encodable>(_ value: T) throws -> JSONValue {
+    static func generic<T: Encodable>(_ value: T) throws -> JSONValue {
         try Box.encode(value, codingPath: [])
     }
 
     /// `value` as pretty-printed UTF-8 with sorted keys; an empty array is `[]`.
-    public static func pretty(_ value: JSONValue) -> [UInt8] {
+    static func pretty(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(1 << 16)
         write(value, indent: 0, to: &out)
@@ -35,13 +35,13 @@ public enum JSONOutputEncoder {
     /// Appends `value` pretty-printed as it appears nested `indent` spaces deep (its first
     /// line unindented, its closing bracket at `indent`), so callers can write a document
     /// piece by piece and get the bytes ``pretty(_:)`` gives for the whole.
-    public static func appendPretty(_ value: JSONValue, indent: Int, to out: inout [UInt8]) {
+    static func appendPretty(_ value: JSONValue, indent: Int, to out: inout [UInt8]) {
         write(value, indent: indent, to: &out)
     }
 
     /// Appends a line break and `indent` spaces: where a pretty-printed member or element
     /// begins.
-    public static func newline(_ indent: Int, to out: inout [UInt8]) {
+    static func newline(_ indent: Int, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\n"))
         for _ in 0..<indent { out.append(UInt8(ascii: " ")) }
     }

@@ -1,17 +1,17 @@
 /// Writes a pretty-printed JSON array one element at a time, so a long list can go out in
 /// pieces as it is read instead of being held whole. The bytes equal what
 /// ``JSONOutputEncoder/pretty(_:)`` gives for the finished array (`[]` when empty).
-public struct JSONArrayStream: Sendable {
+struct JSONArrayStream: Sendable {
     private let indent: Int
     private var count = 0
 
     /// A stream for an array nested `indent` spaces deep (0 at top level).
-    public init(indent: Int = 0) {
+    init(indent: Int = 0) {
         self.indent = indent
     }
 
     /// Appends one element (the opening bracket before the first).
-    public mutating func append(_ element: some JSONOutputRepresentable, to out: inout [UInt8]) {
+    mutating func append(_ element: some JSONOutputRepresentable, to out: inout [UInt8]) {
         out.append(count == 0 ? UInt8(ascii: "[") : UInt8(ascii: ","))
         count += 1
         JSONOutputEncoder.newline(indent + 2, to: &out)
@@ -19,7 +19,7 @@ public struct JSONArrayStream: Sendable {
     }
 
     /// Closes the array.
-    public func finish(to out: inout [UInt8]) {
+    func finish(to out: inout [UInt8]) {
         if count == 0 {
             out.append(contentsOf: [UInt8(ascii: "["), UInt8(ascii: "]")])
             return

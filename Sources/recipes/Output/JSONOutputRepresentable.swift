@@ -1,10 +1,11 @@
-public import DocumentStore
+import DocumentStore
+import RecipesKit
 
 /// A value whose `--json` form is built directly rather than through `Encodable`, for types
 /// printed by the thousand. The form must equal ``JSONOutputEncoder/generic(_:)`` of the same
 /// value (every key, `null` for absent values); tests check that, so a field added to the
 /// type cannot go missing from the output.
-public protocol JSONOutputRepresentable: Encodable {
+protocol JSONOutputRepresentable: Encodable {
     /// The JSON form.
     var jsonOutput: JSONValue { get }
 
@@ -16,17 +17,17 @@ public protocol JSONOutputRepresentable: Encodable {
 
 extension JSONOutputRepresentable {
     /// Writes ``jsonOutput``.
-    public func appendJSONOutput(indent: Int, to out: inout [UInt8]) {
+    func appendJSONOutput(indent: Int, to out: inout [UInt8]) {
         JSONOutputEncoder.appendPretty(jsonOutput, indent: indent, to: &out)
     }
 }
 
 extension Array: JSONOutputRepresentable where Element: JSONOutputRepresentable {
     /// The elements' forms, in order.
-    public var jsonOutput: JSONValue { .array(map(\.jsonOutput)) }
+    var jsonOutput: JSONValue { .array(map(\.jsonOutput)) }
 
     /// The elements' direct forms, laid out as ``JSONOutputEncoder/pretty(_:)`` lays out an array.
-    public func appendJSONOutput(indent: Int, to out: inout [UInt8]) {
+    func appendJSONOutput(indent: Int, to out: inout [UInt8]) {
         var stream = JSONArrayStream(indent: indent)
         for element in self { stream.append(element, to: &out) }
         stream.finish(to: &out)
@@ -35,7 +36,7 @@ extension Array: JSONOutputRepresentable where Element: JSONOutputRepresentable 
 
 extension RecipeSummary: JSONOutputRepresentable {
     /// `{"id", "name", "type", "prepTime", "overview", "ingredientCount", "hasImage"}`.
-    public var jsonOutput: JSONValue {
+    var jsonOutput: JSONValue {
         [
             "id": .string(id), "name": .string(name), "type": type.map(JSONValue.string) ?? .null,
             "prepTime": prepTime.map(JSONValue.string) ?? .null, "overview": overview.map(JSONValue.string) ?? .null,
@@ -44,7 +45,7 @@ extension RecipeSummary: JSONOutputRepresentable {
     }
 
     /// The members in sorted key order, written straight to bytes (a list prints 20,000).
-    public func appendJSONOutput(indent: Int, to out: inout [UInt8]) {
+    func appendJSONOutput(indent: Int, to out: inout [UInt8]) {
         func member(_ key: StaticString, first: Bool = false, _ value: (inout [UInt8]) -> Void) {
             if !first { out.append(UInt8(ascii: ",")) }
             JSONOutputEncoder.newline(indent + 2, to: &out)
