@@ -1,7 +1,7 @@
-public import DocumentStore
+package import DocumentStore
 public import Foundation
 import ObjectGraph
-public import DocumentIncrementalStore
+package import DocumentIncrementalStore
 
 /// One recipes store file opened for use: the datastore, the incremental store over it,
 /// and the object graph (``RecipesContainer``) on top.
@@ -13,10 +13,10 @@ public final class RecipesStore: Sendable {
     /// The store file.
     public let url: URL
     /// The revisioned document datastore in the file.
-    public let documentStore: DocumentStore
+    package let documentStore: DocumentStore
     /// The incremental store over the datastore that the object graph is opened on, kept
     /// typed so sync can resolve conflicts and refresh without asking the container.
-    public let incrementalStore: DocumentIncrementalStore
+    package let incrementalStore: DocumentIncrementalStore
     /// The object graph over it.
     public let container: RecipesContainer
 

@@ -1,4 +1,4 @@
-public import DocumentStore
+package import DocumentStore
 public import Foundation
 
 /// First-run seeding of a store with the bundled sample recipes.
@@ -17,10 +17,10 @@ public struct SampleSeeder {
     /// The object graph the samples are imported through.
     public let container: RecipesContainer
     /// The datastore under it (for the local record and tombstones).
-    public let documentStore: DocumentStore
+    package let documentStore: DocumentStore
 
     /// A seeder for one store.
-    public init(container: RecipesContainer, documentStore: DocumentStore) {
+    package init(container: RecipesContainer, documentStore: DocumentStore) {
         self.container = container
         self.documentStore = documentStore
     }

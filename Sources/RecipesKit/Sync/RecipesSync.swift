@@ -1,4 +1,4 @@
-public import DocumentStore
+package import DocumentStore
 public import Foundation
 public import Logging
 public import Replication
@@ -23,11 +23,11 @@ public struct RecipesSync: Sendable {
     }
 
     /// The local datastore.
-    public let documentStore: DocumentStore
+    package let documentStore: DocumentStore
     /// The store file (its lock file sits next to it).
     public let storeURL: URL
     /// The other side.
-    public let remote: any ReplicationPeer
+    package let remote: any ReplicationPeer
     /// The remote for people, password masked.
     public let remoteDescription: String
     /// Conflict resolution and refresh in object-graph terms.
@@ -35,7 +35,7 @@ public struct RecipesSync: Sendable {
     private let logger: Logger
 
     /// Prepares a sync; nothing happens until a method runs.
-    public init(documentStore: DocumentStore, storeURL: URL, remote: any ReplicationPeer, remoteDescription: String,
+    package init(documentStore: DocumentStore, storeURL: URL, remote: any ReplicationPeer, remoteDescription: String,
                 hooks: any SyncStoreHooks, logger: Logger = Logger(label: "recipes.sync")) {
         self.documentStore = documentStore
         self.storeURL = storeURL
@@ -209,7 +209,7 @@ public struct RecipesSync: Sendable {
     }
 
     /// The saved sync state of `store`.
-    public static func statusRecord(of store: DocumentStore) throws -> SyncStatusRecord {
+    package static func statusRecord(of store: DocumentStore) throws -> SyncStatusRecord {
         try LocalRecord.read(SyncStatusRecord.self, id: SyncStatusRecord.recordID, in: store)
             ?? SyncStatusRecord(lastSync: nil, pushedThrough: 0)
     }
@@ -221,7 +221,7 @@ public struct RecipesSync: Sendable {
 
     /// Documents changed in `store` since they were last known to be on the remote, and
     /// those the last push could not copy (each counted once).
-    public static func pendingChangeCount(of store: DocumentStore) throws -> Int {
+    package static func pendingChangeCount(of store: DocumentStore) throws -> Int {
         let record = try statusRecord(of: store)
         var count = try StoreInspection.changeCount(since: record.pushedThrough, in: store)
         for refused in record.refused where refused.direction == .push {
