@@ -16,11 +16,9 @@ struct ChangesRequest: Sendable {
     var conflicts: Bool
     /// Newest first (normal feed only), as clients use `descending=true&limit=1` for the tip.
     var descending: Bool
-    /// Only these document IDs (`filter=_doc_ids`), if set.
-    var docIDs: Set<String>?
-    /// Only documents whose winning revision matches (`filter=_selector`), if set; a deleted
-    /// document matches nothing, as in CouchDB.
-    var selector: DocumentSelector?
+    /// The documents listed (`filter=_doc_ids` or `filter=_selector`), if filtered; a deleted
+    /// document matches no selector, as in CouchDB.
+    var selection: ChangesSelection?
     /// Newline interval while waiting, if the client asked for heartbeats.
     var heartbeat: Duration?
     /// Longest wait for longpoll/continuous feeds.
@@ -45,7 +43,7 @@ struct ChangesRequest: Sendable {
                 throw CouchError.badRequest("filter=_selector needs a POST body with a selector object")
             }
             do {
-                selector = try DocumentSelector(given)
+                selection = ChangesSelection(selector: try DocumentSelector(given))
             } catch let error as DocumentStoreError {
                 throw CouchError(status: 400, error: "bad_request", reason: "Invalid selector: \(error)")
             }
@@ -58,7 +56,7 @@ struct ChangesRequest: Sendable {
                 ids = try await request.jsonObjectBody()["doc_ids"]?.arrayValue?.compactMap(\.stringValue)
             }
             guard let ids else { throw CouchError.badRequest("filter=_doc_ids needs a doc_ids array") }
-            docIDs = Set(ids)
+            selection = ChangesSelection(docIDs: Set(ids))
         }
         switch query["heartbeat"] {
         case nil, "false": heartbeat = nil
@@ -97,9 +95,9 @@ struct ChangesRequest: Sendable {
 
     /// Whether `change` passes the request's filter (`_doc_ids`, `_selector`), if any.
     func selects(_ change: Change, in store: DocumentStore) throws -> Bool {
-        if let docIDs, !docIDs.contains(change.id) { return false }
-        guard let selector else { return true }
-        guard !change.deleted, let winner = try store.get(id: change.id) else { return false }
-        return selector.matches(id: change.id, body: winner.body)
+        guard let selection else { return true }
+        // The winner's body only when a selector needs it; a deleted document has none.
+        let body = selection.selector == nil || change.deleted ? nil : try store.get(id: change.id)?.body
+        return selection.includes(id: change.id, body: body)
     }
 }

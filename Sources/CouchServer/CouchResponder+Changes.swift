@@ -136,7 +136,7 @@ extension CouchResponder {
             position = max(position, batch.lastSequence)
         }
         var pending = 0
-        if limited, options.docIDs == nil, options.selector == nil {
+        if limited, options.selection == nil {
             pending = try store.changeCount(since: position)
         } else if limited {
             try store.forEachChange(since: position, batch: 5000) { change in

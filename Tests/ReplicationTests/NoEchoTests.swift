@@ -1,3 +1,4 @@
+import CouchProtocol
 import CouchServer
 import DocumentStore
 import Foundation

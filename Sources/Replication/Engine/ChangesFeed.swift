@@ -1,3 +1,4 @@
+public import CouchProtocol
 public import DocumentStore
 
 /// Pages through a changes feed to its end, the loop every reader of a feed needs: ask for a

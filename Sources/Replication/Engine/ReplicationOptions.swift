@@ -1,3 +1,4 @@
+public import CouchProtocol
 public import DocumentStore
 
 /// Settings of one replication.

@@ -1,3 +1,4 @@
+import CouchProtocol
 import Crypto
 import DocumentStore
 import Foundation

@@ -1,4 +1,4 @@
-import CouchProtocol
+public import CouchProtocol
 public import DocumentStore
 public import Foundation
 #if canImport(FoundationNetworking)

@@ -1,3 +1,4 @@
+public import CouchProtocol
 public import DocumentStore
 public import Foundation
 

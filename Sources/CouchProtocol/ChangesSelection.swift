@@ -1,7 +1,8 @@
 public import DocumentStore
 
-/// Which documents a changes feed lists: CouchDB's `_doc_ids` and `_selector` filters. A
-/// server applies them itself; a local store reads its page and keeps what they select.
+/// Which documents a changes feed lists: CouchDB's `_doc_ids` and `_selector` filters, the
+/// one rule for both sides. A server applies it to the feed it serves, a local store to the
+/// page it reads, and a client sends it as ``combinedSelector``.
 public struct ChangesSelection: Sendable {
     /// Only these document IDs, if set.
     public var docIDs: Set<String>?
@@ -24,7 +25,7 @@ public struct ChangesSelection: Sendable {
     }
 
     /// The one selector a server gets when both IDs and a selector are given.
-    var combinedSelector: JSONValue? {
+    public var combinedSelector: JSONValue? {
         guard let selector else { return nil }
         guard let docIDs else { return selector.json }
         return ["$and": [selector.json, ["_id": ["$in": .array(docIDs.sorted().map { .string($0) })]]]]
