@@ -119,22 +119,18 @@ extension CouchResponder {
     /// Reads the rows after `since`, honouring limit, style, doc-ID filter and include_docs.
     static func readChanges(_ store: DocumentStore, since: Int64, options: ChangesRequest) throws -> ChangesPage {
         var rows = [JSONValue]()
-        var position = since
         let wanted = options.limit ?? Int.max
         var limited = false
-        scan: while true {
-            // Read no further than the one change past `limit` that tells whether more remain.
-            let room = wanted == Int.max ? 1000 : min(1000, max(1, wanted - rows.count + 1))
-            let batch = try store.changes(since: position, limit: room)
-            if batch.changes.isEmpty { break }
-            for change in batch.changes {
-                if rows.count >= wanted { limited = true; break scan }
-                position = change.sequence
-                guard try options.selects(change, in: store) else { continue }
-                rows.append(try row(for: change, store: store, options: options))
+        // Read no further than the one change past `limit` that tells whether more remain.
+        let batch = wanted == Int.max ? 1000 : min(1000, wanted + 1)
+        let position = try store.walkChanges(since: since, batch: batch, while: { change in
+            if rows.count >= wanted {
+                limited = true
+                return false
             }
-            position = max(position, batch.lastSequence)
-        }
+            if try options.selects(change, in: store) { rows.append(try row(for: change, store: store, options: options)) }
+            return true
+        })
         var pending = 0
         if limited, options.selection == nil {
             pending = try store.changeCount(since: position)

@@ -115,12 +115,30 @@ extension DocumentStore {
     /// - Throws: ``DocumentStoreError`` from the reads, or what `body` throws.
     @discardableResult
     public func forEachChange(since: Int64 = 0, batch: Int = 1000, _ body: (Change) throws -> Void) throws -> Int64 {
+        try walkChanges(since: since, batch: batch) { change in
+            try body(change)
+            return true
+        }
+    }
+
+    /// Calls `body` with every change after `since`, oldest first, until it returns `false`,
+    /// and returns the sequence of the last change it accepted (or the last one read, when
+    /// the feed ran out first): where a later walk resumes without skipping the refused one.
+    /// The same loop as ``forEachChange(since:batch:_:)``, for readers that stop early (a
+    /// served feed that reached its `limit`).
+    /// - Throws: ``DocumentStoreError`` from the reads, or what `body` throws.
+    @discardableResult
+    public func walkChanges(since: Int64 = 0, batch: Int = 1000, while body: (Change) throws -> Bool) throws -> Int64 {
+        let batch = max(1, batch)
         var position = since
         while true {
             let page = try changes(since: position, limit: batch)
             if page.changes.isEmpty { return position }
-            for change in page.changes { try body(change) }
-            position = page.lastSequence
+            for change in page.changes {
+                guard try body(change) else { return position }
+                position = change.sequence
+            }
+            position = max(position, page.lastSequence)
         }
     }
 
