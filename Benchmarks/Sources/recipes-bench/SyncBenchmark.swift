@@ -1,7 +1,11 @@
 import ArgumentParser
 import DocumentStore
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Logging
+import RecipesKit
 import Replication
 
 /// `recipes-bench sync`: push, pull, no-op sync and one-change sync of recipe-shaped documents
@@ -32,6 +36,9 @@ struct SyncBenchmark: AsyncParsableCommand {
     @Option(help: "Path of the `recipes` executable (default: next to this program).")
     var server: String?
 
+    @Option(help: ArgumentHelp("Replicate with a database on this CouchDB server (an admin URL) instead of a `recipes serve` process; the database is made for the run and deleted after.", valueName: "url"))
+    var couchdb: String?
+
     @Flag(help: "Print a JSON object with the figures as the last line.")
     var json = false
 
@@ -39,12 +46,27 @@ struct SyncBenchmark: AsyncParsableCommand {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-sync-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let executable = try RecipesExecutable.path(server, option: "--server")
-        let process = try ServerProcess(executable: executable, dataDirectory: work.appendingPathComponent("server"),
-                                        maxBodyMegabytes: max(64, largeAttachmentMb * 2 + 16))
-        defer { process.terminate() }
-        let remote = "http://127.0.0.1:\(process.port)/bench"
-        log("server: \(executable) on port \(process.port)")
+        let remote: String
+        let serverRoot: String
+        var process: ServerProcess?
+        if let couchdb {
+            guard largeAttachmentMb == 0 else { throw ValidationError("--large-attachment-mb measures `recipes serve`; leave it out with --couchdb") }
+            serverRoot = couchdb.hasSuffix("/") ? String(couchdb.dropLast()) : couchdb
+            remote = "\(serverRoot)/recipes-bench-\(UUID().uuidString.prefix(8).lowercased())"
+            log("server: CouchDB at \(URLMasking.masked(serverRoot))")
+        } else {
+            let executable = try RecipesExecutable.path(server, option: "--server")
+            let started = try ServerProcess(executable: executable, dataDirectory: work.appendingPathComponent("server"),
+                                            maxBodyMegabytes: max(64, largeAttachmentMb * 2 + 16))
+            process = started
+            serverRoot = "http://127.0.0.1:\(started.port)"
+            remote = "\(serverRoot)/bench"
+            log("server: \(executable) on port \(started.port)")
+        }
+        defer {
+            process?.terminate()
+            if couchdb != nil { Self.deleteDatabase(remote) }
+        }
 
         let factory = RecipeDocumentFactory()
         let source = try DocumentStore(path: work.appendingPathComponent("source.sqlite").path)
@@ -110,7 +132,7 @@ struct SyncBenchmark: AsyncParsableCommand {
             ("peak_rss_mb", String(format: "%.1f", rss)),
         ]
         if largeAttachmentMb > 0 {
-            let (push, pull) = try await largeTransfer(server: "http://127.0.0.1:\(process.port)/bench-large", work: work,
+            let (push, pull) = try await largeTransfer(server: "\(serverRoot)/bench-large", work: work,
                                                        client: client, logger: logger)
             figures.append(("large_attachment_mb", "\(largeAttachmentMb)"))
             for (name, phase) in [("push", push), ("pull", pull)] {
@@ -123,6 +145,19 @@ struct SyncBenchmark: AsyncParsableCommand {
         if json {
             print("{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
         }
+    }
+
+    /// Deletes the run's database on CouchDB (best effort: a leftover is named for the run).
+    private static func deleteDatabase(_ url: String) {
+        guard let target = URL(string: url) else { return }
+        var request = URLRequest(url: target)
+        request.httpMethod = "DELETE"
+        if let user = target.user, let password = target.password {
+            request.setValue("Basic " + Data("\(user):\(password)".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization")
+        }
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { _, _, _ in done.signal() }.resume()
+        _ = done.wait(timeout: .now() + 10)
     }
 
     /// The RSS a phase started from, its peak, and its duration.
