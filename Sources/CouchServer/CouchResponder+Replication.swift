@@ -9,39 +9,14 @@ extension CouchResponder {
     /// `POST /{db}/_revs_diff`: which of the offered revisions are missing here.
     func revsDiff(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.post])
-        var asked = [String: [RevisionID]]()
-        var unparseable = [String: [String]]()
         let offered = try await request.jsonObjectBody()
         try checkEntryCount(offered.count, of: "document IDs")
-        for (id, value) in offered {
-            guard let array = value.arrayValue else { throw CouchError.badRequest("_revs_diff values must be arrays") }
-            // A revision that does not parse can never be stored here, so it is reported
-            // missing rather than failing the whole request.
-            var revisions = [RevisionID]()
-            for element in array {
-                guard let text = element.stringValue else { throw CouchError.badRequest("_revs_diff revisions must be strings") }
-                if let rev = RevisionID(text) { revisions.append(rev) } else { unparseable[id, default: []].append(text) }
-            }
-            asked[id] = revisions
-        }
-        let request = asked
-        let diff = try await database.store.read { _ in try database.store.revsDiff(request) }
-        var reply = JSONObject()
-        for (id, texts) in unparseable {
-            let known = diff[id]?.missing.map(\.description) ?? []
-            let possible = diff[id]?.possibleAncestors ?? []
-            var object: JSONObject = ["missing": .array((known + texts).map { .string($0) })]
-            if !possible.isEmpty { object["possible_ancestors"] = .array(possible.map { .string($0.description) }) }
-            reply[id] = .object(object)
-        }
-        for (id, entry) in diff where !entry.missing.isEmpty && unparseable[id] == nil {
-            var object: JSONObject = ["missing": .array(entry.missing.map { .string($0.description) })]
-            if !entry.possibleAncestors.isEmpty {
-                object["possible_ancestors"] = .array(entry.possibleAncestors.map { .string($0.description) })
-            }
-            reply[id] = .object(object)
-        }
-        return CouchReply.json(200, .object(reply))
+        // A revision that does not parse can never be stored here, so it is reported
+        // missing rather than failing the whole request.
+        let asked = try RevsDiffMessage.Request(json: offered)
+        let revisions = asked.revisions
+        let diff = try await database.store.read { store in try store.revsDiff(revisions) }
+        return CouchReply.json(200, RevsDiffMessage.Response(entries: diff, unparseable: asked.unparseable).json)
     }
 
     /// One document asked for in `_bulk_get`.

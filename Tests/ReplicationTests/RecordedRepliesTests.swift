@@ -71,18 +71,35 @@ import Testing
         var checked = 0
         for file in Self.allFiles {
             for exchange in try Self.exchanges(file) where exchange.path.hasSuffix("/_revs_diff") {
-                let diff = try CouchReplies.revsDiff(try reply(exchange))
+                let diff = try RevsDiffMessage.Response(json: try reply(exchange)).entries
                 #expect(!diff.isEmpty)
                 checked += 1
             }
         }
         #expect(checked == 3)
         let endpoint = try Self.exchanges("endpoints.jsonl").first { $0.path.hasSuffix("/_revs_diff") }!
-        let diff = try CouchReplies.revsDiff(try reply(endpoint))
+        let diff = try RevsDiffMessage.Response(json: try reply(endpoint)).entries
         let entry = diff["CDTIS-RecipeType-11111111-1111-4111-8111-111111111111"]!
         #expect(entry.missing.map(\.description) == ["3-cccccccccccccccccccccccccccccccc"])
         #expect(Set(entry.possibleAncestors.map(\.description)) == ["2-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "2-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"])
         #expect(diff["nodoc"]?.missing.map(\.description) == ["1-abc"])
+    }
+
+    /// The one `_revs_diff` message reads what CouchDB and its replicator wrote, and writes it
+    /// back as the same JSON: request bodies from the replicator, replies from CouchDB.
+    @Test func revsDiffMessagesRoundTripCouchDBsOwnBodies() throws {
+        var checked = 0
+        for file in Self.allFiles {
+            for exchange in try Self.exchanges(file) where exchange.path.hasSuffix("/_revs_diff") {
+                let sent = try JSONValue.parse(Data(exchange.requestBody.utf8))
+                let request = try RevsDiffMessage.Request(json: try #require(sent.objectValue))
+                #expect(request.json == sent)
+                let answered = try reply(exchange)
+                #expect(RevsDiffMessage.Response(entries: try RevsDiffMessage.Response(json: answered).entries).json == answered)
+                checked += 1
+            }
+        }
+        #expect(checked == 3)
     }
 
     @Test func bulkGetJSONWithInlineAttachmentsDeletionsAndErrors() throws {
@@ -185,7 +202,7 @@ import Testing
         #expect(throws: CouchReplies.ShapeError.self) { try CouchReplies.changes(["results": "nope"]) }
         #expect(throws: CouchReplies.ShapeError.self) { try CouchReplies.changes(["results": [["id": "a"]], "last_seq": 1]) }
         #expect(throws: CouchReplies.ShapeError.self) { try CouchReplies.changes(["results": []]) }
-        #expect(throws: CouchReplies.ShapeError.self) { try CouchReplies.revsDiff(["a": ["missing": ["bad"]]]) }
+        #expect(throws: CouchReplies.ShapeError.self) { try RevsDiffMessage.Response(json: ["a": ["missing": ["bad"]]]) }
         #expect(throws: CouchReplies.ShapeError.self) { try CouchReplies.bulkGet(["results": [["id": "a", "docs": [["ok": ["_id": "a"]]]]]]) }
         #expect(throws: CouchReplies.ShapeError.self) {
             try CouchReplies.bulkGet(["results": [["id": "a", "docs": [["ok": ["_id": "a", "_rev": "2-x",

@@ -1,4 +1,4 @@
-import CouchProtocol
+public import CouchProtocol
 public import DocumentStore
 import Foundation
 
@@ -6,12 +6,9 @@ import Foundation
 /// CouchDB 3.4.3 traffic. Each throws `CouchReplies.ShapeError` when a reply is not what the
 /// endpoint documents, so a confused server can never half-apply a batch.
 public enum CouchReplies {
-    /// A reply that parsed as JSON but does not have the documented shape.
-    public struct ShapeError: Error, Sendable, CustomStringConvertible {
-        /// What was wrong.
-        public let description: String
-        init(_ description: String) { self.description = description }
-    }
+    /// A reply that parsed as JSON but does not have the documented shape (the wire layer's
+    /// own error, under the name the readers here have always used).
+    public typealias ShapeError = ReplyShapeError
 
     /// `GET /db`: `update_seq` (opaque) and `doc_count`.
     public static func databaseInfo(_ reply: JSONValue) throws -> DatabaseInfo {
@@ -54,25 +51,6 @@ public enum CouchReplies {
         }
         return ChangesPage(rows: rows, lastSequence: ReplicationSequence(last),
                            pending: try count(object["pending"], field: "pending", of: "changes reply"))
-    }
-
-    /// `POST /db/_revs_diff`: `{id: {missing: [...], possible_ancestors: [...]}}`.
-    public static func revsDiff(_ reply: JSONValue) throws -> [String: RevsDiffEntry] {
-        guard let object = reply.objectValue else { throw ShapeError("revs_diff reply is not an object") }
-        var result: [String: RevsDiffEntry] = [:]
-        for (id, value) in object {
-            guard let entry = value.objectValue, let missing = entry["missing"]?.arrayValue else {
-                throw ShapeError("revs_diff entry \(id) without missing")
-            }
-            let missingRevs = try missing.map { try revision($0, context: "revs_diff \(id)") }
-            let ancestors = try (entry["possible_ancestors"]?.arrayValue ?? []).map {
-                try revision($0, context: "revs_diff \(id)")
-            }
-            if !missingRevs.isEmpty {
-                result[id] = RevsDiffEntry(missing: missingRevs, possibleAncestors: ancestors)
-            }
-        }
-        return result
     }
 
     /// `POST /db/_bulk_get` as JSON: `results[].docs[]` each `{ok: doc}` or `{error: {...}}`.
@@ -157,10 +135,4 @@ public enum CouchReplies {
         return count
     }
 
-    private static func revision(_ value: JSONValue, context: String) throws -> RevisionID {
-        guard let text = value.stringValue, let rev = RevisionID(text) else {
-            throw ShapeError("\(context): invalid revision \(value)")
-        }
-        return rev
-    }
 }

@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 
 extension CouchDatabase {

@@ -84,11 +84,10 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     /// `POST /db/_revs_diff`.
     public func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry] {
         if revisions.isEmpty { return [:] }
-        var request: JSONObject = [:]
-        for (id, revs) in revisions { request[id] = .array(revs.map { .string($0.description) }) }
         let target = client.databaseURL(["_revs_diff"])
-        let reply = try await client.sendJSON("POST", target, body: JSONWriter.couchDB.data(.object(request)))
-        return try shaped("POST", target) { try CouchReplies.revsDiff(reply) }
+        let body = JSONWriter.couchDB.data(RevsDiffMessage.Request(revisions: revisions).json)
+        let reply = try await client.sendJSON("POST", target, body: body)
+        return try shaped("POST", target) { try RevsDiffMessage.Response(json: reply).entries }
     }
 
     /// Reads revisions the way CouchDB's replicator does: `POST /db/_bulk_get?revs=true&
