@@ -126,7 +126,7 @@ extension CouchResponder {
     func bulkDocs(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.post])
         let store = database.store
-        let results: [JSONValue]
+        let results: [BulkDocsReply.Result]
         let body = try await request.jsonObjectBody()
         let maxEntries = state.configuration.maxEntriesPerRequest
         switch try await store.read({ _ in try Self.bulkDocsBatch(body, store: store, maxEntries: maxEntries) }) {
@@ -136,7 +136,7 @@ extension CouchResponder {
             results = try await store.write { _ in try Self.insertReplicated(revisions, store: store) }
         }
         database.didWrite()
-        return CouchReply.json(201, .array(results))
+        return CouchReply.json(201, BulkDocsReply(results).json)
     }
 
     /// What a `_bulk_docs` body asks for, parsed and validated before anything is written.
@@ -179,13 +179,10 @@ extension CouchResponder {
     }
 
     /// Stores replicated revisions; the reply lists only those refused, as CouchDB does.
-    static func insertReplicated(_ revisions: [ReplicatedRevision], store: DocumentStore) throws -> [JSONValue] {
+    static func insertReplicated(_ revisions: [ReplicatedRevision], store: DocumentStore) throws -> [BulkDocsReply.Result] {
         try store.insertRevisionsReportingRefusals(revisions).map { refusal in
             let couch = CouchError(refusal.error)
-            return [
-                "id": .string(refusal.id), "rev": .string(refusal.rev.description),
-                "error": .string(couch.error), "reason": .string(couch.reason),
-            ]
+            return .refused(id: refusal.id, rev: refusal.rev, error: couch.error, reason: couch.reason)
         }
     }
 }

@@ -66,19 +66,19 @@ extension CouchResponder {
     /// New edits of `_bulk_docs`, always in one transaction: all at once when every document
     /// goes through; otherwise each in a savepoint of its own (`DocumentStore.writeEach`), so
     /// each gets its own result and one conflict does not cost a transaction per document.
-    static func saveBatch(_ documents: [CouchDocument], store: DocumentStore) throws -> [JSONValue] {
+    static func saveBatch(_ documents: [CouchDocument], store: DocumentStore) throws -> [BulkDocsReply.Result] {
         if let operations = try? documents.map({ try writeOperation($0, id: $0.id!, store: store) }),
            Set(documents.map { $0.id! }).count == documents.count,
            let saved = try? store.write(operations), saved.count == documents.count {
-            return saved.map { ["ok": true, "id": .string($0.id), "rev": .string($0.rev.description)] }
+            return saved.map { .saved(id: $0.id, rev: $0.rev) }
         }
         // Some are refused: each gets its own answer, and the rest still commit together.
-        func refusal(_ id: String, _ error: any Error) throws -> JSONValue {
+        func refusal(_ id: String, _ error: any Error) throws -> BulkDocsReply.Result {
             let couch = CouchError.from(error)
             if couch.status >= 500 { throw couch }
-            return ["id": .string(id), "error": .string(couch.error), "reason": .string(couch.reason)]
+            return .refused(id: id, rev: nil, error: couch.error, reason: couch.reason)
         }
-        var results = [JSONValue?](repeating: nil, count: documents.count)
+        var results = [BulkDocsReply.Result?](repeating: nil, count: documents.count)
         var operations: [DocumentStore.WriteOperation] = []
         var positions: [Int] = []
         for (position, document) in documents.enumerated() {
@@ -92,7 +92,7 @@ extension CouchResponder {
         for (position, outcome) in zip(positions, try store.writeEach(operations)) {
             let id = documents[position].id!
             switch outcome {
-            case .success(let saved): results[position] = ["ok": true, "id": .string(id), "rev": .string(saved.rev.description)]
+            case .success(let saved): results[position] = .saved(id: id, rev: saved.rev)
             case .failure(let error): results[position] = try refusal(id, error)
             }
         }

@@ -220,6 +220,9 @@ import TestSupport
         #expect(try await Self.waitFor("pushed", in: b))
         _ = try b.create(id: "pulled", body: recipeBody(2))
         #expect(try await Self.waitFor("pulled", in: a))
+        // The document lands before the pull that wrote it returns and reports it: wait for
+        // the report too, or stopping now could cancel the pull's last step first.
+        #expect(await log.wait(timeout: 180) { $0.contains(.pulled(1)) }, "\(log.all)")
         await log.stop()
         #expect(log.all.contains(.pushed(1)) && log.all.contains(.pulled(1)) && log.all.last == .stopped(.cancelled), "\(log.all)")
     }

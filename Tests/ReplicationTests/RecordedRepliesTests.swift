@@ -147,11 +147,19 @@ import Testing
     @Test func bulkDocsRepliesReportPerDocumentErrors() throws {
         let exchanges = try Self.exchanges("endpoints.jsonl").filter { $0.path.hasSuffix("/_bulk_docs") }
         #expect(exchanges.count == 2)
-        let conflict = try CouchReplies.bulkDocs(try reply(exchanges[0]))
-        #expect(conflict == [DocumentFailure(id: "newdoc", rev: nil, error: "conflict", reason: "Document update conflict.")])
-        #expect(try CouchReplies.bulkDocs(try reply(exchanges[1])).isEmpty)
+        let conflict = try BulkDocsReply(json: try reply(exchanges[0]))
+        #expect(conflict.results == [.saved(id: "bulk1", rev: RevisionID("1-23202479633c2b380f79507a776743d5")),
+                                     .refused(id: "newdoc", rev: nil, error: "conflict", reason: "Document update conflict.")])
+        #expect(try BulkDocsReply(json: try reply(exchanges[1])).results.isEmpty)
+        var recorded = exchanges
         for exchange in try Self.exchanges("couch-replicator-pushes-to-server.jsonl") where exchange.path.hasSuffix("/_bulk_docs") {
-            #expect(try CouchReplies.bulkDocs(try reply(exchange)).isEmpty)
+            #expect(try BulkDocsReply(json: try reply(exchange)).results.isEmpty)
+            recorded.append(exchange)
+        }
+        // The one message writes back what CouchDB wrote.
+        for exchange in recorded {
+            let body = try reply(exchange)
+            #expect(try BulkDocsReply(json: body).json == body)
         }
     }
 
@@ -208,7 +216,7 @@ import Testing
             try CouchReplies.bulkGet(["results": [["id": "a", "docs": [["ok": ["_id": "a", "_rev": "2-x",
                 "_revisions": ["start": 3, "ids": ["x"]]]]]]]])
         }
-        #expect(throws: CouchReplies.ShapeError.self) { try CouchReplies.bulkDocs(["ok": true]) }
+        #expect(throws: CouchReplies.ShapeError.self) { try BulkDocsReply(json: ["ok": true]) }
         #expect(throws: DocumentStoreError.self) { try JSONValue.parse(Data(#"{"results":[{"id":"#.utf8)) }
     }
 

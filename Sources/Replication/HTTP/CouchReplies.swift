@@ -110,21 +110,6 @@ public enum CouchReplies {
         throw ShapeError("revision entry of \(documentID) has neither ok, missing nor error")
     }
 
-    /// `POST /db/_bulk_docs` with `new_edits:false`: `[]` on success, or per-document
-    /// `{id, rev?, error, reason}` entries (and `{ok:true}` entries from some servers).
-    public static func bulkDocs(_ reply: JSONValue) throws -> [DocumentFailure] {
-        guard let entries = reply.arrayValue else { throw ShapeError("bulk_docs reply is not an array") }
-        var failures: [DocumentFailure] = []
-        for element in entries {
-            guard let entry = element.objectValue else { throw ShapeError("bulk_docs entry is not an object") }
-            guard let error = entry["error"]?.stringValue else { continue }
-            failures.append(DocumentFailure(id: entry["id"]?.stringValue ?? "?",
-                                            rev: entry["rev"]?.stringValue.flatMap(RevisionID.init),
-                                            error: error, reason: entry["reason"]?.stringValue ?? ""))
-        }
-        return failures
-    }
-
     /// An optional count from a reply, held to `0...WireNumber.maximum` so the replicator's
     /// sums of counts cannot overflow; a `ShapeError` naming the field otherwise.
     static func count(_ value: JSONValue?, field: String, of reply: String) throws -> Int? {

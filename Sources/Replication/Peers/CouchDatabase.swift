@@ -295,7 +295,12 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         }
         guard (200..<300).contains(reply.status) else { throw client.error(for: reply, missingDatabaseOn404: true) }
         let value = try client.parse(reply)
-        return try shaped(reply.endpoint) { try CouchReplies.bulkDocs(value) }
+        return try shaped(reply.endpoint) {
+            try BulkDocsReply(json: value).results.compactMap { result -> DocumentFailure? in
+                guard case .refused(let id, let rev, let error, let reason) = result else { return nil }
+                return DocumentFailure(id: id, rev: rev, error: error, reason: reason)
+            }
+        }
     }
 
     /// `GET /db/_local/{id}`; `nil` on 404.
