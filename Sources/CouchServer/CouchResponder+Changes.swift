@@ -9,7 +9,7 @@ import NIOCore
 extension CouchResponder {
     /// One read of the changes feed: rows, the sequence reached, and how many remain.
     struct ChangesPage: Sendable {
-        var rows: [JSONValue]
+        var rows: [ChangesResponse.Row]
         var lastSequence: Int64
         var pending: Int
     }
@@ -28,10 +28,10 @@ extension CouchResponder {
             return Self.changesReply(first)
         case .longpoll:
             let body = ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "{\"results\":[\n"))
-                let page = try await waitForChanges(database, since: start, options: options, writer: &writer)
-                let rows = page.rows.map(JSONWriter.couchDB.string).joined(separator: ",\n")
-                try await writer.write(ByteBuffer(string: rows + Self.changesTail(page)))
+                try await writer.write(ByteBuffer(string: ChangesResponse.opening))
+                let page = Self.response(try await waitForChanges(database, since: start, options: options, writer: &writer))
+                let rows = page.results.map { JSONWriter.couchDB.string($0.json) }.joined(separator: ChangesResponse.rowSeparator)
+                try await writer.write(ByteBuffer(string: rows + page.tail))
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: Self.jsonHeaders, body: body)
@@ -43,7 +43,7 @@ extension CouchResponder {
                 var sent = 0
                 while true {
                     for row in page.rows {
-                        try await writer.write(ByteBuffer(string: JSONWriter.couchDB.string(row) + "\n"))
+                        try await writer.write(ByteBuffer(string: ChangesResponse.continuousLine(row)))
                     }
                     sent += page.rows.count
                     since = page.lastSequence
@@ -54,7 +54,7 @@ extension CouchResponder {
                     page = try await waitForChanges(database, since: since, options: remaining, writer: &writer, deadline: deadline)
                     if page.rows.isEmpty { break }
                 }
-                try await writer.write(ByteBuffer(string: JSONWriter.couchDB.string(["last_seq": .string(String(since)), "pending": 0]) + "\n"))
+                try await writer.write(ByteBuffer(string: ChangesResponse.continuousEnd(lastSequence: .string(String(since)), pending: 0)))
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: Self.jsonHeaders, body: body)
@@ -103,22 +103,20 @@ extension CouchResponder {
 
     /// The whole normal-feed reply.
     private static func changesReply(_ page: ChangesPage) -> Response {
-        var text = "{\"results\":[\n"
-        text += page.rows.map(JSONWriter.couchDB.string).joined(separator: ",\n")
-        text += changesTail(page)
+        let text = response(page).text
         var headers = jsonHeaders
         headers[.contentLength] = String(text.utf8.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// Everything after the rows: closing bracket, `last_seq`, `pending`.
-    private static func changesTail(_ page: ChangesPage) -> String {
-        (page.rows.isEmpty ? "" : "\n") + "],\n\"last_seq\":\"\(page.lastSequence)\",\"pending\":\(page.pending)}\n"
+    /// A page as the wire message, its sequences written as CouchDB writes them (strings).
+    private static func response(_ page: ChangesPage) -> ChangesResponse {
+        ChangesResponse(results: page.rows, lastSequence: .string(String(page.lastSequence)), pending: page.pending)
     }
 
     /// Reads the rows after `since`, honouring limit, style, doc-ID filter and include_docs.
     static func readChanges(_ store: DocumentStore, since: Int64, options: ChangesRequest) throws -> ChangesPage {
-        var rows = [JSONValue]()
+        var rows = [ChangesResponse.Row]()
         let wanted = options.limit ?? Int.max
         var limited = false
         // Read no further than the one change past `limit` that tells whether more remain.
@@ -150,27 +148,23 @@ extension CouchResponder {
         let all = try readChanges(store, since: 0, options: unlimited)
         var rows = Array(all.rows.reversed())
         if let limit = options.limit { rows = Array(rows.prefix(limit)) }
-        let oldest = rows.last?.objectValue?["seq"]?.stringValue.flatMap { Int64($0) } ?? 0
+        let oldest = rows.last?.sequence?.stringValue.flatMap { Int64($0) } ?? 0
         return ChangesPage(rows: rows, lastSequence: oldest, pending: 0)
     }
 
-    private static func row(for change: Change, store: DocumentStore, options: ChangesRequest) throws -> JSONValue {
-        let revisions = options.allDocsStyle ? change.revisions : Array(change.revisions.prefix(1))
-        var row: JSONObject = [
-            "seq": .string(String(change.sequence)),
-            "id": .string(change.id),
-            "changes": .array(revisions.map { ["rev": .string($0.description)] }),
-        ]
-        if change.deleted { row["deleted"] = true }
+    private static func row(for change: Change, store: DocumentStore, options: ChangesRequest) throws -> ChangesResponse.Row {
+        var row = ChangesResponse.Row(sequence: .string(String(change.sequence)), id: change.id,
+                                      revisions: options.allDocsStyle ? change.revisions : Array(change.revisions.prefix(1)),
+                                      deleted: change.deleted)
         if options.includeDocs {
             if let winner = try store.leafRevisions(id: change.id).first {
                 var renderer = DocumentRenderer()
                 renderer.conflicts = options.conflicts
-                row["doc"] = .object(try renderer.render(winner, store: store).json)
+                row.doc = .object(try renderer.render(winner, store: store).json)
             } else {
-                row["doc"] = .null
+                row.doc = .null
             }
         }
-        return .object(row)
+        return row
     }
 }

@@ -85,6 +85,20 @@ import Testing
         #expect(diff["nodoc"]?.missing.map(\.description) == ["1-abc"])
     }
 
+    /// The one `_changes` message writes back every normal and longpoll reply CouchDB wrote.
+    @Test func changesRepliesRoundTripThroughTheOneMessage() throws {
+        var checked = 0
+        for file in Self.allFiles {
+            for exchange in try Self.exchanges(file)
+            where exchange.path.contains("/_changes") && exchange.status == 200 && !exchange.path.contains("feed=continuous") {
+                let body = try reply(exchange)
+                #expect(try ChangesResponse(json: body).json == body, "\(exchange.path)")
+                checked += 1
+            }
+        }
+        #expect(checked > 3)
+    }
+
     /// The one `_revs_diff` message reads what CouchDB and its replicator wrote, and writes it
     /// back as the same JSON: request bodies from the replicator, replies from CouchDB.
     @Test func revsDiffMessagesRoundTripCouchDBsOwnBodies() throws {

@@ -173,19 +173,23 @@ import TestSupport
         client.initialBackoff = 0.01
         client.requestTimeout = 5
         let url = server.url("resume")
-        let stopped = Locked(false)
+        let stopping = Locked<Task<Void, Never>?>(nil)
         let first = Sync(store: a, remote: try CouchDatabase(url: url, options: client))
         do {
             _ = try await first.push(options: pushOptions(batch: 40)) { progress in
-                if progress.state == .running, progress.docsWritten >= 40, !stopped.withLock({ $0 }) {
-                    stopped.withLock { $0 = true }
-                    Task { await server.stop() }
+                if progress.state == .running, progress.docsWritten >= 40 {
+                    stopping.withLock { stopping in
+                        if stopping == nil { stopping = Task { await server.stop() } }
+                    }
                 }
             }
             Issue.record("push finished although the server stopped")
         } catch let error as ReplicationError {
             #expect(error.isTransient || { if case .unreachable = error { return true }; return false }())
         }
+        // The stopping server finishes the requests it was serving (a batch it was writing
+        // lands): count what it holds only once it is gone.
+        await stopping.withLock { $0 }?.value
         try await withServer(Server(port: server.port, directory: server.directory)) { restarted in
             let copied = try await CouchDatabase(url: url).databaseInfo().documentCount ?? 0
             #expect(copied >= 40 && copied < 400)

@@ -24,33 +24,13 @@ public enum CouchReplies {
     }
 
     /// `GET /db/_changes?style=all_docs`: rows with opaque `seq`, `id`, `changes[].rev`,
-    /// `deleted`; `last_seq`; optional `pending`.
+    /// `deleted`; `last_seq`; optional `pending` (read by the one ``ChangesResponse``).
     public static func changes(_ reply: JSONValue) throws -> ChangesPage {
-        guard let object = reply.objectValue, let results = object["results"]?.arrayValue else {
-            throw ShapeError("changes reply without a results array")
+        let response = try ChangesResponse(json: reply)
+        let rows = response.results.map { row in
+            ChangeRow(sequence: row.sequence.map(ReplicationSequence.init), id: row.id, revisions: row.revisions, deleted: row.deleted)
         }
-        var rows: [ChangeRow] = []
-        rows.reserveCapacity(results.count)
-        for result in results {
-            guard let row = result.objectValue, let id = row["id"]?.stringValue,
-                  let changes = row["changes"]?.arrayValue else {
-                throw ShapeError("changes row without id or changes")
-            }
-            var revisions: [RevisionID] = []
-            for change in changes {
-                guard let text = change.objectValue?["rev"]?.stringValue, let rev = RevisionID(text) else {
-                    throw ShapeError("changes row \(id) with an invalid rev")
-                }
-                revisions.append(rev)
-            }
-            let seq = row["seq"].flatMap { $0.isNull ? nil : ReplicationSequence($0) }
-            rows.append(ChangeRow(sequence: seq, id: id, revisions: revisions, deleted: row["deleted"]?.boolValue ?? false))
-        }
-        guard let last = object["last_seq"], !last.isNull else {
-            throw ShapeError("changes reply without last_seq")
-        }
-        return ChangesPage(rows: rows, lastSequence: ReplicationSequence(last),
-                           pending: try count(object["pending"], field: "pending", of: "changes reply"))
+        return ChangesPage(rows: rows, lastSequence: ReplicationSequence(response.lastSequence), pending: response.pending)
     }
 
     /// `POST /db/_bulk_get` as JSON: `results[].docs[]` each `{ok: doc}` or `{error: {...}}`.
