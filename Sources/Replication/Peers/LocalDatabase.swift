@@ -145,11 +145,9 @@ public struct LocalDatabase: ReplicationPeer {
     /// one by one so a single bad revision is reported without losing the others.
     public func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
         if revisions.isEmpty { return [] }
-        // Attachment bytes are gathered first, outside the write, so the writer connection is
-        // held only for the insert itself.
-        let replicatedRevisions = try await onReader { try revisions.map(replicated) }
+        // One hop onto the writer: the revisions are made ready there and inserted at once.
         return try await onWriter {
-            try store.insertRevisionsReportingRefusals(replicatedRevisions).map {
+            try store.insertRevisionsReportingRefusals(try revisions.map(replicated)).map {
                 DocumentFailure(id: $0.id, rev: $0.rev, error: "refused", reason: $0.error.description)
             }
         }
