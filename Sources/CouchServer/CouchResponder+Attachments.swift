@@ -11,7 +11,7 @@ extension CouchResponder {
         let rev = try request.query.revision()
         switch request.method {
         case .get, .head:
-            let found = try await database.store.read { _ throws -> (AttachmentInfo, Data)? in
+            let found = try await database.store.withReader { _ throws -> (AttachmentInfo, Data)? in
                 let store = database.store
                 if let found = try store.attachment(id: id, rev: rev, name: name) { return found }
                 // As CouchDB tells them apart: a document there without the attachment, or no document.
@@ -27,7 +27,7 @@ extension CouchResponder {
             try AttachmentValidation.checkName(name)
             try AttachmentValidation.checkContentType(contentType, of: name)
             let body = request.body
-            let saved = try await database.store.write { _ throws -> DocumentRevision in
+            let saved = try await database.store.withWriter { _ throws -> DocumentRevision in
                 let store = database.store
                 let change = AttachmentChange.put(name: name, contentType: contentType, data: body)
                 if let rev {
@@ -44,7 +44,7 @@ extension CouchResponder {
                           (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))/\(Self.pathEncode(name))")])
         case .delete:
             guard let rev else { throw CouchError.conflict }
-            let saved = try await database.store.write { _ throws -> DocumentRevision in
+            let saved = try await database.store.withWriter { _ throws -> DocumentRevision in
                 let store = database.store
                 guard let parent = try store.get(id: id, rev: rev) else { throw CouchError.conflict }
                 guard parent.attachments[name] != nil else { throw CouchError.missing }

@@ -17,11 +17,11 @@ extension CouchResponder {
     func changes(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.get, .post])
         let options = try await ChangesRequest(request, maxTimeoutMilliseconds: state.configuration.maxLongpollTimeout)
-        let start = try await database.store.read { _ in try options.since ?? database.store.lastSequence }
-        let first = try await database.store.read { _ in try Self.readChanges(database.store, since: start, options: options) }
+        let start = try await database.store.withReader { _ in try options.since ?? database.store.lastSequence }
+        let first = try await database.store.withReader { _ in try Self.readChanges(database.store, since: start, options: options) }
         switch options.feed {
         case .normal where options.descending:
-            return Self.changesReply(try await database.store.read { _ in try Self.readChangesDescending(database.store, options: options) })
+            return Self.changesReply(try await database.store.withReader { _ in try Self.readChangesDescending(database.store, options: options) })
         case .normal:
             return Self.changesReply(first)
         case .longpoll where !first.rows.isEmpty:
@@ -87,7 +87,7 @@ extension CouchResponder {
         var nextHeartbeat = options.heartbeat.map { clock.now.advanced(by: $0) }
         while true {
             let read = try await database.lifecycle.withLeaseIfOpen {
-                try await database.store.read { _ in try Self.readChanges(database.store, since: since, options: options) }
+                try await database.store.withReader { _ in try Self.readChanges(database.store, since: since, options: options) }
             }
             guard let page = read else { return ChangesPage(rows: [], lastSequence: since, pending: 0) }
             if !page.rows.isEmpty || clock.now >= deadline || feedMustEnd(database) { return page }

@@ -27,7 +27,7 @@ extension CouchResponder {
 
     /// The `GET /{db}` object.
     func databaseInfo(_ database: Database) async throws -> JSONValue {
-        let (sequence, count, deleted) = try await database.store.read { _ in
+        let (sequence, count, deleted) = try await database.store.withReader { _ in
             (try database.store.lastSequence, try database.store.documentCount(), try database.deletedDocumentCount())
         }
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: database.store.path)[.size] as? Int) ?? 0
@@ -89,7 +89,7 @@ extension CouchResponder {
         let inclusiveEnd = try query.bool("inclusive_end", default: true)
         let rendererCopy = renderer
         let keysCopy = keys
-        let (total, offset, rows) = try await database.store.read { _ throws -> (Int, Int?, [JSONValue]) in
+        let (total, offset, rows) = try await database.store.withReader { _ throws -> (Int, Int?, [JSONValue]) in
             let store = database.store
             let total = try store.documentCount()
             var rows = [JSONValue]()

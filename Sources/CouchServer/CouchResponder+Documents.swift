@@ -40,7 +40,7 @@ extension CouchResponder {
         let rev = try request.query.revision()
         try CouchDocument.validate(id: id)
         let rendererCopy = renderer
-        let document = try await database.store.read { _ throws -> DocumentRenderer.Rendered in
+        let document = try await database.store.withReader { _ throws -> DocumentRenderer.Rendered in
             let store = database.store
             let revision: DocumentRevision
             if let rev {
@@ -87,7 +87,7 @@ extension CouchResponder {
             }
         }
         let rendererCopy = renderer
-        let results = try await database.store.read { _ throws -> [OpenRevResult] in
+        let results = try await database.store.withReader { _ throws -> [OpenRevResult] in
             let store = database.store
             let leaves = try store.leafRevisions(id: id)
             guard let requested else {
@@ -147,7 +147,7 @@ extension CouchResponder {
         var writer = MultipartWriter(output: Data())
         try writer.appendPart(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(.object(rendered.json)))
         for (name, info) in rendered.following {
-            let data = try await store.read { _ in try store.attachmentData(digest: info.digest) }
+            let data = try await store.withReader { _ in try store.attachmentData(digest: info.digest) }
             guard let data else {
                 throw CouchError(status: 500, error: "internal_server_error", reason: "Attachment \(name) has no stored data")
             }
@@ -193,7 +193,7 @@ extension CouchResponder {
         if newEdits {
             rev = try await save(document, id: id, in: database).rev
         } else {
-            rev = try await database.store.write { _ throws -> RevisionID in
+            rev = try await database.store.withWriter { _ throws -> RevisionID in
                 let revision = try Self.replicatedRevision(document, id: id, store: database.store)
                 try database.store.insertRevisions([revision])
                 return revision.rev
@@ -216,10 +216,10 @@ extension CouchResponder {
             rev = parsed
         }
         guard let rev else {
-            let exists = try await database.store.read { _ in try database.store.get(id: id) != nil }
+            let exists = try await database.store.withReader { _ in try database.store.get(id: id) != nil }
             throw exists ? CouchError.conflict : CouchError.missing
         }
-        let deleted = try await database.store.write { _ in try database.store.delete(id: id, parent: rev) }
+        let deleted = try await database.store.withWriter { _ in try database.store.delete(id: id, parent: rev) }
         database.didWrite()
         return CouchReply.json(200, ["ok": true, "id": .string(id), "rev": .string(deleted.rev.description)],
                                headers: [(.eTag, "\"\(deleted.rev)\"")])

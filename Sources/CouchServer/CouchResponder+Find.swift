@@ -45,7 +45,7 @@ extension CouchResponder {
         reading.fields = fields.map { Array(Set($0.compactMap { $0.split(separator: ".").first.map(String.init) })) }
         let query = reading
         let wantedFields = fields
-        let docs = try await database.store.read { _ throws -> [JSONValue] in
+        let docs = try await database.store.withReader { _ throws -> [JSONValue] in
             let store = database.store
             return try store.find(query).map { revision in
                 let rendered = try DocumentRenderer().render(revision, store: store).json
@@ -111,7 +111,7 @@ extension CouchResponder {
         let name = body["name"]?.stringValue ?? hash
         let designName = body["ddoc"]?.stringValue.map { $0.hasPrefix("_design/") ? String($0.dropFirst(8)) : $0 } ?? hash
         let indexFields = fields
-        try await database.store.write { _ in try database.store.ensureIndex(fields: indexFields, name: name) }
+        try await database.store.withWriter { _ in try database.store.ensureIndex(fields: indexFields, name: name) }
         return CouchReply.json(200, ["result": "created", "id": .string("_design/\(designName)"), "name": .string(name)])
     }
 }

@@ -15,7 +15,7 @@ extension CouchResponder {
         // missing rather than failing the whole request.
         let asked = try RevsDiffMessage.Request(json: offered)
         let revisions = asked.revisions
-        let diff = try await database.store.read { store in try store.revsDiff(revisions) }
+        let diff = try await database.store.withReader { store in try store.revsDiff(revisions) }
         return CouchReply.json(200, RevsDiffMessage.Response(entries: diff, unparseable: asked.unparseable).json)
     }
 
@@ -49,7 +49,7 @@ extension CouchResponder {
         let latest = try request.query.bool("latest") || body["latest"]?.boolValue == true
         let rendererCopy = renderer
         let requested = items
-        let results = try await database.store.read { _ throws -> [JSONValue] in
+        let results = try await database.store.withReader { _ throws -> [JSONValue] in
             let store = database.store
             // The common case when replicating: each revision asked for is its document's
             // winner, hence a leaf and its own latest. One read gets them all with their history.
@@ -129,11 +129,11 @@ extension CouchResponder {
         let results: [BulkDocsReply.Result]
         let body = try await request.jsonObjectBody()
         let maxEntries = state.configuration.maxEntriesPerRequest
-        switch try await store.read({ _ in try Self.bulkDocsBatch(body, store: store, maxEntries: maxEntries) }) {
+        switch try await store.withReader({ _ in try Self.bulkDocsBatch(body, store: store, maxEntries: maxEntries) }) {
         case .newEdits(let documents):
-            results = try await store.write { _ in try Self.saveBatch(documents, store: store) }
+            results = try await store.withWriter { _ in try Self.saveBatch(documents, store: store) }
         case .replicated(let revisions):
-            results = try await store.write { _ in try Self.insertReplicated(revisions, store: store) }
+            results = try await store.withWriter { _ in try Self.insertReplicated(revisions, store: store) }
         }
         database.didWrite()
         return CouchReply.json(201, BulkDocsReply(results).json)

@@ -7,7 +7,7 @@ extension CouchResponder {
     /// Writes `incoming` as a new edit (`new_edits=true`): create, update or delete, with the
     /// attachments CouchDB keeps (stubs) or drops (absent from `_attachments`).
     func save(_ incoming: CouchDocument, id: String, in database: Database) async throws -> DocumentRevision {
-        let saved = try await database.store.write { _ in try Self.saveNow(incoming, id: id, store: database.store) }
+        let saved = try await database.store.withWriter { _ in try Self.saveNow(incoming, id: id, store: database.store) }
         database.didWrite()
         return saved
     }

@@ -192,7 +192,7 @@ struct CouchResponder: HTTPResponder {
         case "_index": return try await index(database, request)
         case "_compact":
             try Self.allow(request, [.post])
-            try await database.store.write { _ in try database.store.compact() }
+            try await database.store.withWriter { _ in try database.store.compact() }
             return CouchReply.json(202, CouchReply.ok)
         default:
             // Anything else starting with "_" would be a document ID, and those are reserved.

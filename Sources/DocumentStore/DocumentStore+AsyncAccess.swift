@@ -7,10 +7,10 @@ import GRDB
 extension DocumentStore {
     /// Runs `body` on one of the store's reader connections, as one snapshot: every read
     /// `body` makes of this store sees the same committed state, and writes elsewhere do not
-    /// wait for it. A write inside `body` is refused; use ``write(_:)`` for that. What
+    /// wait for it. A write inside `body` is refused; use ``withWriter(_:)`` for that. What
     /// `body` throws comes out as it is, but for SQLite's failures, which become
     /// ``DocumentStoreError/sqlite(_:)``.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (DocumentStore) throws -> T) async throws -> T {
+    public func withReader<T: Sendable>(_ body: @escaping @Sendable (DocumentStore) throws -> T) async throws -> T {
         let scope = AccessScope(store: ObjectIdentifier(self), writes: false)
         do {
             return try await pool.read { _ in try AccessScope.$current.withValue(scope) { try body(self) } }
@@ -22,7 +22,7 @@ extension DocumentStore {
     /// Runs `body` on the store's writer connection: each write `body` makes is a transaction
     /// of its own (a savepoint, inside ``inTransaction(_:)``), and its reads see what it
     /// wrote. Other writers of this process wait until `body` returns, so keep it short.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (DocumentStore) throws -> T) async throws -> T {
+    public func withWriter<T: Sendable>(_ body: @escaping @Sendable (DocumentStore) throws -> T) async throws -> T {
         let scope = AccessScope(store: ObjectIdentifier(self), writes: true)
         do {
             return try await pool.writeWithoutTransaction { _ in try AccessScope.$current.withValue(scope) { try body(self) } }
@@ -32,8 +32,8 @@ extension DocumentStore {
     }
 }
 
-/// Which store's connection the current ``DocumentStore/read(_:)`` or
-/// ``DocumentStore/write(_:)`` holds, so the synchronous calls made inside it use that
+/// Which store's connection the current ``DocumentStore/withReader(_:)`` or
+/// ``DocumentStore/withWriter(_:)`` holds, so the synchronous calls made inside it use that
 /// connection instead of asking GRDB for another (which GRDB forbids from inside one).
 struct AccessScope: Sendable {
     /// The store whose connection is held.

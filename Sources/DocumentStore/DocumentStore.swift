@@ -343,9 +343,9 @@ public final class DocumentStore: Sendable {
         try mapped {
             if let scope = AccessScope.current, scope.store == ObjectIdentifier(self) {
                 guard scope.writes else {
-                    throw DocumentStoreError.storage("a write was attempted inside a read of \(path); use write(_:) for work that writes")
+                    throw DocumentStoreError.storage("a write was attempted inside a read of \(path); use withWriter(_:) for work that writes")
                 }
-                // Inside ``write(_:)``: on the writer connection already, so the write is a
+                // Inside ``withWriter(_:)``: on the writer connection already, so the write is a
                 // transaction of its own there, or a savepoint of one that is open.
                 return try pool.unsafeReentrantWrite { db in try Self.inTransactionOrSavepoint(db, body) }
             }
@@ -370,7 +370,7 @@ public final class DocumentStore: Sendable {
     /// transaction wrote.
     func reading<T>(_ body: (Database) throws -> T) throws -> T {
         try mapped {
-            // Inside ``read(_:)`` or ``write(_:)``: the connection (and snapshot) it holds.
+            // Inside ``withReader(_:)`` or ``withWriter(_:)``: the connection (and snapshot) it holds.
             if let scope = AccessScope.current, scope.store == ObjectIdentifier(self) { return try pool.unsafeReentrantRead(body) }
             if transactionOpen.withLock({ $0 }) { return try pool.writeWithoutTransaction(body) }
             return try pool.read(body)
@@ -386,7 +386,7 @@ public final class DocumentStore: Sendable {
     public func inTransaction<T>(_ body: () throws -> T) throws -> T {
         try mapped {
             if let scope = AccessScope.current, scope.store == ObjectIdentifier(self) {
-                throw DocumentStoreError.storage("inTransaction cannot be used inside read(_:) or write(_:) of \(path); call it outside them")
+                throw DocumentStoreError.storage("inTransaction cannot be used inside withReader(_:) or withWriter(_:) of \(path); call it outside them")
             }
             try transactionOpen.withLock { open in
                 guard !open else { throw DocumentStoreError.storage("a transaction is already open on \(path); finish it first") }

@@ -8,13 +8,13 @@ import TestSupport
     @Test func aReadSeesOneSnapshotAndAWriteSeesItsOwnWrites() async throws {
         let (store, directory) = try makeStore()
         _ = directory
-        let created = try await store.write { store in
+        let created = try await store.withWriter { store in
             let first = try store.create(id: "a", body: ["n": 1])
             // A read inside the write is on the writer connection: it sees the write above.
             #expect(try store.get(id: "a")?.rev == first.rev)
             return try store.update(id: "a", parent: first.rev, body: ["n": 2])
         }
-        let (body, sequence) = try await store.read { store in (try store.get(id: "a")?.body, try store.lastSequence) }
+        let (body, sequence) = try await store.withReader { store in (try store.get(id: "a")?.body, try store.lastSequence) }
         #expect(body == ["n": 2])
         #expect(sequence == 2)
         #expect(created.rev.generation == 2)
@@ -24,7 +24,7 @@ import TestSupport
         let (store, directory) = try makeStore()
         _ = directory
         await #expect(throws: DocumentStoreError.self) {
-            try await store.read { store in try store.create(id: "a", body: [:]) }
+            try await store.withReader { store in try store.create(id: "a", body: [:]) }
         }
         #expect(try store.get(id: "a") == nil)
     }
@@ -33,9 +33,9 @@ import TestSupport
         struct Refusal: Error, Equatable {}
         let (store, directory) = try makeStore()
         _ = directory
-        await #expect(throws: Refusal()) { try await store.read { _ in throw Refusal() } }
+        await #expect(throws: Refusal()) { try await store.withReader { _ in throw Refusal() } }
         await #expect(throws: DocumentStoreError.conflict(id: "a")) {
-            try await store.write { store in
+            try await store.withWriter { store in
                 try store.create(id: "a", body: [:])
                 try store.create(id: "a", body: [:])
             }

@@ -24,7 +24,7 @@ extension Sync {
         let store = self.store
         return LiveSyncEvents(
             remote: remote, options: options,
-            localSequence: { try await store.read { try $0.lastSequence } },
+            localSequence: { try await store.withReader { try $0.lastSequence } },
             pull: {
                 do {
                     let summary = try await pull(options: replication)

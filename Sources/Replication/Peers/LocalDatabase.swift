@@ -5,8 +5,8 @@ public import Foundation
 /// A local `DocumentStore` as a replication peer: the local side of every pull and push, and
 /// both sides of a local-to-local replication (the embedded default, no server needed).
 ///
-/// Every call runs its SQLite work in the store's ``DocumentStore/read(_:)`` or
-/// ``DocumentStore/write(_:)``, on GRDB's connections, as the server does, so a large write
+/// Every call runs its SQLite work in the store's `DocumentStore.withReader(_:)` or
+/// `DocumentStore.withWriter(_:)`, on GRDB's connections, as the server does, so a large write
 /// never holds one of the threads other tasks need.
 public struct LocalDatabase: ReplicationPeer {
     /// The store replicated.
@@ -203,16 +203,16 @@ public struct LocalDatabase: ReplicationPeer {
         throw ReplicationError.store("sequence \(sequence) was not issued by this local store")
     }
 
-    /// Runs store reads in the store's ``DocumentStore/read(_:)``; a datastore error becomes
+    /// Runs store reads in the store's `DocumentStore.withReader(_:)`; a datastore error becomes
     /// `ReplicationError.store`.
     private func onReader<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await storeErrorsMapped { try await store.read { _ in try body() } }
+        try await storeErrorsMapped { try await store.withReader { _ in try body() } }
     }
 
-    /// Runs store writes in the store's ``DocumentStore/write(_:)``; a datastore error
+    /// Runs store writes in the store's `DocumentStore.withWriter(_:)`; a datastore error
     /// becomes `ReplicationError.store`.
     private func onWriter<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await storeErrorsMapped { try await store.write { _ in try body() } }
+        try await storeErrorsMapped { try await store.withWriter { _ in try body() } }
     }
 
     private func storeErrorsMapped<T>(_ body: () async throws -> T) async throws -> T {
