@@ -3,7 +3,7 @@ import Foundation
 public import ObjectGraph
 
 extension DocumentIncrementalStore {
-    /// One attribute or to-one relationship of a revision as ``ReplicaMerge`` compares it:
+    /// One attribute or to-one relationship of a revision as `ReplicaMerge` compares it:
     /// the raw body value, its side key and its attachment's digest (so ciphertext and
     /// attachments merge without being decrypted or read).
     private struct StoredProperty: Equatable, Sendable {
@@ -68,7 +68,7 @@ extension DocumentIncrementalStore {
     }
 
     /// Resolves every replica conflict as `policy` decides, with the values
-    /// ``ReplicaMerge/resolve(_:winner:others:)`` gives (the rule every store shares): first
+    /// `ReplicaMerge.resolve(_:winner:others:)` gives (the rule every store shares): first
     /// takes every decision, then writes each merged row as a child of its winner and deletes
     /// the other leaves, all in one datastore transaction (``performAtomically(_:)``), so a failure leaves every
     /// conflict as it was. Then reports the objects to the coordinator so contexts refresh.
@@ -114,7 +114,7 @@ extension DocumentIncrementalStore {
         }
         let toManyNames = Set(entity.relationships.filter(\.isToMany).map(\.name))
         let destinations = Dictionary(uniqueKeysWithValues: entity.relationships.map { ($0.name, $0.destinationEntityName) })
-        /// A revision's values as ``ReplicaMerge`` compares them: each property's raw value,
+        /// A revision's values as `ReplicaMerge` compares them: each property's raw value,
         /// side key and attachment digest, and each to-many relationship's destinations.
         func properties(_ revision: DocumentRevision) -> ReplicaMerge.Properties<StoredProperty> {
             var values: [String: StoredProperty] = [:]

@@ -24,7 +24,7 @@ public enum CouchReplies {
     }
 
     /// `GET /db/_changes?style=all_docs`: rows with opaque `seq`, `id`, `changes[].rev`,
-    /// `deleted`; `last_seq`; optional `pending` (read by the one ``ChangesResponse``).
+    /// `deleted`; `last_seq`; optional `pending` (read by the one `ChangesResponse`).
     public static func changes(_ reply: JSONValue) throws -> ChangesPage {
         let response = try ChangesResponse(json: reply)
         let rows = response.results.map { row in
