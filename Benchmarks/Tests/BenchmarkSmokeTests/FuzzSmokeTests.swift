@@ -15,8 +15,12 @@ struct FuzzSmokeTests {
                    "needs the root package's debug build of recipes: run swift build at the root first"))
     func twoHundredHostileRequestsGetCouchDBShapedRepliesAndTheServerLives() throws {
         let recipes = Self.recipes.resolvingSymlinksInPath()
-        let bench = try #require(Bundle.allBundles.lazy
-            .map { $0.bundleURL.deletingLastPathComponent().appendingPathComponent("recipes-bench") }
+        // `swift test` builds the benchmark beside the test runner (`.build/debug/`).
+        var folders = Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        if let runner = Bundle.main.executableURL { folders.insert(runner.deletingLastPathComponent(), at: 0) }
+        folders.append(Self.root.appendingPathComponent("Benchmarks/.build/debug"))
+        let bench = try #require(folders.lazy
+            .map { $0.appendingPathComponent("recipes-bench") }
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }, "recipes-bench is built beside the tests")
         let process = Process()
         process.executableURL = bench
