@@ -325,7 +325,7 @@ public final class DocumentStore: Sendable {
 
     // MARK: plumbing
 
-    /// Runs `body` in a write transaction, mapping SQLite failures to `.storage`. Inside
+    /// Runs `body` in a write transaction, keeping SQLite failures as `.sqlite`. Inside
     /// ``inTransaction(_:)`` it is a savepoint of the open transaction.
     func writing<T>(_ body: (inout StoreTransaction) throws -> T) throws -> T {
         try writingDatabase { db in
@@ -338,7 +338,7 @@ public final class DocumentStore: Sendable {
 
     /// Runs `body` on the writer connection in a transaction of its own, or, inside
     /// ``inTransaction(_:)``, in a savepoint of the open one (which it then joins: it commits
-    /// or rolls back with it), mapping SQLite failures to `.storage`.
+    /// or rolls back with it), keeping SQLite failures as `.sqlite`.
     func writingDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         try mapped {
             if let scope = AccessScope.current, scope.store == ObjectIdentifier(self) {
@@ -365,7 +365,7 @@ public final class DocumentStore: Sendable {
         try mapped { try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
     }
 
-    /// Runs `body` on a reader snapshot, mapping SQLite failures to `.storage`. Inside
+    /// Runs `body` on a reader snapshot, keeping SQLite failures as `.sqlite`. Inside
     /// ``inTransaction(_:)`` it reads on the writer connection, so it sees what the open
     /// transaction wrote.
     func reading<T>(_ body: (Database) throws -> T) throws -> T {
