@@ -17,11 +17,15 @@ extension CouchResponder {
     func changes(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.get, .post])
         let options = try await ChangesRequest(request, maxTimeoutMilliseconds: state.configuration.maxLongpollTimeout)
-        let start = try await database.store.withReader { _ in try options.since ?? database.store.lastSequence }
-        let first = try await database.store.withReader { _ in try Self.readChanges(database.store, since: start, options: options) }
+        if options.feed == .normal, options.descending {
+            return Self.changesReply(try await database.store.withReader { store in try Self.readChangesDescending(store, options: options) })
+        }
+        // Where the feed starts and its first page, from one snapshot.
+        let (start, first) = try await database.store.withReader { store in
+            let start = try options.since ?? store.lastSequence
+            return (start, try Self.readChanges(store, since: start, options: options))
+        }
         switch options.feed {
-        case .normal where options.descending:
-            return Self.changesReply(try await database.store.withReader { _ in try Self.readChangesDescending(database.store, options: options) })
         case .normal:
             return Self.changesReply(first)
         case .longpoll where !first.rows.isEmpty:
