@@ -5,6 +5,7 @@ let package = Package(
     name: "Recipes",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "DocumentFormat", targets: ["DocumentFormat"]),
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "RecipesKit", targets: ["RecipesKit"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
@@ -29,9 +30,17 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // The document format on its own, free of storage: JSON values with their parser and
+        // writer, revision IDs, attachment metadata and Mango selectors. The datastore and the
+        // wire protocol both build on it, so neither depends on the other.
+        .target(
+            name: "DocumentFormat",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "DocumentStore",
             dependencies: [
+                "DocumentFormat",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -39,7 +48,7 @@ let package = Package(
         .executableTarget(
             name: "store-crash-writer",
             dependencies: [
-                "DocumentStore",
+                "DocumentFormat", "DocumentStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,7 +56,7 @@ let package = Package(
             name: "DocumentStoreTests",
             dependencies: [
                 "TestSupport",
-                "DocumentStore",
+                "DocumentFormat", "DocumentStore",
                 "store-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -58,7 +67,7 @@ let package = Package(
             name: "RecipesKit",
             dependencies: [
                 "ObjectGraph",
-                "DocumentStore",
+                "DocumentFormat", "DocumentStore",
                 "DocumentIncrementalStore",
                 "Replication",
                 "CouchProtocol",
@@ -71,7 +80,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipesKitTests",
-            dependencies: ["TestSupport", "RecipesKit", "ObjectGraph", "DocumentStore", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TestSupport", "RecipesKit", "ObjectGraph", "DocumentFormat", "DocumentStore", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The model layer on its own, free of swift-crypto, so the entity code generator (a
         // build tool, compiled for the host) does not build BoringSSL a second time.
@@ -106,16 +115,16 @@ let package = Package(
             resources: [.copy("Shelf.xcdatamodeld")],
             plugins: ["EntityCodegenPlugin"]
         ),
-        .target(name: "CouchProtocol", dependencies: ["DocumentStore", "CZlib"]),
+        .target(name: "CouchProtocol", dependencies: ["DocumentFormat", "CZlib"]),
         // The system zlib: CouchDB stores text attachments gzip-compressed and its replicator
         // sends them that way, so both our server and our client inflate them.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "AsyncBridge"),
-        .testTarget(name: "CouchProtocolTests", dependencies: ["TestSupport", "CouchProtocol", "DocumentStore"]),
+        .testTarget(name: "CouchProtocolTests", dependencies: ["TestSupport", "CouchProtocol", "DocumentFormat", "DocumentStore"]),
         .target(
             name: "Replication",
             dependencies: [
-                "DocumentStore",
+                "DocumentFormat", "DocumentStore",
                 "CouchProtocol",
                 "AsyncBridge",
                 .product(name: "Logging", package: "swift-log"),
@@ -127,7 +136,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "Replication",
-                "DocumentStore",
+                "DocumentFormat", "DocumentStore",
                 "CouchProtocol",
                 "CouchServer",
                 "InteropSupport",
@@ -138,7 +147,7 @@ let package = Package(
         .target(
             name: "CouchServer",
             dependencies: [
-                "DocumentStore",
+                "DocumentFormat", "DocumentStore",
                 "CouchProtocol",
                 "AsyncBridge",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -155,18 +164,18 @@ let package = Package(
                 "CouchServer",
                 "RecipesKit",
                 "ObjectGraph",
-                "DocumentStore",
+                "DocumentFormat", "DocumentStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "CouchServerTests",
-            dependencies: ["TestSupport", "CouchServer", "CouchProtocol", "DocumentStore", "InteropSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TestSupport", "CouchServer", "CouchProtocol", "DocumentFormat", "DocumentStore", "InteropSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // What the tests share for talking to servers they did not write: a raw HTTP client
         // independent of the project's own, and the live CouchDB named by COUCHDB_URL.
-        .target(name: "InteropSupport", dependencies: ["DocumentStore"], path: "Tests/InteropSupport"),
+        .target(name: "InteropSupport", dependencies: ["DocumentFormat", "DocumentStore"], path: "Tests/InteropSupport"),
         // Generic helpers every test target shares, free of the package's own modules: one
         // temporary directory, waiting for events with a deadline, scopes that await a
         // server's stop.
@@ -179,18 +188,18 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PasswordEncryptionTests", dependencies: ["PasswordEncryption"]),
-        .target(name: "DocumentIncrementalStore", dependencies: ["ObjectGraph", "DocumentStore", "PasswordEncryption"]),
+        .target(name: "DocumentIncrementalStore", dependencies: ["ObjectGraph", "DocumentFormat", "DocumentStore", "PasswordEncryption"]),
         .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"]),
         .testTarget(
             name: "DocumentIncrementalStoreTests",
             dependencies: [
-                "TestSupport", "DocumentIncrementalStore", "ObjectGraph", "DocumentStore", "dis-save-child",
+                "TestSupport", "DocumentIncrementalStore", "ObjectGraph", "DocumentFormat", "DocumentStore", "dis-save-child",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "RecipesCLITests",
-            dependencies: ["TestSupport", "recipes", "RecipesKit", "InteropSupport", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TestSupport", "recipes", "RecipesKit", "InteropSupport", "DocumentFormat", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -18,6 +18,7 @@ let package = Package(
         .executableTarget(
             name: "recipes-bench",
             dependencies: [
+                .product(name: "DocumentFormat", package: "Recipes"),
                 .product(name: "DocumentStore", package: "Recipes"),
                 .product(name: "RecipesKit", package: "Recipes"),
                 .product(name: "ObjectGraph", package: "Recipes"),

@@ -1,4 +1,4 @@
-import DocumentStore
+import DocumentFormat
 public import Foundation
 
 /// The checks every received attachment passes, on the server and in the replicator alike:

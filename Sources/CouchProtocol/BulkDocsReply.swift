@@ -1,4 +1,4 @@
-public import DocumentStore
+public import DocumentFormat
 
 /// The reply of `POST /{db}/_bulk_docs`: one result per document saved as a new edit, or,
 /// with `new_edits: false`, only the revisions refused (as CouchDB answers). The one

@@ -1,4 +1,4 @@
-public import DocumentStore
+public import DocumentFormat
 
 /// The reply of `GET|POST /{db}/_changes`, as CouchDB frames it: the one definition the server
 /// writes (normal and longpoll feeds whole, the continuous feed line by line) and the

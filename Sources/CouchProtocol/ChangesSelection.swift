@@ -1,4 +1,4 @@
-public import DocumentStore
+public import DocumentFormat
 
 /// Which documents a changes feed lists: CouchDB's `_doc_ids` and `_selector` filters, the
 /// one rule for both sides. A server applies it to the feed it serves, a local store to the

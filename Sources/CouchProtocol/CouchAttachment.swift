@@ -1,4 +1,4 @@
-public import DocumentStore
+public import DocumentFormat
 public import Foundation
 
 /// One entry of a received document's `_attachments`, as CouchDB's JSON gives it: the bytes

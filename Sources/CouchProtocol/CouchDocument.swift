@@ -1,4 +1,4 @@
-public import DocumentStore
+public import DocumentFormat
 import Foundation
 
 /// A document as it travels in CouchDB's JSON (a PUT body, a `_bulk_docs` element, a

@@ -1,4 +1,4 @@
-public import DocumentStore
+public import DocumentFormat
 import Foundation
 
 /// Writes revisions in CouchDB's JSON document form: `_id`, `_rev`, `_deleted`, `_revisions`
@@ -29,7 +29,7 @@ public enum CouchDocumentEncoder {
     }
 
     /// The `_attachments` entry of `attachment`, except the `data` of
-    /// ``OutgoingAttachment/inlineFromStore(_:store:)``, which only ``append(_:attachments:to:)``
+    /// ``OutgoingAttachment/inlineStreamed(_:from:)``, which only ``append(_:attachments:to:)``
     /// writes, streaming it after the entry's other members.
     public static func entry(_ attachment: OutgoingAttachment) -> JSONObject {
         switch attachment {
@@ -44,15 +44,15 @@ public enum CouchDocumentEncoder {
             ]
             if let digest { entry["digest"] = .string(digest) }
             return entry
-        case .inlineFromStore(let info, _):
+        case .inlineStreamed(let info, _):
             return ["content_type": .string(info.contentType), "revpos": .int(Int64(info.revpos))]
         }
     }
 
     /// Appends the document `members` with `attachments` as its `_attachments` member (left
-    /// out when there are none) to `buffer`, streaming the base64 of attachments read from a
-    /// store a chunk at a time.
-    /// - Throws: `DocumentStoreError` when a store fails or lacks an attachment's bytes.
+    /// out when there are none) to `buffer`, streaming the base64 of attachments read from
+    /// their source a chunk at a time.
+    /// - Throws: what the `AttachmentSource` throws when it fails or lacks an attachment's bytes.
     public static func append(_ members: JSONObject, attachments: [String: OutgoingAttachment],
                               to buffer: inout [UInt8]) throws {
         var members = members
@@ -73,7 +73,7 @@ public enum CouchDocumentEncoder {
             JSONWriter.appendString(name, to: &buffer)
             buffer.append(UInt8(ascii: ":"))
             let attachment = attachments[name]!
-            guard case .inlineFromStore(let info, let store) = attachment else {
+            guard case .inlineStreamed(let info, let source) = attachment else {
                 JSONWriter.couchDB.appendObject(entry(attachment), to: &buffer)
                 continue
             }
@@ -81,7 +81,7 @@ public enum CouchDocumentEncoder {
             JSONWriter.couchDB.appendObject(entry(attachment), to: &entryBytes)
             buffer.append(contentsOf: entryBytes.dropLast())
             buffer.append(contentsOf: ",\"data\":\"".utf8)
-            try appendBase64(info.digest, of: (members["_id"]?.stringValue ?? "", name), from: store, to: &buffer)
+            try appendBase64(info, of: members["_id"]?.stringValue ?? "", named: name, from: source, to: &buffer)
             buffer.append(contentsOf: "\"}".utf8)
         }
         buffer.append(contentsOf: "}}".utf8)
@@ -97,14 +97,12 @@ public enum CouchDocumentEncoder {
         return entry
     }
 
-    /// Streams an attachment's bytes from the store as base64, a chunk at a time, so the raw
+    /// Streams an attachment's bytes from its source as base64, a chunk at a time, so the raw
     /// bytes are never held whole.
-    private static func appendBase64(_ digest: String, of attachment: (id: String, name: String), from store: DocumentStore,
-                                     to buffer: inout [UInt8]) throws {
+    private static func appendBase64(_ info: AttachmentInfo, of id: String, named name: String,
+                                     from source: any AttachmentSource, to buffer: inout [UInt8]) throws {
         var carry = Data()
-        var found = false
-        try store.readAttachment(digest: digest, chunkSize: 3 * 65536) { chunk in
-            found = true
+        try source.streamAttachment(info, of: id, named: name, chunkSize: 3 * 65536) { chunk in
             carry.append(chunk)
             let usable = carry.count - carry.count % 3
             if usable > 0 {
@@ -113,8 +111,5 @@ public enum CouchDocumentEncoder {
             }
         }
         if !carry.isEmpty { buffer.append(contentsOf: carry.base64EncodedData()) }
-        if !found, try !store.hasAttachment(digest: digest) {
-            throw DocumentStoreError.missingAttachment(id: attachment.id, name: attachment.name, digest: digest)
-        }
     }
 }

@@ -1,4 +1,4 @@
-public import DocumentStore
+public import DocumentFormat
 public import Foundation
 
 /// An error in CouchDB's shape: an HTTP status code and a `{"error", "reason"}` body.
@@ -105,35 +105,12 @@ public struct CouchError: Error, Sendable, Equatable, CustomStringConvertible {
         CouchError(status: 412, error: "missing_stub", reason: reason)
     }
 
-    /// The CouchDB error for a datastore error, as CouchDB names the same failures.
-    public init(_ storeError: DocumentStoreError) {
-        switch storeError {
-        case .conflict: self = .conflict
-        case .notFound: self = .missing
-        case .invalidDocumentID: self = .illegalDocID
-        case .reservedField(_, let field): self = .badSpecialMember(field)
+    /// The CouchDB error for a value the document format refused: 400 `bad_request`, naming
+    /// what is wrong, as CouchDB answers a body, selector or revision it cannot read.
+    public init(_ formatError: DocumentFormatError) {
+        switch formatError {
         case .invalidJSON(let reason): self = .badRequest(reason)
         case .invalidRevision: self = .invalidRev
-        case .missingAttachment(_, let name, _):
-            self = .missingStub("Attachment '\(name)' is a stub and the server has no data for it; send its data.")
-        case .revisionTooDeep(let id):
-            self = .badRequest("Revision history of '\(id)' is too deep.")
-        case .storage(let message):
-            self = CouchError(status: 500, error: "internal_server_error", reason: message)
-        case .sqlite(let failure) where failure.isTransient:
-            self = .storeBusy
-        case .sqlite(let failure):
-            self = CouchError(status: 500, error: "internal_server_error", reason: failure.description)
-        }
-    }
-
-    /// The error for anything a handler throws: CouchDB-shaped errors pass through, datastore
-    /// errors map to CouchDB's, anything else is a 500.
-    public static func from(_ error: any Error) -> CouchError {
-        switch error {
-        case let couch as CouchError: return couch
-        case let store as DocumentStoreError: return CouchError(store)
-        default: return CouchError(status: 500, error: "unknown_error", reason: String(describing: error))
         }
     }
 }

@@ -1,4 +1,4 @@
-public import DocumentStore
+public import DocumentFormat
 public import Foundation
 
 /// Writes MIME multipart bodies the way CouchDB writes them: CRLF line ends, each part as

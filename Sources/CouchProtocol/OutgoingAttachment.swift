@@ -1,4 +1,4 @@
-public import DocumentStore
+public import DocumentFormat
 public import Foundation
 
 /// An attachment of a document about to be written in CouchDB's JSON: how its entry in
@@ -10,7 +10,7 @@ public enum OutgoingAttachment: Sendable {
     case follows(AttachmentInfo)
     /// The bytes inline as base64, with the digest when the writer knows it.
     case inline(contentType: String, revpos: Int, digest: String?, data: Data)
-    /// The bytes inline as base64, read from `store` a chunk at a time as they are written,
+    /// The bytes inline as base64, read from `source` a chunk at a time as they are written,
     /// so a large attachment is never held whole next to its encoded form.
-    case inlineFromStore(AttachmentInfo, store: DocumentStore)
+    case inlineStreamed(AttachmentInfo, from: any AttachmentSource)
 }

@@ -1,4 +1,4 @@
-public import DocumentStore
+public import DocumentFormat
 
 /// `POST /{db}/_revs_diff`, the request and its reply, as the one definition both the server
 /// (which reads requests and writes replies) and the replicator (which writes requests and

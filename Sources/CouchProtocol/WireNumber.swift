@@ -1,4 +1,4 @@
-public import DocumentStore
+public import DocumentFormat
 
 /// The range every count, length, limit, skip, position or revision number read from the
 /// wire must lie in, in a request to the server or a reply to the replicator.

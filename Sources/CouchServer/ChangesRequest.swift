@@ -2,6 +2,7 @@ import HTTPTypes
 import CouchProtocol
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// The options of a `_changes` request, validated before any reply byte is sent.
 struct ChangesRequest: Sendable {
@@ -44,7 +45,7 @@ struct ChangesRequest: Sendable {
             }
             do {
                 selection = ChangesSelection(selector: try DocumentSelector(given))
-            } catch let error as DocumentStoreError {
+            } catch let error as DocumentFormatError {
                 throw CouchError(status: 400, error: "bad_request", reason: "Invalid selector: \(error)")
             }
         } else if let filter = query["filter"] {

@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import DocumentFormat
 
 /// Builds responses the way CouchDB sends them: JSON with `Cache-Control: must-revalidate`,
 /// error bodies `{"error","reason"}`, raw attachment bytes, multipart bodies.

@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import DocumentFormat
 
 /// A request as the handlers see it: method, route, query, headers, the whole body, and the
 /// authenticated user (if any).

@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import DocumentFormat
 
 /// `GET|PUT|DELETE /{db}/{docid}/{attachment}`: attachment bytes on their own.
 extension CouchResponder {

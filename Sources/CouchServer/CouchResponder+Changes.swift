@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import DocumentFormat
 
 /// `GET|POST /{db}/_changes`: normal, longpoll and continuous feeds, as CouchDB writes them.
 extension CouchResponder {

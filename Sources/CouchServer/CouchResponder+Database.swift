@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import DocumentFormat
 
 /// Database-level endpoints: info, create, delete, `POST /{db}` and `_all_docs`.
 extension CouchResponder {

@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import DocumentFormat
 
 /// `GET|PUT|DELETE /{db}/{docid}`, including `open_revs` (JSON or multipart/mixed) and
 /// `multipart/related` uploads with attachments, as CouchDB's replicator uses them.

@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import DocumentFormat
 
 /// Mango queries: `POST /{db}/_find` and `POST /{db}/_index`, served by the store's queries.
 extension CouchResponder {

@@ -2,6 +2,7 @@ import CouchProtocol
 import DocumentStore
 import Foundation
 import Hummingbird
+import DocumentFormat
 
 /// `GET|PUT|DELETE /{db}/_local/{id}`: non-replicated documents such as replication
 /// checkpoints, with CouchDB's `0-N` revisions.

@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import DocumentFormat
 
 /// The replication endpoints: `_revs_diff`, `_bulk_get`, `_bulk_docs`.
 extension CouchResponder {

@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import DocumentFormat
 
 /// Server-level endpoints: `GET /`, `/_all_dbs`, `/_session`, `/_up`, `/_uuids`.
 extension CouchResponder {

@@ -1,6 +1,7 @@
 import CouchProtocol
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// Turning validated incoming documents into store writes, for both edit modes.
 extension CouchResponder {

@@ -1,6 +1,7 @@
 import CouchProtocol
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// Turns stored revisions into CouchDB's document JSON, honouring the read options a client
 /// asks for (`revs`, `revs_info`, `conflicts`, `attachments`, `atts_since`).

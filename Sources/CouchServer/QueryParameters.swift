@@ -1,6 +1,7 @@
 import CouchProtocol
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// A request's query string, read with CouchDB's rules and its `query_parse_error` replies.
 struct QueryParameters: Sendable {

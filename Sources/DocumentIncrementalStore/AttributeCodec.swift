@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ObjectGraph
+import DocumentFormat
 
 /// Encodes attribute values into the original store's JSON layout and back.
 ///

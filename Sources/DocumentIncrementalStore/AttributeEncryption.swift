@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import ObjectGraph
 import PasswordEncryption
+import DocumentFormat
 
 /// Turns the values of encrypted attributes into the base64 of an RNCryptor v3 message and
 /// back, with one store's password and salt pair (keys are derived once per process).

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 public import ObjectGraph
+import DocumentFormat
 
 extension DocumentIncrementalStore {
     /// One attribute or to-one relationship of a revision as `ReplicaMerge` compares it:

@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import ObjectGraph
 import PasswordEncryption
+import DocumentFormat
 
 extension DocumentIncrementalStore {
     /// Whether ``unlock(password:)`` accepted a password, so encrypted attributes can be read

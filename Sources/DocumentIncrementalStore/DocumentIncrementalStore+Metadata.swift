@@ -1,5 +1,6 @@
 public import DocumentStore
 import ObjectGraph
+public import DocumentFormat
 
 extension DocumentIncrementalStore {
     /// Settles the `CDTISMetaData` document after revisions arrived from elsewhere (a pull):

@@ -1,6 +1,7 @@
 public import DocumentStore
 import Foundation
 public import ObjectGraph
+public import DocumentFormat
 
 /// An `IncrementalStore` that keeps every managed object as one JSON document in a
 /// `DocumentStore`, in the layout of the original Cloudant incremental store (see the article

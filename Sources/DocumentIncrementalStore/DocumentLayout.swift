@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ObjectGraph
+import DocumentFormat
 
 /// The names and ID scheme of the document layout of the original Cloudant incremental store
 /// (the layout the original iOS app's databases use; see "Documents, Fetches and Indexes"),

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import PasswordEncryption
+import DocumentFormat
 
 /// The local (never replicated) document that keeps a store's salt pairs, one per password,
 /// each with a key-check value: an RNCryptor v3 message of a fixed text, so a wrong password

@@ -1,5 +1,6 @@
 import DocumentStore
 import ObjectGraph
+import DocumentFormat
 
 /// The first way a stored `CDTISMetaData` model description differs from a model, in
 /// entity and property terms (version hashes are left out: Core Data computes them

@@ -1,5 +1,6 @@
 import DocumentStore
 import ObjectGraph
+import DocumentFormat
 
 /// The datastore indexes a model asks for, each limited (by a partial filter on
 /// `CDTISEntityName`) to the documents of one entity, so writes of one entity never touch

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ObjectGraph
+import DocumentFormat
 
 /// The content of the replicated `CDTISMetaData` document: for each entity its version hash
 /// and properties (`typeName`, `versionHash`, `destination` for relationships).

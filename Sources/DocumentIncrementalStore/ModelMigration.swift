@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ObjectGraph
+import DocumentFormat
 
 /// Lightweight migration from the model described by a stored `CDTISMetaData` document to
 /// the current model: added attributes (optional or with a default), removed properties,

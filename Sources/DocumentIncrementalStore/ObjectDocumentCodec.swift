@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ObjectGraph
+import DocumentFormat
 
 /// Turns an object's persistent state into a document body (plus attachments) and a stored
 /// document back into a row, for one model.

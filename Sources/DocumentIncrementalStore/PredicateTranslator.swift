@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import ObjectGraph
+import DocumentFormat
 
 /// Translates object-graph predicates into datastore selectors.
 ///

@@ -1,3 +1,4 @@
+import DocumentFormat
 /// Options of an `_all_docs`-style listing of live documents by ID.
 public struct AllDocsOptions: Sendable {
     /// First ID (inclusive); with `descending`, the highest ID.

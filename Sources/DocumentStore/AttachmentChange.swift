@@ -1,4 +1,5 @@
 public import Foundation
+import DocumentFormat
 
 /// An attachment change supplied with a local write; attachments not named are inherited from
 /// the parent revision unchanged.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import DocumentFormat
 
 /// Attachment bytes kept once per digest, in chunks so large ones can be streamed, and the
 /// per-revision metadata kept as canonical JSON in the revision's row.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import DocumentFormat
 
 /// The documents a selector can match, found without reading bodies: `_id` lists from the
 /// `docs` table, `$text` from text indexes, equalities and `$in` lists from the leading column

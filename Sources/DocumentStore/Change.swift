@@ -1,3 +1,4 @@
+public import DocumentFormat
 /// One document in the changes feed, at its latest change.
 public struct Change: Sendable, Hashable {
     /// The sequence of the document's latest change.

@@ -1,3 +1,4 @@
+import DocumentFormat
 /// A batch of the changes feed read after some sequence.
 public struct ChangesBatch: Sendable {
     /// The changes in sequence order.

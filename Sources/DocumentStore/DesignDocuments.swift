@@ -1,3 +1,4 @@
+import DocumentFormat
 /// CouchDB's design documents (`_design/<name>`): stored and replicated like any other
 /// document, but never part of query results or counts, as CouchDB's `_find` leaves them out.
 enum DesignDocuments {

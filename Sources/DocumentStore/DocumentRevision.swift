@@ -1,3 +1,4 @@
+public import DocumentFormat
 /// One revision of a document as read from (or just written to) the store.
 public struct DocumentRevision: Sendable, Hashable {
     /// The document ID.

@@ -1,4 +1,5 @@
 import GRDB
+import DocumentFormat
 
 /// Async access to a store for code that runs on Swift concurrency's few shared threads (the
 /// HTTP server, the replicator): the store's synchronous calls inside `body` run on one of

@@ -1,5 +1,6 @@
 public import Foundation
 import GRDB
+public import DocumentFormat
 
 extension DocumentStore {
     /// An attachment of the winner (or of `rev`) with its bytes; nil if there is none.
@@ -44,6 +45,19 @@ extension DocumentStore {
             }
             guard found else { throw DocumentStoreError.notFound(id: digest) }
             if !pending.isEmpty { try body(pending) }
+        }
+    }
+}
+
+extension DocumentStore: AttachmentSource {
+    /// Streams a held attachment's bytes; ``DocumentStoreError/missingAttachment(id:name:digest:)``
+    /// when the store does not hold them, so a writer names the attachment it could not send.
+    public func streamAttachment(_ info: AttachmentInfo, of id: String, named name: String, chunkSize: Int,
+                                 _ body: (Data) throws -> Void) throws {
+        do {
+            try readAttachment(digest: info.digest, chunkSize: chunkSize, body)
+        } catch DocumentStoreError.notFound {
+            throw DocumentStoreError.missingAttachment(id: id, name: name, digest: info.digest)
         }
     }
 }

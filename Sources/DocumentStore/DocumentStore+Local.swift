@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+public import DocumentFormat
 
 extension DocumentStore {
     /// Writes a local document: never replicated, no history, not in the changes feed. The ID

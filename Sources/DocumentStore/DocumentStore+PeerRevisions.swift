@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+public import DocumentFormat
 
 extension DocumentStore {
     /// Records that the database `peer` names holds each document's `revisions` (its leaf

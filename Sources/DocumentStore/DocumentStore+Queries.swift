@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+public import DocumentFormat
 
 extension DocumentStore {
     /// Declares an index over `fields` (dotted paths) named `name`, building it over the
@@ -23,7 +24,7 @@ extension DocumentStore {
                             countsByLeadingKey: Bool = false) throws {
         guard !name.isEmpty else { throw DocumentStoreError.invalidJSON("an index needs a non-empty name") }
         guard !fields.isEmpty else { throw DocumentStoreError.invalidJSON("index '\(name)' needs at least one field") }
-        let paths = try fields.map { QueryIndex.Key(path: try FieldPath($0.field), folded: $0.folded) }
+        let paths = try DocumentStoreError.reporting { try fields.map { QueryIndex.Key(path: try FieldPath($0.field), folded: $0.folded) } }
         let fieldsText = String(decoding: CanonicalJSON.encode(.array(fields.map(\.json))), as: UTF8.self)
         let partialText = PartialFilter.storedText(partialFilter)
         func same(_ row: Row, from column: Int) -> Bool {
@@ -59,7 +60,7 @@ extension DocumentStore {
     /// ignoring case and accents. Declaring the same index again writes nothing.
     public func ensureTextIndex(field: String, name: String, partialFilter: JSONObject = [:]) throws {
         guard !name.isEmpty else { throw DocumentStoreError.invalidJSON("a text index needs a non-empty name") }
-        let path = try FieldPath(field)
+        let path = try DocumentStoreError.reporting { try FieldPath(field) }
         let partialText = PartialFilter.storedText(partialFilter)
         let declared = try reading { db in
             try Row.fetchOne(db, sql: "SELECT field, partial FROM text_indexes WHERE name = ?", arguments: [name])
@@ -110,7 +111,7 @@ extension DocumentStore {
     /// that index), `"candidates"` (document numbers gathered from `_id`, text and index
     /// look-ups) or `"scan"` (every live document is read).
     public func explain(_ query: Query) throws -> String {
-        let selector = try Selector(parsing: query.selector)
+        let selector = try DocumentStoreError.reporting { try Selector(parsing: query.selector) }
         let sort = try Self.sortKeys(query.sort)
         return try reading { db in
             switch try plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db) {
@@ -128,7 +129,7 @@ extension DocumentStore {
     /// ``explain(_:)``) it is the statement that reads the candidates, after they were
     /// gathered.
     public func explainQueryPlan(_ query: Query) throws -> [String] {
-        let selector = try Selector(parsing: query.selector)
+        let selector = try DocumentStoreError.reporting { try Selector(parsing: query.selector) }
         let sort = try Self.sortKeys(query.sort)
         return try reading { db in
             let plan: QueryPlan
@@ -153,7 +154,7 @@ extension DocumentStore {
     /// Documents equal on every sort key come in no particular order. Design documents
     /// (`_design/…`) are never returned, as CouchDB's `_find` leaves them out.
     public func find(_ query: Query) throws -> [DocumentRevision] {
-        let selector = try Selector(parsing: query.selector)
+        let selector = try DocumentStoreError.reporting { try Selector(parsing: query.selector) }
         let sort = try Self.sortKeys(query.sort)
         let skip = max(0, query.skip)
         let wanted = Self.wanted(query)
@@ -197,7 +198,7 @@ extension DocumentStore {
     /// when an index decides the selector alone and serves the sort: then no document body
     /// is read. `nil` when the query needs bodies (call ``find(_:)``).
     public func findIDs(_ query: Query) throws -> [String]? {
-        let selector = try Selector(parsing: query.selector)
+        let selector = try DocumentStoreError.reporting { try Selector(parsing: query.selector) }
         let sort = try Self.sortKeys(query.sort)
         return try reading { db in
             guard case .plan(let plan) = try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db),
@@ -254,7 +255,9 @@ extension DocumentStore {
 
     /// The planner's form of sort fields.
     static func sortKeys(_ sort: [SortField]) throws -> [QueryPlan.SortKey] {
-        try sort.map { QueryPlan.SortKey(key: QueryIndex.Key(path: try FieldPath($0.field), folded: $0.folded), ascending: $0.ascending) }
+        try DocumentStoreError.reporting {
+            try sort.map { QueryPlan.SortKey(key: QueryIndex.Key(path: try FieldPath($0.field), folded: $0.folded), ascending: $0.ascending) }
+        }
     }
 
     /// How many live documents match the selector (design documents left out, as in ``find(_:)``).
@@ -263,7 +266,7 @@ extension DocumentStore {
     /// its leading fields, nothing else), the count comes from the index without reading a
     /// document; otherwise the candidates are read and checked.
     public func count(selector: JSONValue) throws -> Int {
-        let parsed = try Selector(parsing: selector)
+        let parsed = try DocumentStoreError.reporting { try Selector(parsing: selector) }
         if case .all = parsed {
             return try reading { db in
                 let design = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM docs WHERE deleted = 0 AND doc_id GLOB '_design/*'") ?? 0

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+public import DocumentFormat
 
 extension DocumentStore {
     /// Adds revisions made elsewhere with their ancestry (CouchDB's `new_edits=false`), in one

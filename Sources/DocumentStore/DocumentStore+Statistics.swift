@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import DocumentFormat
 
 extension DocumentStore {
     /// Documents whose tree has more than one live leaf (conflicts to resolve), counted from a

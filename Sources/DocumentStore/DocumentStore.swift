@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Synchronization
+public import DocumentFormat
 
 /// A local datastore of revisioned JSON documents in one SQLite file, with CouchDB's model:
 /// revision trees, deterministic revision IDs, conflicts and a deterministic winner,
@@ -189,6 +190,8 @@ public final class DocumentStore: Sendable {
                 } catch let refusal as DocumentStoreError {
                     if case .storage = refusal { throw refusal }
                     return .failure(refusal)
+                } catch let refusal as DocumentFormatError {
+                    return .failure(DocumentStoreError(refusal))
                 }
             }
         }
@@ -451,6 +454,7 @@ public final class DocumentStore: Sendable {
     static func storeError(_ error: any Error) -> DocumentStoreError {
         switch error {
         case let error as DocumentStoreError: return error
+        case let error as DocumentFormatError: return DocumentStoreError(error)
         case let error as DatabaseError: return .sqlite(SQLiteFailure(error))
         default: return .storage("\(error)")
         }

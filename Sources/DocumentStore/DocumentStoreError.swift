@@ -1,3 +1,4 @@
+public import DocumentFormat
 /// Why a datastore operation was refused or failed. Each message names the cause and the fix.
 public enum DocumentStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The named parent revision is not a current leaf (stale or missing), or a create named
@@ -65,5 +66,20 @@ public enum DocumentStoreError: Error, Sendable, Equatable, CustomStringConverti
     public var isTransient: Bool {
         if case .sqlite(let failure) = self { return failure.isTransient }
         return false
+    }
+
+    /// The store's own error for a value the document format refused, so a caller of the
+    /// store sees one error type whatever layer found the fault.
+    public init(_ format: DocumentFormatError) {
+        switch format {
+        case .invalidJSON(let reason): self = .invalidJSON(reason)
+        case .invalidRevision(let reason): self = .invalidRevision(reason)
+        }
+    }
+
+    /// Runs `body`, reporting a format refusal (a selector, field path or revision the
+    /// store was handed) as the store's error of the same kind; other errors pass through.
+    static func reporting<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let format as DocumentFormatError { throw DocumentStoreError(format) }
     }
 }

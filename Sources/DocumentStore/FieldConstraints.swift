@@ -1,3 +1,4 @@
+import DocumentFormat
 /// What the top-level conditions on one field say about its collation key, for an index.
 struct FieldConstraints {
     var equal: [UInt8]?

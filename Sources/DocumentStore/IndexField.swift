@@ -1,5 +1,6 @@
+import DocumentFormat
 /// One field of a declared query index: a dotted path, keyed either by its value or, when
-/// `folded`, by its value with case and accents removed (``TextFolding``), so `$foldEq`
+/// `folded`, by its value with case and accents removed (`TextFolding`), so `$foldEq`
 /// conditions and folded sorts are answered from the index.
 public struct IndexField: Sendable, Hashable {
     /// Dotted path of the field.

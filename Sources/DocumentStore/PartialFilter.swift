@@ -1,4 +1,5 @@
 import Foundation
+import DocumentFormat
 
 /// The field equalities that select the documents a partial index holds (CouchDB's
 /// `partial_filter_selector`, limited to equalities so the planner can tell at a glance

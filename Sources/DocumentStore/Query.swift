@@ -1,3 +1,4 @@
+public import DocumentFormat
 /// A Mango-style query over live documents: a selector, a sort order, and a page.
 public struct Query: Sendable {
     /// The selector object (`$eq $ne $gt $gte $lt $lte $in $nin $exists $and $or $not`,

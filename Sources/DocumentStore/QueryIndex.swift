@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import DocumentFormat
 
 /// A declared query index: the fields it covers, an optional partial filter, and the table of
 /// collation keys that backs it. The table has one row per live document the filter selects

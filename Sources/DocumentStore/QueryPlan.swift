@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import DocumentFormat
 
 /// How a query reads candidates: which index (if any), the SQL constraints on its key columns,
 /// and whether the rows come out already in the requested sort order. Candidates are always

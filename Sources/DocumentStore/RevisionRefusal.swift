@@ -1,3 +1,4 @@
+public import DocumentFormat
 /// A replicated revision the store would not insert (bad history, missing attachment, invalid
 /// ID…), and why: reported per document so one bad revision does not sink a batch.
 public struct RevisionRefusal: Sendable {

@@ -1,4 +1,5 @@
 import GRDB
+import DocumentFormat
 
 /// What SQLite reported when a datastore operation failed: its result codes, message and
 /// statement, kept from GRDB's `DatabaseError` so a caller can tell a failure that goes away

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import DocumentFormat
 
 /// Counts kept in the `counters` table so that `status` and entity counts cost the same at
 /// 200 documents and at 2,000,000: `docs` (rows of `docs`, deleted ones included), `live`

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import DocumentFormat
 
 /// The SQLite schema of a store file, created and upgraded by a GRDB migrator.
 ///

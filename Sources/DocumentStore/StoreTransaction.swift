@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import DocumentFormat
 
 /// The write side of the store inside one SQLite transaction: local edits, replicated
 /// insertions, winner bookkeeping, index maintenance and stemming. Every public write of
@@ -110,7 +111,7 @@ struct StoreTransaction {
             parent = row
         }
 
-        let generation = try parent?.rev.childGeneration() ?? 1
+        let generation = try DocumentStoreError.reporting { try parent?.rev.childGeneration() ?? 1 }
         var infos = deleted ? [:] : AttachmentStorage.decodeMetadata(parent?.atts)
         for change in attachments where !deleted {
             switch change {
@@ -126,8 +127,10 @@ struct StoreTransaction {
             }
         }
 
-        let rev = try RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted, canonicalBody: bodyBytes,
-                                            attachmentDigests: infos.mapValues(\.digest))
+        let rev = try DocumentStoreError.reporting {
+            try RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted, canonicalBody: bodyBytes,
+                                          attachmentDigests: infos.mapValues(\.digest))
+        }
         let docNum: Int64
         if let doc {
             docNum = doc.docNum

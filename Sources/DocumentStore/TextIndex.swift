@@ -1,8 +1,9 @@
 import Foundation
 import GRDB
+import DocumentFormat
 
 /// A declared full-text index on one string field: an FTS5 table (`text_index_<n>`) with the
-/// trigram tokenizer over the field's folded text (``TextFolding``), one row per live
+/// trigram tokenizer over the field's folded text (`TextFolding`), one row per live
 /// document the partial filter selects, rowid = `doc_num`. A `$text` condition on the field
 /// becomes a trigram phrase query, which finds exactly the documents whose folded field
 /// contains the folded search text as a substring, for texts of three bytes or more.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import DocumentFormat
 
 /// Reads of the document and revision tables shared by reads and writes.
 enum TreeRows {

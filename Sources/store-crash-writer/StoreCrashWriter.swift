@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// A test helper: writes batches of documents to a store, printing `committed <n>` after each
 /// batch is durable, until it has written `--batches` of them or is killed. The crash tests

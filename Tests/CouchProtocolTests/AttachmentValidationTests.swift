@@ -2,6 +2,7 @@ import CouchProtocol
 import DocumentStore
 import Foundation
 import Testing
+import DocumentFormat
 
 /// The attachment checks the server and the replicator share.
 @Suite struct AttachmentValidationTests {

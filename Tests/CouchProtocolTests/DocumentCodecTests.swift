@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// The one document codec both sides use.
 @Suite("Document codec")
@@ -43,7 +44,7 @@ struct DocumentCodecTests {
         let info = try #require(saved.attachments["big"])
         var buffer: [UInt8] = []
         try CouchDocumentEncoder.append(CouchDocumentEncoder.members(id: "d", rev: saved.rev, deleted: false, body: [:]),
-                                        attachments: ["big": .inlineFromStore(info, store: store)], to: &buffer)
+                                        attachments: ["big": .inlineStreamed(info, from: store)], to: &buffer)
         let back = try CouchDocument(try #require(try JSONValue.parse(Data(buffer)).objectValue)).replicatedRevision()
         guard case .data("x/y", let data, info.revpos) = back.attachments["big"] else {
             Issue.record("attachment not inline")

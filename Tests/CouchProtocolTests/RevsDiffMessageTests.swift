@@ -1,6 +1,7 @@
 import CouchProtocol
 import DocumentStore
 import Testing
+import DocumentFormat
 
 /// The one `_revs_diff` message: what a server reads and writes, and what a client writes and
 /// reads, with the expected JSON written out.

@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// CouchDB 3's access model: without credentials only the welcome, `_up` and `_session`
 /// answer, unless the server opens reads or everything to anonymous requests.

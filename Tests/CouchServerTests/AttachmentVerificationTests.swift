@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// Declared attachment lengths and digests are checked against the bytes, and control
 /// characters never reach multipart part headers (issue #9).

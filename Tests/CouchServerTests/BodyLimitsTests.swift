@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// What a request body may cost: nothing before the request is authenticated, a bounded share
 /// of a server-wide budget after, and a bounded number of entries.

@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// What keeps a web page from using the server through a visitor's browser: the `Host` check
 /// against DNS rebinding, JSON-only endpoints against cross-site form posts, and a session

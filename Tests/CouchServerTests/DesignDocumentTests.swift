@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// `_design/<name>` documents: stored, served under CouchDB's URL forms with its status codes,
 /// and listed by every endpoint that lists documents; other `_` IDs stay refused.

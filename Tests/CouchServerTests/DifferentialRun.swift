@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import InteropSupport
+import DocumentFormat
 
 /// Sends the same requests, in the same order, to two CouchDB-compatible servers (ours and a
 /// live CouchDB), each in a database of its own, and lists where their replies differ after

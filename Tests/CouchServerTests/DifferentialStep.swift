@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import InteropSupport
+import DocumentFormat
 
 /// One request of a differential run, sent alike to our server and to CouchDB, and how its
 /// two replies are compared.

@@ -3,6 +3,7 @@ import Foundation
 import InteropSupport
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// The same requests sent to our server and to a live CouchDB 3.4.3 (`COUCHDB_URL`), the
 /// replies compared after normalising what legitimately differs (revision hashes each server

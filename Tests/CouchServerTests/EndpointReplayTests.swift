@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// Replays the direct calls of `endpoints.jsonl` (errors included) against a server seeded
 /// with the same documents, expecting CouchDB's status codes, error names and reply shapes.

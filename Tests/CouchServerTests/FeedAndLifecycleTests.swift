@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// Changes-feed variants, deletions, local documents, HEAD, multipart `_bulk_get` and
 /// session renewal.

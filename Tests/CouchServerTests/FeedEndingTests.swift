@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// Open feeds end with whole JSON when their database is deleted, and a delete racing
 /// writes answers every request with CouchDB's codes, never a 500 (issue #9).

@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import Logging
 import Testing
+import DocumentFormat
 
 /// Runs the steps of the CouchServer catalog's article "Serving a Database"
 /// (`Sources/CouchServer/Documentation.docc/ServingADatabase.md`), so its code keeps compiling

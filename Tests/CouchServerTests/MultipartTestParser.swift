@@ -1,6 +1,7 @@
 import InteropSupport
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// A deliberately simple multipart reader for the tests, independent of the server's parser:
 /// finds the document JSON and the attachment bytes in a multipart/mixed or multipart/related

@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import Testing
 @testable import CouchServer
+import DocumentFormat
 
 /// The server's own parsers: URL routes, database names, sequences (multipart bodies are
 /// CouchProtocol's, tested there).

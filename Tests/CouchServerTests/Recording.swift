@@ -1,6 +1,7 @@
 import InteropSupport
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// One recorded exchange with CouchDB 3.4.3 from `Tests/Fixtures/couchdb-3.4.3/*.jsonl`.
 struct RecordedExchange: Sendable {

@@ -1,6 +1,7 @@
 import InteropSupport
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// Sends recorded requests to our server as the recorded client would have: same method,
 /// path, headers and body, with redacted credentials replaced by real ones, the session

@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// Replays what CouchDB 3.4.3's own replicator sent to a CouchDB server (recorded in
 /// `Tests/Fixtures/couchdb-3.4.3/`) against our server, and checks that every reply has CouchDB's

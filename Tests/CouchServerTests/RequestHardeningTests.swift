@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// Requests crafted to overflow, poison or probe the server: each gets CouchDB's error
 /// shape and the server keeps answering.

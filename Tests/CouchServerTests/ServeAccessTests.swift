@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// `recipes serve`'s access and hardening options, end to end through the real executable.
 @Suite("recipes serve access and limits")

@@ -2,6 +2,7 @@ import InteropSupport
 import DocumentStore
 import Foundation
 import Testing
+import DocumentFormat
 
 /// End to end: the real `recipes serve` executable, started on port 0, talked to over HTTP.
 @Suite("recipes serve")

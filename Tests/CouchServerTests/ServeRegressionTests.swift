@@ -2,6 +2,7 @@ import InteropSupport
 import DocumentStore
 import Foundation
 import Testing
+import DocumentFormat
 
 /// Issue #9's numbered cases as regressions against one real `recipes serve` process
 /// (admin/`secret`, default access), over real HTTP on 127.0.0.1. Each test uses its own

@@ -4,6 +4,7 @@ import InteropSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
+import DocumentFormat
 #endif
 
 /// `recipes serve` stops on SIGTERM whatever its clients do, and closes a connection that

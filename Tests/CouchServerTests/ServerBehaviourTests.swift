@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// Behaviour beyond the recordings: multipart round trips, authentication, limits, validation,
 /// longpoll, and that refused requests change nothing.

@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import DocumentFormat
 
 @Suite("Optimistic locking and replica conflicts")
 struct ConflictTests {

@@ -4,6 +4,7 @@ import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
 import TestSupport
+import DocumentFormat
 
 @Suite("Crash safety of saves")
 struct CrashSafetyTests {

@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import DocumentFormat
 
 @Suite("Binary attributes load on access")
 struct DeferredBinaryTests {

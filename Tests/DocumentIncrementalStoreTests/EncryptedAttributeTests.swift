@@ -5,6 +5,7 @@ import PasswordEncryption
 import Testing
 @testable import DocumentIncrementalStore
 import TestSupport
+import DocumentFormat
 
 @Suite("Encrypted attributes (userInfo encrypted = YES)")
 struct EncryptedAttributeTests {

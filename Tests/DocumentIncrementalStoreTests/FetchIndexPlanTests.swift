@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import DocumentFormat
 
 /// Fetches through relationships keep their indexes: the query plans SQLite gives for them
 /// name the index and never scan, whether or not the model declares a fetch index. These

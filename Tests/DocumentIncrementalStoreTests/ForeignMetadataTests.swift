@@ -4,6 +4,7 @@ import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
 import TestSupport
+import DocumentFormat
 
 /// A `CDTISMetaData` document in the shape the original incremental store writes it (as the
 /// recorded CouchDB 3.4.3 traffic in `Tests/Fixtures/couchdb-3.4.3` holds it): a `metaData`

@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import ObjectGraph
 import Testing
+import DocumentFormat
 
 /// Runs the steps of the DocumentIncrementalStore catalog's article "Getting Started with
 /// DocumentIncrementalStore" (`Sources/DocumentIncrementalStore/Documentation.docc/GettingStarted.md`),

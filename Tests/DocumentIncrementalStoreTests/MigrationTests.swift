@@ -4,6 +4,7 @@ import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
 import TestSupport
+import DocumentFormat
 
 @Suite("Opening stores written with older models")
 struct MigrationTests {

@@ -4,6 +4,7 @@ import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
 import TestSupport
+import DocumentFormat
 
 @Suite("Documents written by the original iOS app")
 struct OriginalLayoutTests {

@@ -4,6 +4,7 @@ import ObjectGraph
 import PropertyBased
 import Testing
 @testable import DocumentIncrementalStore
+import DocumentFormat
 
 /// Random replica conflicts of one recipe (two or three replicas editing its attributes, its
 /// type and its ingredients from a common base) settle to the same object in an

@@ -4,6 +4,7 @@ import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
 import TestSupport
+import DocumentFormat
 
 @Suite("Attribute round trips and document layout")
 struct RoundTripTests {

@@ -4,6 +4,7 @@ import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
 import TestSupport
+import DocumentFormat
 
 /// Paths, models and temporary stores for the DocumentIncrementalStore tests.
 enum TestSupport {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DocumentStore
 import TestSupport
+import DocumentFormat
 
 /// The store's async access (`read`, `write`) and how it reports SQLite's failures.
 @Suite struct AsyncAccessTests {

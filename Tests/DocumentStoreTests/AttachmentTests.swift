@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import DocumentStore
 import TestSupport
+import DocumentFormat
 
 @Suite struct AttachmentTests {
     @Test func addReplaceRemoveAndInherit() throws {

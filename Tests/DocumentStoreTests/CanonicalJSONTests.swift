@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import DocumentStore
+import DocumentFormat
 
 @Suite struct CanonicalJSONTests {
     @Test func sortedKeysNoWhitespaceMinimalEscapes() {

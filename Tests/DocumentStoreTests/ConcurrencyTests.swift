@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DocumentStore
 import TestSupport
+import DocumentFormat
 
 @Suite struct ConcurrencyTests {
     @Test func twoWritersRacingOnOneDocument() async throws {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DocumentStore
 import TestSupport
+import DocumentFormat
 
 @Suite struct CrashTests {
     /// The `store-crash-writer` helper built next to the test bundle.

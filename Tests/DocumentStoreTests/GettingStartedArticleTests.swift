@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import Testing
+import DocumentFormat
 
 /// Runs the steps of the DocumentStore catalog's article "Getting Started with DocumentStore"
 /// (`Sources/DocumentStore/Documentation.docc/GettingStarted.md`), so its code keeps

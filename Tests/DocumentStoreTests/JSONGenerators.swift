@@ -1,5 +1,6 @@
 import DocumentStore
 import PropertyBased
+import DocumentFormat
 
 /// Random JSON values, JSON-ish byte soup and mutations of valid JSON text for the parser's
 /// property tests. Every generator draws only from the random number generator it is given,

@@ -2,9 +2,10 @@ import Foundation
 import PropertyBased
 import Testing
 @testable import DocumentStore
+import DocumentFormat
 
 /// Property tests of `JSONParser`: whatever bytes arrive, parsing returns a value or throws
-/// `DocumentStoreError.invalidJSON`; it never traps. Values written by `JSONWriter` read back
+/// `DocumentFormatError.invalidJSON`; it never traps. Values written by `JSONWriter` read back
 /// equal.
 @Suite struct JSONParserPropertyTests {
     /// What one parse did, failing the test on anything but a value or the typed error.
@@ -16,7 +17,7 @@ import Testing
     private func outcome(_ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation) -> Outcome? {
         do {
             return .value(try JSONValue.parse(Data(bytes)))
-        } catch let DocumentStoreError.invalidJSON(reason) {
+        } catch let DocumentFormatError.invalidJSON(reason) {
             #expect(reason.contains("at byte"), "the reason names the offset: \(reason)", sourceLocation: sourceLocation)
             return .refused(reason)
         } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DocumentStore
+import DocumentFormat
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String) throws -> JSONValue { try JSONValue.parse(Data(text.utf8)) }
@@ -41,13 +42,13 @@ import Testing
         "tru", "nul", "\"abc", "\"a\u{01}b\"", #""\x""#, #""\u12""#, #""\ud800""#, #""\udc00x""#, "1 2", "[1]x", "NaN",
     ])
     func refusesWhatIsNotJSON(_ text: String) {
-        #expect(throws: DocumentStoreError.self) { try JSONValue.parse(Data(text.utf8)) }
+        #expect(throws: DocumentFormatError.self) { try JSONValue.parse(Data(text.utf8)) }
     }
 
     @Test func refusesInvalidUTF8AndExcessiveNesting() {
-        #expect(throws: DocumentStoreError.self) { try JSONValue.parse(Data([0x22, 0xFF, 0x22])) }
+        #expect(throws: DocumentFormatError.self) { try JSONValue.parse(Data([0x22, 0xFF, 0x22])) }
         let deep = String(repeating: "[", count: JSONParser.maximumDepth + 1) + String(repeating: "]", count: JSONParser.maximumDepth + 1)
-        #expect(throws: DocumentStoreError.self) { try JSONValue.parse(Data(deep.utf8)) }
+        #expect(throws: DocumentFormatError.self) { try JSONValue.parse(Data(deep.utf8)) }
         let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         #expect((try? JSONValue.parse(Data(fine.utf8))) != nil)
     }

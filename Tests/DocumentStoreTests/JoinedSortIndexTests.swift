@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DocumentStore
 import TestSupport
+import DocumentFormat
 
 /// A sort key the chosen index lacks is read from another index joined by document number,
 /// so SQLite orders the few rows the chosen index selects and only the page is read; and

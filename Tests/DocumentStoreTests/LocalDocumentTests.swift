@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DocumentStore
+import DocumentFormat
 
 @Suite struct LocalDocumentTests {
     @Test func putGetDeleteWithoutHistoryOrChanges() throws {

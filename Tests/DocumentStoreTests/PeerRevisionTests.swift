@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DocumentStore
+import DocumentFormat
 
 /// What a store remembers other databases holding (the Replication article "Checkpoints,
 /// No Echo and Conflicts", section "No echo"), and the look-ups a sync makes on every run,

@@ -3,6 +3,7 @@ import GRDB
 import Testing
 @testable import DocumentStore
 import TestSupport
+import DocumentFormat
 
 @Suite struct QueryTests {
     static let documents: [(String, JSONObject)] = [
@@ -98,7 +99,7 @@ import TestSupport
         #expect(kept == ["keep": ["n": [1, 2]], "s": "té"])
         #expect(try JSONParser.parseObject(Data(text.utf8), keeping: []) == [:])
         for broken in [#"{"skip": [1, 2"#, #"{"skip": "open}"#, #"{"skip": 1"#, #"["not", "an object"]"#, #"{"skip": 1} x"#] {
-            #expect(throws: DocumentStoreError.self, "\(broken)") { try JSONParser.parseObject(Data(broken.utf8), keeping: ["keep"]) }
+            #expect(throws: DocumentFormatError.self, "\(broken)") { try JSONParser.parseObject(Data(broken.utf8), keeping: ["keep"]) }
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DocumentStore
+import DocumentFormat
 
 @Suite struct RandomIdentifierTests {
     @Test func uuidStringsAreVersion4UUIDsFoundationReads() throws {

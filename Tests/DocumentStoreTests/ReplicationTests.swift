@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DocumentStore
+import DocumentFormat
 
 @Suite struct ReplicationTests {
     /// Two branches off 2-b: 3-x (one replica) and 3-y then 4-z (another).

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import Testing
+import DocumentFormat
 
 /// Revision generations are held to `1...RevisionID.maximumGeneration`: text past it does
 /// not parse, replicated revisions past it are refused, and a revision at the limit can be
@@ -19,9 +20,9 @@ import Testing
     @Test func childGenerationStopsAtTheLimit() throws {
         #expect(try RevisionID(generation: 1, hash: "a").childGeneration() == 2)
         #expect(try RevisionID(generation: Self.top - 1, hash: "a").childGeneration() == Self.top)
-        #expect(throws: DocumentStoreError.self) { try RevisionID(generation: Self.top, hash: "a").childGeneration() }
-        #expect(throws: DocumentStoreError.self) { try RevisionID(generation: Int.max, hash: "a").childGeneration() }
-        #expect(throws: DocumentStoreError.self) {
+        #expect(throws: DocumentFormatError.self) { try RevisionID(generation: Self.top, hash: "a").childGeneration() }
+        #expect(throws: DocumentFormatError.self) { try RevisionID(generation: Int.max, hash: "a").childGeneration() }
+        #expect(throws: DocumentFormatError.self) {
             try RevisionHasher.revisionID(parent: RevisionID(generation: Int.max, hash: "a"), deleted: false,
                                           body: [:], attachmentDigests: [:])
         }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import DocumentStore
 import TestSupport
+import DocumentFormat
 
 /// Folded and partial query indexes, text indexes (`$text`), `_id` selectors and the
 /// statistics `status` reads.

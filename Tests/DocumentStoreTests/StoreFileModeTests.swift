@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// A store file the store creates is its owner's alone, and so are the journal files SQLite
 /// makes beside it; a file that already exists keeps its mode.

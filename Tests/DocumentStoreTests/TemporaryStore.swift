@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import DocumentStore
 import TestSupport
+import DocumentFormat
 
 /// Opens a fresh store in its own temporary directory.
 func makeStore(_ name: String = "store.sqlite", options: DocumentStore.Options = .init())

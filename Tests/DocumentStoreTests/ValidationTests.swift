@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DocumentStore
+import DocumentFormat
 
 @Suite struct ValidationTests {
     @Test(arguments: ["", "_design/", "_design", "_designer", "_local/x", "_anything", "_foo"])
@@ -123,11 +124,11 @@ import Testing
             do {
                 _ = try JSONValue.parseObject(Data(text.utf8))
                 Issue.record("accepted \(text)")
-            } catch let error as DocumentStoreError {
+            } catch let error as DocumentFormatError {
                 guard case .invalidJSON = error else { Issue.record("wrong error \(error)"); continue }
             }
         }
-        #expect(throws: DocumentStoreError.invalidJSON("a document body must be a JSON object")) {
+        #expect(throws: DocumentFormatError.invalidJSON("a document body must be a JSON object")) {
             try JSONValue.parseObject(Data("[1]".utf8))
         }
     }

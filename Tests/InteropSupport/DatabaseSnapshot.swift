@@ -1,5 +1,6 @@
 public import DocumentStore
 public import Foundation
+public import DocumentFormat
 
 /// Everything replication must carry, read from a database over CouchDB's HTTP API: every
 /// document's leaf revisions (so conflicts show), which documents are deleted, every live

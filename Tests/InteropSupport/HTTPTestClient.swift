@@ -3,6 +3,7 @@ public import Foundation
 public import FoundationNetworking
 #endif
 public import DocumentStore
+public import DocumentFormat
 
 /// A reply as the tests inspect it.
 public struct HTTPReply: Sendable {

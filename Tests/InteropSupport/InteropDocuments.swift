@@ -1,5 +1,6 @@
 public import DocumentStore
 public import Foundation
+import DocumentFormat
 
 /// The documents that make replication hard, written over CouchDB's HTTP API into any server
 /// (ours or CouchDB), so a replication between the two is checked on all of them at once:

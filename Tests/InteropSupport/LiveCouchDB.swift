@@ -1,5 +1,6 @@
 public import DocumentStore
 public import Foundation
+public import DocumentFormat
 
 /// A live Apache CouchDB that the interop tests talk to, named by the `COUCHDB_URL`
 /// environment variable (`http://USER:PASSWORD@HOST:PORT`, as `.ci/run` sets it).

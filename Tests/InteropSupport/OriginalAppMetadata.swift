@@ -1,4 +1,5 @@
 public import DocumentStore
+public import DocumentFormat
 
 /// The `CDTISMetaData` document the original iOS app's incremental store writes for the
 /// recipes model: its store metadata and a description of every entity and property. Tests

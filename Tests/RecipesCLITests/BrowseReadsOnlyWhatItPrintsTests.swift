@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import GRDB
 import Testing
+import DocumentFormat
 
 /// Browse commands read only the documents they print. Each command runs on a copy of a
 /// 400-recipe book in which every recipe and ingredient it has no reason to read has its

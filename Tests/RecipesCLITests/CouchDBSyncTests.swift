@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import InteropSupport
 import Testing
+import DocumentFormat
 
 /// The `recipes` program syncing with a live CouchDB (`COUCHDB_URL`) as a user runs it: real
 /// processes, real HTTP. Timeouts are hang guards only; nothing asserts a latency.

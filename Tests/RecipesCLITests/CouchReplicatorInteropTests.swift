@@ -3,6 +3,7 @@ import Foundation
 import InteropSupport
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// CouchDB 3's own replicator (`POST /_replicate` on a live CouchDB) pulling from and pushing
 /// to a real `recipes serve` process, over real HTTP: every document, leaf revision, body and

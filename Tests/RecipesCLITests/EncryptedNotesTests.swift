@@ -3,6 +3,7 @@ import Foundation
 import RecipesKit
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// `--notes`, `show`, password sources, wrong passwords, tampering and `rekey`, through the
 /// real program on a real store file.

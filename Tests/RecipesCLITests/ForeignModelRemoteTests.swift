@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import InteropSupport
 import Testing
+import DocumentFormat
 
 /// A remote database where another app wrote its `CDTISMetaData` for a different model: the
 /// pull refuses it before anything of it is stored, says why, and the store keeps opening

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 import RecipesKit
 @testable import recipes
+import DocumentFormat
 
 /// The one `--json` strategy: absent optionals are `null`, and the direct forms of bulk types
 /// equal what their `Encodable` conformance produces.

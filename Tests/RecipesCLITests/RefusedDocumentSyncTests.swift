@@ -3,6 +3,7 @@ import Foundation
 import InteropSupport
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// `recipes sync` when the remote refuses a document as too large: the sync says so and
 /// exits 3, the document stays pending in `status` with the reason, every later sync offers

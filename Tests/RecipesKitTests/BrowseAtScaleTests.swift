@@ -5,6 +5,7 @@ import ObjectGraph
 import Testing
 @testable import RecipesKit
 import TestSupport
+import DocumentFormat
 
 /// The recipe book on a real store file: every browse is a fetch the store answers from an
 /// index, search uses the text indexes and stays in step with every write, paging is stable.

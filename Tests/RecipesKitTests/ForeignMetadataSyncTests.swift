@@ -5,6 +5,7 @@ import InteropSupport
 import Testing
 @testable import RecipesKit
 import TestSupport
+import DocumentFormat
 
 /// Syncing with a database the original iOS app wrote: its `CDTISMetaData` document (the
 /// shape of the recorded CouchDB 3.4.3 traffic, with the store metadata the original

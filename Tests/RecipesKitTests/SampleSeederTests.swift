@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import RecipesKit
 import TestSupport
+import DocumentFormat
 
 @Suite("Sample seeder")
 struct SampleSeederTests {

@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import Testing
 @testable import Replication
+import DocumentFormat
 
 /// Where a replication resumes, from the two checkpoint copies and the source's instance.
 @Suite struct CheckpointComparisonTests {

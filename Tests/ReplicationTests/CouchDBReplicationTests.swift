@@ -4,6 +4,7 @@ import InteropSupport
 import Testing
 @testable import Replication
 import TestSupport
+import DocumentFormat
 
 /// Our replicator against a live CouchDB (`COUCHDB_URL`), both ways: every ID, leaf revision,
 /// body and attachment byte equal on both sides, deletions and conflicts carried, checkpoints

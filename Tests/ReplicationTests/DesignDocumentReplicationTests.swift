@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import Replication
 import TestSupport
+import DocumentFormat
 
 /// `_design/<name>` documents travel like any other: local → server → local, with edits,
 /// attachments (fetched under the `_design/name` URL) and deletion.

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Replication
 import Testing
+import DocumentFormat
 
 /// Runs the steps of the Replication catalog's article "Syncing with CouchDB"
 /// (`Sources/Replication/Documentation.docc/SyncingWithCouchDB.md`) against an in-process

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import Replication
 import TestSupport
+import DocumentFormat
 
 /// The HTTP client against a loopback responder that answers with canned good and bad replies:
 /// typed errors, retries, fallbacks, splits, refusals — and the local store left unchanged

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import Replication
 import TestSupport
+import DocumentFormat
 
 /// `Sync.live` against the in-process server (`ServerReplicationTests.Server`) and between
 /// two local stores. Timeouts are hang guards only.

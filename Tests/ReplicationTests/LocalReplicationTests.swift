@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import Replication
 import TestSupport
+import DocumentFormat
 
 /// Replication between two local store files: the embedded default, no server.
 @Suite struct LocalReplicationTests {

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import Replication
 import TestSupport
+import DocumentFormat
 
 /// Pulling attachments as CouchDB's replicator does: `_bulk_get` with stubs, then `open_revs`
 /// as multipart/mixed with raw attachment bytes, checked against their stubs before anything

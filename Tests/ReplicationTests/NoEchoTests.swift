@@ -9,6 +9,7 @@ import FoundationNetworking
 import Synchronization
 import Testing
 @testable import Replication
+import DocumentFormat
 
 /// A push never offers a remote what came from it or already went to it (issue #10, "No
 /// echo"): the store remembers per remote database instance which revisions it holds. The

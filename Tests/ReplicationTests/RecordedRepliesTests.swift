@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Testing
 @testable import Replication
+import DocumentFormat
 
 /// Every reply shape in the real CouchDB 3.4.3 recordings parses into what it says.
 @Suite struct RecordedRepliesTests {
@@ -231,7 +232,7 @@ import Testing
                 "_revisions": ["start": 3, "ids": ["x"]]]]]]]])
         }
         #expect(throws: CouchReplies.ShapeError.self) { try BulkDocsReply(json: ["ok": true]) }
-        #expect(throws: DocumentStoreError.self) { try JSONValue.parse(Data(#"{"results":[{"id":"#.utf8)) }
+        #expect(throws: DocumentFormatError.self) { try JSONValue.parse(Data(#"{"results":[{"id":"#.utf8)) }
     }
 
     @Test func documentsRoundTripThroughTheWireForm() throws {

@@ -4,6 +4,7 @@ import Foundation
 import Replication
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// A document the target refuses is not forgotten when the checkpoint moves past it: the
 /// checkpoint lists it, every later run offers it again and reports it, until it is copied

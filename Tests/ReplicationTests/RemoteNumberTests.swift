@@ -3,6 +3,7 @@ import Foundation
 import Testing
 @testable import Replication
 import TestSupport
+import DocumentFormat
 
 /// Numbers a remote sends are untrusted: each is held to its range where the reply is read,
 /// so an absurd one fails the replication with a typed error naming the remote and the

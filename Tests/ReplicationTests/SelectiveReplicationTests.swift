@@ -7,6 +7,7 @@ import FoundationNetworking
 #endif
 import Testing
 @testable import Replication
+import DocumentFormat
 
 /// Replications limited by document IDs or a Mango selector, in both directions, against the
 /// real server over HTTP (which applies CouchDB's `_doc_ids` and `_selector` changes filters).

@@ -5,6 +5,7 @@ import Logging
 import Testing
 @testable import Replication
 import TestSupport
+import DocumentFormat
 
 /// Replication against the CouchDB-compatible server (`CouchServer`, in-process on
 /// 127.0.0.1 with a real data directory): both directions, several parties, conflicts,

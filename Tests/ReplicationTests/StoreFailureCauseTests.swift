@@ -3,6 +3,7 @@ import Foundation
 import Replication
 import Testing
 import TestSupport
+import DocumentFormat
 
 /// A local store failure met during replication keeps the datastore's error.
 @Suite("Replication store failures keep their cause")

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 @testable import Replication
+import DocumentFormat
 
 /// Paths relative to the package, never absolute.
 enum PackagePaths {

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// `_local` documents for a canned server, versioned as CouchDB versions them: each write
 /// must name the current `_rev` (`0-N`) or gets 409, and the stored revision counts the

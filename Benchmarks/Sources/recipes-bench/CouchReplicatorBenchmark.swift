@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import Logging
 import Replication
+import DocumentFormat
 
 /// `recipes-bench couch-replicator`: CouchDB's own replicator (on a live CouchDB) pulling a
 /// book from a real `recipes serve` process, timed next to our replicator pulling the same

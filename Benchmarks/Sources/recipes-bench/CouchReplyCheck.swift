@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// Judges whether what came back for a fuzz request is a reply CouchDB could have given:
 /// a 2xx whose body matches its content type (JSON that parses, multipart with its boundary,

@@ -4,6 +4,7 @@ import Foundation
 import GRDB
 #if canImport(Glibc)
 import Glibc
+import DocumentFormat
 #endif
 
 /// `recipes-bench crash`: kills the real `recipes` program with SIGKILL at random points of

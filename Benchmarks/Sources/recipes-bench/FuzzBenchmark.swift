@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// `recipes-bench fuzz`: starts a real `recipes serve` process with an administrator, fills
 /// it with a couple of databases and documents, then sends generated hostile requests over

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import GRDB
+import DocumentFormat
 
 /// The floor for `recipes-bench graph`'s fetches: the same documents in plain SQLite tables
 /// (one per entity, the relationship keys and sort keys as indexed columns, the JSON body

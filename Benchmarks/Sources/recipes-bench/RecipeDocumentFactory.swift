@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// Makes recipe-shaped documents (the layout of the object-graph store: entity name, object
 /// version, attributes, relationships as document IDs) deterministically from a number, so a

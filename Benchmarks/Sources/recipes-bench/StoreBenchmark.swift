@@ -2,6 +2,7 @@ import ArgumentParser
 import DocumentStore
 import Foundation
 import GRDB
+import DocumentFormat
 
 /// `recipes-bench store`: document inserts against raw SQLite inserts of the same JSON, and an
 /// indexed query against the same query answered by a full scan.

@@ -7,6 +7,7 @@ import FoundationNetworking
 import Logging
 import RecipesKit
 import Replication
+import DocumentFormat
 
 /// `recipes-bench sync`: push, pull, no-op sync and one-change sync of recipe-shaped documents
 /// against a real `recipes serve` process on 127.0.0.1.

@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 public import ObjectGraph
 import DocumentIncrementalStore
+import DocumentFormat
 
 /// The recipe book as the `recipes` program uses it: find, list, show, add, edit and delete
 /// recipes in one context.

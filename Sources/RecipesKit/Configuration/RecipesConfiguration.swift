@@ -1,5 +1,6 @@
 import DocumentStore
 public import Foundation
+import DocumentFormat
 
 /// Where the `recipes` program keeps its store, which remote it syncs with, and whether it
 /// seeds sample recipes — resolved once from the command line, the environment and the

@@ -5,6 +5,7 @@ public import Replication
 import ObjectGraph
 import DocumentIncrementalStore
 import Synchronization
+import DocumentFormat
 
 extension RecipesStore {
     /// A sync of this store with the peer at `remoteURL` (a server is reached with `clientOptions`).

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// What the sample-set and configuration loaders need of the store's JSON model: a phrase
 /// naming a value's kind for their messages, and a parse whose failure says where the fault

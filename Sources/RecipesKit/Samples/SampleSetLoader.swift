@@ -1,5 +1,6 @@
 import DocumentStore
 public import Foundation
+import DocumentFormat
 
 /// Reads sample sets from JSON files and checks every value before handing back a
 /// ``SampleSet``, so an import either has a fully valid set or a ``SampleSetError`` listing

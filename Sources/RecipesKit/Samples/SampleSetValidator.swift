@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// Walks a parsed sample set file, collecting every problem with its JSON path and building
 /// the ``SampleSet`` from the values that are fine. Internal to ``SampleSetLoader``.

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// Reads and writes a `Codable` value as a store's local document (`_local/<id>`: never
 /// replicated, no history), for per-machine state such as whether the store was seeded

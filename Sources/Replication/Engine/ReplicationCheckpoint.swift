@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// The checkpoint document a replication keeps in `_local/<replication-id>` on both sides,
 /// in CouchDB's layout (`session_id`, `source_last_seq`, `history`), and the rule that picks

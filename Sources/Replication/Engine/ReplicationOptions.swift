@@ -1,5 +1,6 @@
 public import CouchProtocol
 public import DocumentStore
+public import DocumentFormat
 
 /// Settings of one replication.
 public struct ReplicationOptions: Sendable {
@@ -42,7 +43,7 @@ public struct ReplicationOptions: Sendable {
         if let selector {
             do {
                 selection.selector = try DocumentSelector(selector)
-            } catch let error as DocumentStoreError {
+            } catch let error as DocumentFormatError {
                 guard case .invalidJSON(let reason) = error else { throw ReplicationError.invalidSelector(error.description) }
                 throw ReplicationError.invalidSelector(reason)
             }

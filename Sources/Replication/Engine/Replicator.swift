@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 public import Logging
 import Synchronization
+import DocumentFormat
 
 /// Copies every document revision the target lacks from a source peer to a target peer, with
 /// the CouchDB replication protocol: changes feed in batches, `revs_diff`, fetch with history,

@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 import Logging
 import Synchronization
+import DocumentFormat
 
 /// One HTTP reply: status, headers (lower-cased names) and the whole body, with the request
 /// it answers (`GET /db/_changes`), so an error about the reply can name the endpoint.

@@ -1,6 +1,7 @@
 import CouchProtocol
 import DocumentStore
 public import Foundation
+import DocumentFormat
 
 extension CouchReplies {
     /// `GET /db/{id}?open_revs=[…]` with `Accept: multipart/mixed`: one part per revision,

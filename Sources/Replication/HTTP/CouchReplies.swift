@@ -1,6 +1,7 @@
 public import CouchProtocol
 public import DocumentStore
 import Foundation
+public import DocumentFormat
 
 /// Readers for the JSON replies of CouchDB's replication endpoints, shaped after real
 /// CouchDB 3.4.3 traffic. Each throws `CouchReplies.ShapeError` when a reply is not what the

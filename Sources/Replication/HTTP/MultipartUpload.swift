@@ -1,6 +1,7 @@
 import CouchProtocol
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// A revision written out as a `multipart/related` body in a temporary file, the form in
 /// which CouchDB's replicator pushes documents with attachments: the document JSON first

@@ -1,4 +1,5 @@
 public import DocumentStore
+public import DocumentFormat
 
 /// A document revision the target refused while the replication as a whole went on (for
 /// example a validation function answering `forbidden`).

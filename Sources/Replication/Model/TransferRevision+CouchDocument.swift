@@ -1,6 +1,7 @@
 import CouchProtocol
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// A revision in transit in CouchDB's document JSON, through the codec the server shares.
 extension TransferRevision {
@@ -54,7 +55,7 @@ extension TransferRevision {
             case .deferred(let info, _) where attachmentsFollow:
                 outgoing[name] = .follows(info)
             case .deferred(let info, let store):
-                outgoing[name] = .inlineFromStore(info, store: store)
+                outgoing[name] = .inlineStreamed(info, from: store)
             }
         }
         try CouchDocumentEncoder.append(members, attachments: outgoing, to: &buffer)

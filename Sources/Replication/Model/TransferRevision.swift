@@ -1,5 +1,6 @@
 public import DocumentStore
 public import Foundation
+public import DocumentFormat
 
 /// One revision of a document on its way from a source peer to a target peer: body, ancestry
 /// and attachments, in a form both the HTTP and the local peers can read and write.

@@ -6,6 +6,7 @@ import FoundationNetworking
 #endif
 public import Logging
 import Synchronization
+public import DocumentFormat
 
 /// A CouchDB (or Cloudant, or `recipes serve`) database over HTTP, as a replication peer.
 ///

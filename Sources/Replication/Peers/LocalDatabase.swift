@@ -1,6 +1,7 @@
 public import CouchProtocol
 public import DocumentStore
 public import Foundation
+public import DocumentFormat
 
 /// A local `DocumentStore` as a replication peer: the local side of every pull and push, and
 /// both sides of a local-to-local replication (the embedded default, no server needed).

@@ -1,6 +1,7 @@
 public import CouchProtocol
 public import DocumentStore
 public import Foundation
+public import DocumentFormat
 
 /// A database that can take part in a replication, on either side: a CouchDB-compatible
 /// server over HTTP (`CouchDatabase`) or a local `DocumentStore` (`LocalDatabase`).

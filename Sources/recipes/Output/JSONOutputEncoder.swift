@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// The one way `--json` output is made: any `Encodable` becomes a `JSONValue` in which an
 /// absent optional is written as `null` instead of being left out, so every documented key is

@@ -1,5 +1,6 @@
 import DocumentStore
 import RecipesKit
+import DocumentFormat
 
 /// A value whose `--json` form is built directly rather than through `Encodable`, for types
 /// printed by the thousand. The form must equal ``JSONOutputEncoder/generic(_:)`` of the same

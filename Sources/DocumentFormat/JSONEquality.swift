@@ -1,8 +1,8 @@
 /// Equality of JSON values as queries see it: numbers equal by value whether written as
 /// integers or doubles; arrays and objects member by member.
-enum JSONEquality {
+package enum JSONEquality {
     /// Whether two values are equal as JSON data.
-    static func equal(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
+    package static func equal(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.int(let a), .int(let b)): return a == b
         case (.int(let a), .double(let b)): return Double(a) == b

@@ -1,5 +1,5 @@
 /// A condition on one field's value (the operator part of a Mango selector).
-indirect enum FieldCondition: Sendable {
+package indirect enum FieldCondition: Sendable {
     case eq(JSONValue)
     case ne(JSONValue)
     case gt(JSONValue)
@@ -18,7 +18,7 @@ indirect enum FieldCondition: Sendable {
     case not(FieldCondition)
 
     /// Parses an operator object such as `{"$gt": 1, "$lt": 5}` (several operators = `$and`).
-    init(parsing members: JSONObject, field: String) throws {
+    package init(parsing members: JSONObject, field: String) throws {
         var conditions: [FieldCondition] = []
         for key in CanonicalJSON.sortedKeys(members) {
             let argument = members[key]!
@@ -31,35 +31,35 @@ indirect enum FieldCondition: Sendable {
             case "$lte": conditions.append(.lte(argument))
             case "$in", "$nin":
                 guard case .array(let values) = argument else {
-                    throw DocumentStoreError.invalidJSON("\(key) on field '\(field)' needs an array")
+                    throw DocumentFormatError.invalidJSON("\(key) on field '\(field)' needs an array")
                 }
                 conditions.append(key == "$in" ? .in(ValueList(values)) : .nin(ValueList(values)))
             case "$exists":
                 guard case .bool(let flag) = argument else {
-                    throw DocumentStoreError.invalidJSON("$exists on field '\(field)' needs true or false")
+                    throw DocumentFormatError.invalidJSON("$exists on field '\(field)' needs true or false")
                 }
                 conditions.append(.exists(flag))
             case "$foldEq", "$text":
                 guard case .string(let text) = argument else {
-                    throw DocumentStoreError.invalidJSON("\(key) on field '\(field)' needs a string")
+                    throw DocumentFormatError.invalidJSON("\(key) on field '\(field)' needs a string")
                 }
                 conditions.append(key == "$text" ? .text(text) : .foldEq(text))
             case "$not":
                 guard case .object(let inner) = argument, !inner.isEmpty,
                       inner.keys.allSatisfy({ $0.hasPrefix("$") })
                 else {
-                    throw DocumentStoreError.invalidJSON("$not on field '\(field)' needs an operator object")
+                    throw DocumentFormatError.invalidJSON("$not on field '\(field)' needs an operator object")
                 }
                 conditions.append(.not(try FieldCondition(parsing: inner, field: field)))
             default:
-                throw DocumentStoreError.invalidJSON("unknown operator \(key) on field '\(field)'")
+                throw DocumentFormatError.invalidJSON("unknown operator \(key) on field '\(field)'")
             }
         }
         self = conditions.count == 1 ? conditions[0] : .and(conditions)
     }
 
     /// Whether a field value (`nil` when the field is missing) satisfies the condition.
-    func matches(_ value: JSONValue?) -> Bool {
+    package func matches(_ value: JSONValue?) -> Bool {
         guard let value else {
             switch self {
             case .exists(let flag): return !flag
@@ -89,7 +89,7 @@ indirect enum FieldCondition: Sendable {
     }
 
     /// The condition split into the parts that must all hold.
-    var conjuncts: [FieldCondition] {
+    package var conjuncts: [FieldCondition] {
         if case .and(let parts) = self { return parts.flatMap(\.conjuncts) }
         return [self]
     }

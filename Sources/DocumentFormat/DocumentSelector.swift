@@ -6,10 +6,10 @@ public struct DocumentSelector: Sendable {
     /// The selector as given, for requests and replication IDs.
     public let json: JSONValue
 
-    /// Parses a selector object; `DocumentStoreError.invalidJSON` names what is wrong (an
+    /// Parses a selector object; ``DocumentFormatError/invalidJSON(_:)`` names what is wrong (an
     /// unknown operator, a malformed condition), so it can be refused before any work.
     public init(_ json: JSONValue) throws {
-        guard case .object = json else { throw DocumentStoreError.invalidJSON("a selector must be a JSON object") }
+        guard case .object = json else { throw DocumentFormatError.invalidJSON("a selector must be a JSON object") }
         self.selector = try Selector(parsing: json)
         self.json = json
     }

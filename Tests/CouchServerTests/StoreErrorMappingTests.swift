@@ -1,4 +1,5 @@
 import CouchProtocol
+import CouchServer
 import DocumentStore
 import Foundation
 import Testing

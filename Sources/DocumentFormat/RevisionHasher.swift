@@ -6,10 +6,10 @@ public import Foundation
 /// `[parent-or-null, deleted, body, {attachment name: digest}]`, one generation past the parent.
 public enum RevisionHasher {
     /// The ID of the revision with this parent, deletion flag, body and attachment digests.
-    /// - Throws: ``DocumentStoreError/invalidRevision(_:)`` when the parent is at
+    /// - Throws: ``DocumentFormatError/invalidRevision(_:)`` when the parent is at
     ///   ``RevisionID/maximumGeneration`` and so can have no child.
     public static func revisionID(parent: RevisionID?, deleted: Bool, body: JSONObject,
-                                  attachmentDigests: [String: String]) throws(DocumentStoreError) -> RevisionID {
+                                  attachmentDigests: [String: String]) throws(DocumentFormatError) -> RevisionID {
         var bodyBytes: [UInt8] = []
         bodyBytes.reserveCapacity(256)
         CanonicalJSON.appendObject(body, to: &bodyBytes)
@@ -18,8 +18,8 @@ public enum RevisionHasher {
     }
 
     /// Same as the public form, for a body already in canonical bytes (spares a second encoding).
-    static func revisionID(parent: RevisionID?, deleted: Bool, canonicalBody: [UInt8],
-                           attachmentDigests: [String: String]) throws(DocumentStoreError) -> RevisionID {
+    package static func revisionID(parent: RevisionID?, deleted: Bool, canonicalBody: [UInt8],
+                           attachmentDigests: [String: String]) throws(DocumentFormatError) -> RevisionID {
         let generation = try parent?.childGeneration() ?? 1
         var prefix: [UInt8] = [UInt8(ascii: "[")]
         if let parent {

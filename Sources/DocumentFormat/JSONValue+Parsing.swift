@@ -2,7 +2,7 @@ public import Foundation
 
 extension JSONValue {
     /// Parses JSON text into a value (integers kept exact), refusing anything that is not JSON
-    /// with `DocumentStoreError.invalidJSON`, so callers taking bodies from outside (HTTP,
+    /// with ``DocumentFormatError/invalidJSON(_:)``, so callers taking bodies from outside (HTTP,
     /// files, the command line) get the store's typed error. See `JSONParser` for the rules.
     public static func parse(_ data: Data) throws -> JSONValue {
         try JSONParser.parse(data)
@@ -17,7 +17,7 @@ extension JSONValue {
     /// estimated to take (text bytes of strings plus a fixed share per value and key), in
     /// steps of about `step` bytes and the remainder at the end. A server hands untrusted
     /// bodies to it so what they build stays within a budget: whatever `meter` throws stops
-    /// the parse there and is rethrown. Not JSON → `DocumentStoreError.invalidJSON`.
+    /// the parse there and is rethrown. Not JSON → ``DocumentFormatError/invalidJSON(_:)``.
     public static func parse(_ data: Data, meteringEvery step: Int, meter: @escaping (Int) throws -> Void) throws -> JSONValue {
         try JSONParser.parse(data, step: step, meter: meter)
     }
@@ -25,7 +25,7 @@ extension JSONValue {
     /// Parses JSON text that must be an object, such as a document body.
     public static func parseObject(_ data: Data) throws -> JSONObject {
         guard case .object(let object) = try parse(data) else {
-            throw DocumentStoreError.invalidJSON("a document body must be a JSON object")
+            throw DocumentFormatError.invalidJSON("a document body must be a JSON object")
         }
         return object
     }

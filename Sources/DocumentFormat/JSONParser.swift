@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Reads JSON text (RFC 8259) straight into `JSONValue`s, one pass over the UTF-8 bytes.
 ///
@@ -7,11 +7,11 @@ import Foundation
 /// without a fraction or exponent that fit in 64 bits stay exact (`int`); every other number is
 /// a `double`. A repeated object key keeps its last value. Anything that is not JSON — trailing
 /// text, raw control characters in strings, invalid UTF-8, lone surrogate escapes, nesting
-/// deeper than `maximumDepth` — is refused with `DocumentStoreError.invalidJSON` naming the
+/// deeper than `maximumDepth` — is refused with ``DocumentFormatError/invalidJSON(_:)`` naming the
 /// byte offset.
-struct JSONParser {
+package struct JSONParser {
     /// Deeper nesting is refused rather than risking the stack.
-    static let maximumDepth = 512
+    package static let maximumDepth = 512
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
@@ -21,7 +21,7 @@ struct JSONParser {
 
     /// The memory a built value is reckoned to take beyond its text: an enum slot plus its
     /// share of the array or dictionary storage holding it, growth slack included.
-    static let bytesPerValue = 64
+    package static let bytesPerValue = 64
     /// Estimated bytes built so far and not yet reported to `meter`.
     private var unreported = 0
     /// `unreported` at which `meter` is told next; never reached when there is no meter.
@@ -38,7 +38,7 @@ struct JSONParser {
     }
 
     /// Parses one JSON value (any kind) filling the whole of `data`, whitespace aside.
-    static func parse(_ data: Data) throws -> JSONValue {
+    package static func parse(_ data: Data) throws -> JSONValue {
         try data.withUnsafeBytes { raw in
             try parse(raw.bindMemory(to: UInt8.self))
         }
@@ -47,7 +47,7 @@ struct JSONParser {
     /// Parses one JSON value filling the whole of `data`, telling `meter` the memory the value
     /// is estimated to take as it grows (in steps of `step` bytes, then the rest at the end).
     /// An error `meter` throws stops the parse and is rethrown.
-    static func parse(_ data: Data, step: Int, meter: @escaping (Int) throws -> Void) throws -> JSONValue {
+    package static func parse(_ data: Data, step: Int, meter: @escaping (Int) throws -> Void) throws -> JSONValue {
         try data.withUnsafeBytes { raw in
             var parser = JSONParser(raw.bindMemory(to: UInt8.self), meter: meter, meterStep: max(step, 1))
             let value = try parser.parseWhole()
@@ -57,7 +57,7 @@ struct JSONParser {
     }
 
     /// Parses one JSON value filling the whole of `bytes`, whitespace aside.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
         var parser = JSONParser(bytes)
         return try parser.parseWhole()
     }
@@ -86,12 +86,12 @@ struct JSONParser {
     /// body's long arrays of IDs then cost a scan, not an allocation each); a skipped value
     /// is checked only for its brackets and strings, so this is for text already validated,
     /// as stored bodies are.
-    static func parseObject(_ data: Data, keeping keys: Set<String>) throws -> JSONObject {
+    package static func parseObject(_ data: Data, keeping keys: Set<String>) throws -> JSONObject {
         try data.withUnsafeBytes { raw in
             var parser = JSONParser(raw.bindMemory(to: UInt8.self))
             parser.skipWhitespace()
             guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{") else {
-                throw DocumentStoreError.invalidJSON("a document body must be a JSON object")
+                throw DocumentFormatError.invalidJSON("a document body must be a JSON object")
             }
             var object = JSONObject()
             try parser.parseMembers(closing: UInt8(ascii: "}"), in: "an object") { parser in
@@ -432,7 +432,7 @@ struct JSONParser {
         }
     }
 
-    private func failure(_ reason: String, at offset: Int? = nil) -> DocumentStoreError {
+    private func failure(_ reason: String, at offset: Int? = nil) -> DocumentFormatError {
         .invalidJSON("the text is not JSON: \(reason) at byte \(offset ?? index)")
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 /// Order-preserving byte keys for JSON values: comparing two keys byte by byte gives CouchDB's
 /// collation order (null < false < true < numbers < strings < arrays < objects), so SQLite
@@ -6,9 +6,9 @@ import Foundation
 ///
 /// Numbers compare as doubles; strings by their UTF-8 bytes (code-point order, not ICU's);
 /// arrays element by element, shorter first; objects by their (key, value) pairs in key order.
-enum CollationKey {
+package enum CollationKey {
     /// The key of `value`.
-    static func make(_ value: JSONValue) -> [UInt8] {
+    package static func make(_ value: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(16)
         append(value, to: &out)
@@ -16,15 +16,15 @@ enum CollationKey {
     }
 
     /// The key of `value`, as `Data` for binding to SQLite.
-    static func data(_ value: JSONValue) -> Data { Data(make(value)) }
+    package static func data(_ value: JSONValue) -> Data { Data(make(value)) }
 
     /// Compares two values in collation order: negative, zero or positive.
-    static func compare(_ lhs: JSONValue, _ rhs: JSONValue) -> Int {
+    package static func compare(_ lhs: JSONValue, _ rhs: JSONValue) -> Int {
         compare(make(lhs), make(rhs))
     }
 
     /// Compares two keys byte by byte.
-    static func compare(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
+    package static func compare(_ lhs: [UInt8], _ rhs: [UInt8]) -> Int {
         let count = min(lhs.count, rhs.count)
         for index in 0..<count where lhs[index] != rhs[index] {
             return lhs[index] < rhs[index] ? -1 : 1

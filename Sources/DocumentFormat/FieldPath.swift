@@ -1,13 +1,13 @@
 import Foundation
 /// A dotted path into a JSON body (`"a.b.c"`; `\.` stands for a literal dot in a name).
-struct FieldPath: Hashable, Sendable {
+package struct FieldPath: Hashable, Sendable {
     /// The member names, outermost first.
-    let components: [String]
+    package let components: [String]
     /// The text it was parsed from.
-    let text: String
+    package let text: String
 
     /// Parses a dotted path; `.invalidJSON` if it is empty or has an empty component.
-    init(_ text: String) throws {
+    package init(_ text: String) throws {
         var components: [String] = []
         var current = ""
         var escaping = false
@@ -26,22 +26,22 @@ struct FieldPath: Hashable, Sendable {
         }
         components.append(current)
         guard !text.isEmpty, !components.contains(where: \.isEmpty) else {
-            throw DocumentStoreError.invalidJSON("field path '\(text)' is empty or has an empty part")
+            throw DocumentFormatError.invalidJSON("field path '\(text)' is empty or has an empty part")
         }
         self.components = components
         self.text = text
     }
 
-    init(components: [String]) {
+    package init(components: [String]) {
         self.components = components
         self.text = components.map { $0.replacingOccurrences(of: ".", with: "\\.") }.joined(separator: ".")
     }
 
     /// Whether the path is `_id`, the document ID (not a member of the body).
-    var isDocumentID: Bool { components == ["_id"] }
+    package var isDocumentID: Bool { components == ["_id"] }
 
     /// The value at this path in `body`, or `nil` when some member on the way is missing.
-    func value(in body: JSONObject) -> JSONValue? {
+    package func value(in body: JSONObject) -> JSONValue? {
         var current: JSONValue? = body[components[0]]
         for component in components.dropFirst() {
             guard case .object(let object)? = current else { return nil }

@@ -1,6 +1,6 @@
 /// A parsed Mango selector: combinators over conditions on fields, matched against bodies the
 /// way CouchDB's Mango does (a missing field fails every condition except `$exists: false`).
-indirect enum Selector: Sendable {
+package indirect enum Selector: Sendable {
     /// Matches everything (the empty selector `{}`).
     case all
     /// Every part matches.
@@ -15,13 +15,13 @@ indirect enum Selector: Sendable {
     case field(FieldPath, FieldCondition)
 
     /// Parses a selector object; `.invalidJSON` names what is wrong.
-    init(parsing value: JSONValue) throws {
+    package init(parsing value: JSONValue) throws {
         self = try Selector.parse(value, prefix: [])
     }
 
     /// Whether the document `id` with `body` matches; the field `_id` is the document ID, as
     /// in CouchDB.
-    func matches(_ body: JSONObject, id: String) -> Bool {
+    package func matches(_ body: JSONObject, id: String) -> Bool {
         switch self {
         case .all: return true
         case .and(let parts): return parts.allSatisfy { $0.matches(body, id: id) }
@@ -35,7 +35,7 @@ indirect enum Selector: Sendable {
 
     /// Whether a condition anywhere in the selector is on `_id` or is `$text`: the selectors
     /// that a candidate set (``CandidateSet``) serves better than an ordered index.
-    var wantsCandidateSet: Bool {
+    package var wantsCandidateSet: Bool {
         switch self {
         case .all: return false
         case .and(let parts), .or(let parts), .nor(let parts): return parts.contains(where: \.wantsCandidateSet)
@@ -46,7 +46,7 @@ indirect enum Selector: Sendable {
     }
 
     /// The top-level body members the selector reads (`_id` is not one of them).
-    var topLevelFields: Set<String> {
+    package var topLevelFields: Set<String> {
         switch self {
         case .all: return []
         case .and(let parts), .or(let parts), .nor(let parts): return parts.reduce(into: []) { $0.formUnion($1.topLevelFields) }
@@ -57,7 +57,7 @@ indirect enum Selector: Sendable {
 
     /// The conditions that every match must satisfy: the field conditions of the top-level
     /// `$and`, flattened, each paired with its field.
-    var requiredConditions: [(FieldPath, FieldCondition)] {
+    package var requiredConditions: [(FieldPath, FieldCondition)] {
         switch self {
         case .field(let path, let condition):
             return condition.conjuncts.map { (path, $0) }
@@ -70,7 +70,7 @@ indirect enum Selector: Sendable {
 
     private static func parse(_ value: JSONValue, prefix: [String]) throws -> Selector {
         guard case .object(let members) = value else {
-            throw DocumentStoreError.invalidJSON("a selector must be a JSON object, not \(value)")
+            throw DocumentFormatError.invalidJSON("a selector must be a JSON object, not \(value)")
         }
         var parts: [Selector] = []
         for key in CanonicalJSON.sortedKeys(members) {
@@ -78,7 +78,7 @@ indirect enum Selector: Sendable {
             switch key {
             case "$and", "$or", "$nor":
                 guard case .array(let elements) = argument, !elements.isEmpty else {
-                    throw DocumentStoreError.invalidJSON("\(key) needs a non-empty array of selectors")
+                    throw DocumentFormatError.invalidJSON("\(key) needs a non-empty array of selectors")
                 }
                 let subs = try elements.map { try parse($0, prefix: prefix) }
                 parts.append(key == "$and" ? .and(subs) : key == "$or" ? .or(subs) : .nor(subs))
@@ -86,7 +86,7 @@ indirect enum Selector: Sendable {
                 parts.append(.not(try parse(argument, prefix: prefix)))
             default:
                 if key.hasPrefix("$") {
-                    throw DocumentStoreError.invalidJSON("unknown selector operator \(key)")
+                    throw DocumentFormatError.invalidJSON("unknown selector operator \(key)")
                 }
                 let path = prefix + (try FieldPath(key)).components
                 parts.append(try parseField(FieldPath(components: path), argument))
@@ -108,7 +108,7 @@ indirect enum Selector: Sendable {
             return try parse(argument, prefix: path.components)
         }
         guard operators.count == members.count else {
-            throw DocumentStoreError.invalidJSON(
+            throw DocumentFormatError.invalidJSON(
                 "field '\(path.text)' mixes operators and member names; use one or the other")
         }
         return .field(path, try FieldCondition(parsing: members, field: path.text))

@@ -17,7 +17,7 @@ public struct AttachmentInfo: Sendable, Hashable, Codable {
         self.revpos = revpos
     }
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case contentType = "content_type"
         case length, digest, revpos
     }

@@ -14,12 +14,12 @@ public enum CanonicalJSON {
 
     /// Appends an object with its keys in UTF-8 byte order; `false` if it held a non-finite double.
     @discardableResult
-    static func appendObject(_ members: JSONObject, to out: inout [UInt8]) -> Bool {
+    package static func appendObject(_ members: JSONObject, to out: inout [UInt8]) -> Bool {
         JSONWriter.canonical.appendObject(members, to: &out)
     }
 
     /// Keys in UTF-8 byte order, the order every replica agrees on.
-    static func sortedKeys(_ members: JSONObject) -> [String] {
+    package static func sortedKeys(_ members: JSONObject) -> [String] {
         JSONWriter.sortedKeys(members)
     }
 }

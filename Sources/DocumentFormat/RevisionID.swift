@@ -21,11 +21,11 @@ public struct RevisionID: Sendable, Hashable, Comparable, CustomStringConvertibl
     public var hasValidGeneration: Bool { (1...Self.maximumGeneration).contains(generation) }
 
     /// The generation a child of this revision gets, one past this one.
-    /// - Throws: ``DocumentStoreError/invalidRevision(_:)`` when this revision is at
+    /// - Throws: ``DocumentFormatError/invalidRevision(_:)`` when this revision is at
     ///   ``maximumGeneration`` (or outside the valid range), so no edit can overflow.
-    public func childGeneration() throws(DocumentStoreError) -> Int {
+    public func childGeneration() throws(DocumentFormatError) -> Int {
         guard hasValidGeneration, generation < Self.maximumGeneration else {
-            throw DocumentStoreError.invalidRevision(
+            throw DocumentFormatError.invalidRevision(
                 "revision \(self) is at generation \(generation); no revision can follow generation \(Self.maximumGeneration - 1)")
         }
         return generation + 1

@@ -137,7 +137,7 @@ public struct JSONWriter: Sendable {
 
     /// Whether `lhs` sorts before `rhs` by UTF-8 bytes (a `memcmp`, not a generic sequence
     /// comparison: key sorting is a large share of writing bodies).
-    static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
+    package static func utf8Precedes(_ lhs: String, _ rhs: String) -> Bool {
         var lhs = lhs
         var rhs = rhs
         return lhs.withUTF8 { left in
@@ -182,7 +182,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends a decimal integer without going through `String`.
-    static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
+    package static func appendInteger(_ value: Int64, to out: inout [UInt8]) {
         if value >= 0 && value < 10 {
             out.append(UInt8(ascii: "0") + UInt8(value))
             return
@@ -204,8 +204,8 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    static let nullBytes: [UInt8] = Array("null".utf8)
-    static let trueBytes: [UInt8] = Array("true".utf8)
-    static let falseBytes: [UInt8] = Array("false".utf8)
-    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    package static let nullBytes: [UInt8] = Array("null".utf8)
+    package static let trueBytes: [UInt8] = Array("true".utf8)
+    package static let falseBytes: [UInt8] = Array("false".utf8)
+    package static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

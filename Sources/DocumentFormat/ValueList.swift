@@ -1,14 +1,14 @@
 /// The argument list of `$in` / `$nin`, with its strings also in a set, so a document is
 /// checked against a list of thousands of IDs (a sub-query's answer) in constant time.
-struct ValueList: Sendable {
+package struct ValueList: Sendable {
     /// The values, in the order given.
-    let values: [JSONValue]
+    package let values: [JSONValue]
     /// The string values.
     private let strings: Set<String>
     /// Whether some value is not a string (those are compared one by one).
     private let hasOthers: Bool
 
-    init(_ values: [JSONValue]) {
+    package init(_ values: [JSONValue]) {
         self.values = values
         var strings = Set<String>()
         var hasOthers = false
@@ -20,7 +20,7 @@ struct ValueList: Sendable {
     }
 
     /// Whether `value` equals one of the values (JSON equality; a string equals only a string).
-    func contains(_ value: JSONValue) -> Bool {
+    package func contains(_ value: JSONValue) -> Bool {
         if case .string(let text) = value { return strings.contains(text) }
         return hasOthers && values.contains { JSONEquality.equal(value, $0) }
     }
