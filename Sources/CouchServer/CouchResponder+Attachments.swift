@@ -40,7 +40,7 @@ extension CouchResponder {
             }
             database.didWrite()
             return CouchReply.json(
-                201, ["ok": true, "id": .string(id), "rev": .string(saved.rev.description)],
+                201, DocumentWriteReply(id: id, rev: saved.rev.description).json,
                 headers: [(.eTag, "\"\(saved.rev)\""),
                           (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))/\(Self.pathEncode(name))")])
         case .delete:
@@ -52,7 +52,7 @@ extension CouchResponder {
                 return try store.update(id: id, parent: rev, body: parent.body, attachments: [.remove(name: name)])
             }
             database.didWrite()
-            return CouchReply.json(200, ["ok": true, "id": .string(id), "rev": .string(saved.rev.description)])
+            return CouchReply.json(200, DocumentWriteReply(id: id, rev: saved.rev.description).json)
         default:
             throw CouchError.methodNotAllowed
         }

@@ -32,19 +32,13 @@ extension CouchResponder {
             (try database.store.lastSequence, try database.store.documentCount(), try database.deletedDocumentCount())
         }
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: database.store.path)[.size] as? Int) ?? 0
-        return [
-            "db_name": .string(database.name.name),
-            "update_seq": .string(String(sequence)),
-            "purge_seq": "0",
-            "sizes": ["file": .int(Int64(fileSize)), "external": 0, "active": .int(Int64(fileSize))],
-            "props": [:],
-            "doc_del_count": .int(Int64(deleted)),
-            "doc_count": .int(Int64(count)),
-            "disk_format_version": 8,
-            "compact_running": false,
-            "cluster": ["q": 1, "n": 1, "w": 1, "r": 1],
-            "instance_start_time": .string(database.instanceStartTime),
-        ]
+        return DatabaseInfoReply(
+            name: database.name.name, updateSequence: .string(String(sequence)), purgeSequence: "0",
+            documentCount: count, deletedDocumentCount: deleted,
+            sizes: .init(file: fileSize, external: 0, active: fileSize), props: [:], diskFormatVersion: 8,
+            compactRunning: false, cluster: .init(q: 1, n: 1, w: 1, r: 1),
+            instanceStartTime: database.instanceStartTime
+        ).json
     }
 
     /// `POST /{db}`: a new document, its ID from `_id` or a fresh UUID.
@@ -55,7 +49,7 @@ extension CouchResponder {
         try CouchDocument.validate(id: id)
         let saved = try await save(incoming, id: id, in: database)
         return CouchReply.json(
-            201, ["ok": true, "id": .string(id), "rev": .string(saved.rev.description)],
+            201, DocumentWriteReply(id: id, rev: saved.rev.description).json,
             headers: [(.eTag, "\"\(saved.rev)\""), (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))")])
     }
 
@@ -90,10 +84,10 @@ extension CouchResponder {
         let inclusiveEnd = try query.bool("inclusive_end", default: true)
         let rendererCopy = renderer
         let keysCopy = keys
-        let (total, offset, rows) = try await database.store.withReader { _ throws -> (Int, Int?, [JSONValue]) in
+        let reply = try await database.store.withReader { _ throws -> AllDocsReply in
             let store = database.store
             let total = try store.documentCount()
-            var rows = [JSONValue]()
+            var rows = [AllDocsReply.Row]()
             var offset: Int? = nil
             if let keysCopy {
                 var selected = keysCopy
@@ -110,39 +104,25 @@ extension CouchResponder {
                 let before = try startKey.map { try store.documentCount(before: $0, descending: descending) } ?? 0
                 offset = min(total, before + max(0, skip))
                 for revision in try store.allDocuments(options) {
-                    var row: JSONObject = [
-                        "id": .string(revision.id), "key": .string(revision.id),
-                        "value": ["rev": .string(revision.rev.description)],
-                    ]
-                    if includeDocs { row["doc"] = .object(try rendererCopy.render(revision, store: store).json) }
-                    rows.append(.object(row))
+                    let doc: JSONValue? = includeDocs ? .object(try rendererCopy.render(revision, store: store).json) : nil
+                    rows.append(.document(id: revision.id, rev: revision.rev, deleted: false, doc: doc))
                 }
             }
-            return (total, offset, rows)
+            return AllDocsReply(totalRows: total, offset: offset, rows: rows)
         }
-        return CouchReply.json(200, [
-            "total_rows": .int(Int64(total)),
-            "offset": offset.map { .int(Int64($0)) } ?? .null,
-            "rows": .array(rows),
-        ])
+        return CouchReply.json(200, reply.json)
     }
 
     /// One `_all_docs` row for an explicitly requested key: live, deleted or missing.
-    private static func allDocsRow(key: String, store: DocumentStore, includeDocs: Bool, renderer: DocumentRenderer) throws -> JSONValue {
+    private static func allDocsRow(key: String, store: DocumentStore, includeDocs: Bool, renderer: DocumentRenderer) throws -> AllDocsReply.Row {
         if CouchDocument.isDocumentID(key), let live = try store.get(id: key) {
-            var row: JSONObject = ["id": .string(key), "key": .string(key), "value": ["rev": .string(live.rev.description)]]
-            if includeDocs { row["doc"] = .object(try renderer.render(live, store: store).json) }
-            return .object(row)
+            let doc: JSONValue? = includeDocs ? .object(try renderer.render(live, store: store).json) : nil
+            return .document(id: key, rev: live.rev, deleted: false, doc: doc)
         }
         if CouchDocument.isDocumentID(key), let winner = try store.leafRevisions(id: key).first {
-            var row: JSONObject = [
-                "id": .string(key), "key": .string(key),
-                "value": ["rev": .string(winner.rev.description), "deleted": true],
-            ]
-            if includeDocs { row["doc"] = .null }
-            return .object(row)
+            return .document(id: key, rev: winner.rev, deleted: true, doc: includeDocs ? .null : nil)
         }
-        return ["key": .string(key), "error": "not_found"]
+        return .error(key: key, error: "not_found")
     }
 
     /// Percent-encodes one path segment for a `Location` header.

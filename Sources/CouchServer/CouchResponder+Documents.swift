@@ -118,25 +118,23 @@ extension CouchResponder {
             return results
         }
         guard multipart else {
-            let array = results.map { result -> JSONValue in
+            return CouchReply.json(200, OpenRevsReply(results.map { result in
                 switch result {
-                case .found(let rendered): return ["ok": .object(rendered.json)]
-                case .missing(let rev): return ["missing": .string(rev.description)]
+                case .found(let rendered): .ok(rendered.json)
+                case .missing(let rev): .missing(rev.description)
                 }
-            }
-            return CouchReply.json(200, .array(array))
+            }).json)
         }
         var writer = MultipartWriter(output: Data())
         for result in results {
             switch result {
             case .missing(let rev):
-                try writer.appendPart(headers: [("Content-Type", "application/json; error=\"true\"")],
-                                      body: JSONWriter.couchDB.data(["missing": .string(rev.description)]))
+                try RevisionResult.missing(rev.description).appendPart(to: &writer)
             case .found(let rendered) where rendered.following.isEmpty:
-                try writer.appendPart(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(.object(rendered.json)))
+                try RevisionResult.ok(rendered.json).appendPart(to: &writer)
             case .found(let rendered):
                 let inner = try await Self.relatedBody(rendered, store: database.store)
-                try writer.appendPart(headers: [("Content-Type", inner.contentType)], body: inner.body)
+                try OpenRevsMultipartReply.appendRelated(contentType: inner.contentType, body: inner.body, to: &writer)
             }
         }
         let contentType = writer.contentType("mixed")
@@ -202,7 +200,7 @@ extension CouchResponder {
             database.didWrite()
         }
         return CouchReply.json(
-            201, ["ok": true, "id": .string(id), "rev": .string(rev.description)],
+            201, DocumentWriteReply(id: id, rev: rev.description).json,
             headers: [(.eTag, "\"\(rev)\""),
                       (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))")])
     }
@@ -222,7 +220,7 @@ extension CouchResponder {
         }
         let deleted = try await database.store.withWriter { _ in try database.store.delete(id: id, parent: rev) }
         database.didWrite()
-        return CouchReply.json(200, ["ok": true, "id": .string(id), "rev": .string(deleted.rev.description)],
+        return CouchReply.json(200, DocumentWriteReply(id: id, rev: deleted.rev.description).json,
                                headers: [(.eTag, "\"\(deleted.rev)\"")])
     }
 }

@@ -46,15 +46,15 @@ extension CouchResponder {
         reading.fields = fields.map { Array(Set($0.compactMap { $0.split(separator: ".").first.map(String.init) })) }
         let query = reading
         let wantedFields = fields
-        let docs = try await database.store.withReader { _ throws -> [JSONValue] in
+        let docs = try await database.store.withReader { _ throws -> [JSONObject] in
             let store = database.store
             return try store.find(query).map { revision in
                 let rendered = try DocumentRenderer().render(revision, store: store).json
-                guard let wantedFields else { return .object(rendered) }
-                return .object(Self.project(rendered, fields: wantedFields))
+                guard let wantedFields else { return rendered }
+                return Self.project(rendered, fields: wantedFields)
             }
         }
-        return CouchReply.json(200, ["docs": .array(docs), "bookmark": "nil"])
+        return CouchReply.json(200, FindReply(docs: docs, bookmark: "nil").json)
     }
 
     /// A `_find` body's `limit` or `skip`: an integer in `0...WireNumber.maximum`, so the

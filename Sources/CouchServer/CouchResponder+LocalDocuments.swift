@@ -40,7 +40,7 @@ extension CouchResponder {
                 }
                 return written
             }
-            return CouchReply.json(201, ["ok": true, "id": .string(fullID), "rev": .string("0-\(counter)")],
+            return CouchReply.json(201, DocumentWriteReply(id: fullID, rev: "0-\(counter)").json,
                                    headers: [(.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(fullID))")])
         case .delete:
             // Like PUT: only the current revision may delete, so a stale writer cannot remove
@@ -55,7 +55,7 @@ extension CouchResponder {
                     return nil
                 }
             }
-            return CouchReply.json(200, ["ok": true, "id": .string(fullID), "rev": "0-0"])
+            return CouchReply.json(200, DocumentWriteReply(id: fullID, rev: "0-0").json)
         default:
             throw CouchError.methodNotAllowed
         }

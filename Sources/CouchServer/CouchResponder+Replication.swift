@@ -20,60 +20,40 @@ extension CouchResponder {
         return CouchReply.json(200, RevsDiffMessage.Response(entries: diff, unparseable: asked.unparseable).json)
     }
 
-    /// One document asked for in `_bulk_get`.
-    private struct BulkGetItem: Sendable {
-        var id: String
-        var rev: RevisionID?
-        var revText: String?
-        var attsSince: [RevisionID]
-    }
-
     /// `POST /{db}/_bulk_get`: many revisions in one request (JSON, or multipart/mixed when
     /// the client asks only for that).
     func bulkGet(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.post])
         let body = try await request.jsonObjectBody()
-        guard let docs = body["docs"]?.arrayValue else { throw CouchError.badRequest("Missing JSON list of 'docs'.") }
-        try checkEntryCount(docs.count, of: "docs")
-        var items = [BulkGetItem]()
-        for element in docs {
-            guard let object = element.objectValue, let id = object["id"]?.stringValue else {
-                throw CouchError.badRequest("Every _bulk_get entry needs an id")
-            }
-            let revText = object["rev"]?.stringValue
-            let attsSince = try object["atts_since"].map(QueryParameters.revisions(from:)) ?? []
-            items.append(BulkGetItem(id: id, rev: revText.flatMap(RevisionID.init), revText: revText, attsSince: attsSince))
-        }
+        let asked = try BulkGetMessage.Request(json: body)
+        try checkEntryCount(asked.docs.count, of: "docs")
         var renderer = DocumentRenderer()
-        renderer.revs = try request.query.bool("revs") || body["revs"]?.boolValue == true
-        renderer.attachments = try request.query.bool("attachments") || body["attachments"]?.boolValue == true
-        let latest = try request.query.bool("latest") || body["latest"]?.boolValue == true
+        renderer.revs = try request.query.bool("revs") || asked.revs == true
+        renderer.attachments = try request.query.bool("attachments") || asked.attachments == true
+        let latest = try request.query.bool("latest") || asked.latest == true
         let rendererCopy = renderer
-        let requested = items
-        let results = try await database.store.withReader { _ throws -> [JSONValue] in
+        let requested = asked.docs
+        let results = try await database.store.withReader { _ throws -> [BulkGetMessage.Response.Result] in
             let store = database.store
+            let revs = requested.map { $0.rev.flatMap(RevisionID.init) }
             // The common case when replicating: each revision asked for is its document's
             // winner, hence a leaf and its own latest. One read gets them all with their history.
-            let asked = requested.indices.filter { requested[$0].rev != nil && CouchDocument.isDocumentID(requested[$0].id) }
-            var direct = [(revision: DocumentRevision, history: [RevisionID])?](repeating: nil, count: requested.count)
-            let read = try store.revisionsWithHistory(asked.map { (id: requested[$0].id, rev: requested[$0].rev!) })
-            for (index, found) in zip(asked, read) { direct[index] = found }
-            return try zip(requested, direct).map { item, found in
+            let direct = requested.indices.filter { revs[$0] != nil && CouchDocument.isDocumentID(requested[$0].id) }
+            var found = [(revision: DocumentRevision, history: [RevisionID])?](repeating: nil, count: requested.count)
+            let read = try store.revisionsWithHistory(direct.map { (id: requested[$0].id, rev: revs[$0]!) })
+            for (index, revision) in zip(direct, read) { found[index] = revision }
+            return try requested.indices.map { index in
+                let item = requested[index]
                 var renderer = rendererCopy
-                renderer.attsSince = item.attsSince
-                var docs = [JSONValue]()
-                let missing: JSONValue = [
-                    "error": [
-                        "id": .string(item.id), "rev": .string(item.revText ?? "undefined"),
-                        "error": "not_found", "reason": "missing",
-                    ],
-                ]
+                renderer.attsSince = item.attachmentsSince ?? []
+                var docs = [RevisionResult]()
+                let missing = RevisionResult.error(.init(id: item.id, rev: item.rev ?? "undefined", error: "not_found", reason: "missing"))
                 if !CouchDocument.isDocumentID(item.id) {
                     docs.append(missing)
-                } else if let rev = item.rev {
-                    if let (exact, history) = found, exact.sequence != 0 || !latest {
-                        docs.append(["ok": .object(try renderer.render(exact, store: store, history: history).json)])
-                        return ["id": .string(item.id), "docs": .array(docs)]
+                } else if let rev = revs[index] {
+                    if let (exact, history) = found[index], exact.sequence != 0 || !latest {
+                        docs.append(.ok(try renderer.render(exact, store: store, history: history).json))
+                        return .init(id: item.id, docs: docs)
                     }
                     var matches = [DocumentRevision]()
                     if latest {
@@ -85,41 +65,25 @@ extension CouchResponder {
                     }
                     if matches.isEmpty, let exact = try store.get(id: item.id, rev: rev) { matches = [exact] }
                     if matches.isEmpty { docs.append(missing) }
-                    for match in matches { docs.append(["ok": .object(try renderer.render(match, store: store).json)]) }
-                } else if item.revText != nil {
-                    docs.append(["error": [
-                        "id": .string(item.id), "rev": .string(item.revText!),
-                        "error": "bad_request", "reason": "Invalid rev format",
-                    ]])
+                    for match in matches { docs.append(.ok(try renderer.render(match, store: store).json)) }
+                } else if let text = item.rev {
+                    docs.append(.error(.init(id: item.id, rev: text, error: "bad_request", reason: "Invalid rev format")))
                 } else if let winner = try store.leafRevisions(id: item.id).first {
-                    docs.append(["ok": .object(try renderer.render(winner, store: store).json)])
+                    docs.append(.ok(try renderer.render(winner, store: store).json))
                 } else {
                     docs.append(missing)
                 }
-                return ["id": .string(item.id), "docs": .array(docs)]
+                return .init(id: item.id, docs: docs)
             }
         }
+        let reply = BulkGetMessage.Response(results: results)
         if request.prefersMultipartMixed {
-            return try await bulkGetMultipart(results, renderer: renderer, database: database)
+            var writer = MultipartWriter(output: Data(), framing: .padded)
+            try reply.appendParts(to: &writer)
+            let contentType = writer.contentType("mixed")
+            return CouchReply.bytes(200, try writer.finish(), contentType: contentType)
         }
-        return CouchReply.json(200, ["results": .array(results)])
-    }
-
-    /// The multipart/mixed form of `_bulk_get`: one part per returned revision or error.
-    private func bulkGetMultipart(_ results: [JSONValue], renderer: DocumentRenderer, database: Database) async throws -> Response {
-        var writer = MultipartWriter(output: Data(), framing: .padded)
-        for result in results {
-            for doc in result.objectValue?["docs"]?.arrayValue ?? [] {
-                if let ok = doc.objectValue?["ok"] {
-                    try writer.appendPart(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(ok))
-                } else {
-                    try writer.appendPart(headers: [("Content-Type", "application/json; error=\"true\"")],
-                                          body: JSONWriter.couchDB.data(doc.objectValue?["error"] ?? .null))
-                }
-            }
-        }
-        let contentType = writer.contentType("mixed")
-        return CouchReply.bytes(200, try writer.finish(), contentType: contentType)
+        return CouchReply.json(200, reply.json)
     }
 
     /// `POST /{db}/_bulk_docs`: many writes; with `new_edits:false` revisions are inserted as

@@ -104,7 +104,7 @@ import DocumentFormat
         })
         let contentType = try #require(exchange.responseHeaders["content-type"])
         let id = "CDTIS-Recipe-22222222-2222-4222-8222-222222222222"
-        let result = try CouchReplies.openRevsMultipart(exchange.body, contentType: contentType, documentID: id)
+        let result = try FetchResult(OpenRevsMultipartReply(data: exchange.body, contentType: contentType, documentID: id), documentID: id)
         #expect(result.failures.isEmpty)
         let revision = try #require(result.revisions.first)
         #expect(result.revisions.count == 1)

@@ -40,7 +40,7 @@ import DocumentFormat
         var checked = 0
         for file in Self.allFiles {
             for exchange in try Self.exchanges(file) where exchange.path.contains("/_changes") && exchange.status == 200 {
-                let page = try CouchReplies.changes(try reply(exchange))
+                let page = try ChangesPage(json: try reply(exchange))
                 let raw = try reply(exchange).objectValue!
                 #expect(page.lastSequence.value == raw["last_seq"])
                 #expect(page.lastSequence.value.stringValue != nil)
@@ -57,13 +57,13 @@ import DocumentFormat
         }
         #expect(checked >= 5)
         let limited = try Self.exchanges("endpoints.jsonl").first { $0.path.contains("limit=3") }!
-        let page = try CouchReplies.changes(try reply(limited))
+        let page = try ChangesPage(json: try reply(limited))
         #expect(page.pending == 2)
         #expect(page.rows[0].revisions.map(\.description) == ["2-bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "2-aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"])
         let interval = try Self.exchanges("endpoints.jsonl").first { $0.path.contains("seq_interval") }!
-        let sparse = try CouchReplies.changes(try reply(interval))
+        let sparse = try ChangesPage(json: try reply(interval))
         #expect(sparse.rows.contains { $0.sequence == nil })
-        let deletedRow = try CouchReplies.changes(try reply(try Self.exchanges("couch-replicator-pulls-from-server.jsonl")
+        let deletedRow = try ChangesPage(json: try reply(try Self.exchanges("couch-replicator-pulls-from-server.jsonl")
             .first { $0.path.contains("/_changes") }!)).rows.first { $0.id.hasSuffix("44444444-4444-4444-8444-444444444444") }
         #expect(deletedRow?.deleted == true)
     }
@@ -119,7 +119,7 @@ import DocumentFormat
 
     @Test func bulkGetJSONWithInlineAttachmentsDeletionsAndErrors() throws {
         let exchange = try Self.exchanges("endpoints.jsonl").first { $0.path.contains("/_bulk_get") }!
-        let result = try CouchReplies.bulkGet(try reply(exchange))
+        let result = try FetchResult(bulkGet: try reply(exchange))
         #expect(result.revisions.count == 3)
         #expect(result.failures.map(\.id) == ["nodoc"])
         #expect(result.failures.first?.error == "not_found")
@@ -139,7 +139,7 @@ import DocumentFormat
         // The replicator's own _bulk_get replies (attachments=false) carry stubs.
         var stubs = 0
         for exchange in try Self.exchanges("couch-replicator-pulls-from-server.jsonl") where exchange.path.contains("/_bulk_get") {
-            for revision in try CouchReplies.bulkGet(try reply(exchange)).revisions {
+            for revision in try FetchResult(bulkGet: try reply(exchange)).revisions {
                 for case .stub(let info) in revision.attachments.values {
                     #expect(info.digest == "md5-xJs/8Hg5mpzwSFaxjRw9Ig==" && info.length == 222 && info.revpos == 1)
                     stubs += 1
@@ -151,11 +151,11 @@ import DocumentFormat
 
     @Test func openRevsJSONListsEveryLeaf() throws {
         let exchange = try Self.exchanges("endpoints.jsonl").first { $0.path.contains("open_revs=all") }!
-        let result = try CouchReplies.openRevs(try reply(exchange), documentID: "CDTIS-RecipeType-11111111-1111-4111-8111-111111111111")
+        let result = try FetchResult(openRevs: try reply(exchange), documentID: "CDTIS-RecipeType-11111111-1111-4111-8111-111111111111")
         #expect(result.revisions.count == 2)
         #expect(Set(result.revisions.map { $0.body["name"]!.stringValue! }) == ["Desserts", "Sweets"])
         #expect(result.revisions.allSatisfy { $0.history.count == 2 && $0.history[1].description == "1-fd9e5824ce812fcb248058bf43d96182" })
-        let missing = try CouchReplies.openRevs(.array([["missing": "1-abc"]]), documentID: "x")
+        let missing = try FetchResult(openRevs: .array([["missing": "1-abc"]]), documentID: "x")
         #expect(missing.failures.first?.rev?.description == "1-abc")
     }
 
@@ -182,7 +182,7 @@ import DocumentFormat
         for file in Self.allFiles {
             for exchange in try Self.exchanges(file) where exchange.method == "GET" && exchange.status == 200
                 && (exchange.path == "/src" || exchange.path == "/src/" || exchange.path == "/tgt_push2/") {
-                let info = try CouchReplies.databaseInfo(try reply(exchange))
+                let info = try DatabaseInfo(json: try reply(exchange))
                 #expect(info.updateSequence.value.stringValue?.contains("-g1AAAA") == true)
                 #expect(info.documentCount != nil)
                 // CouchDB 3.4.3 reports the database's creation time, the same on every read.
@@ -222,16 +222,16 @@ import DocumentFormat
     }
 
     @Test func malformedShapesAreRejected() throws {
-        #expect(throws: CouchReplies.ShapeError.self) { try CouchReplies.changes(["results": "nope"]) }
-        #expect(throws: CouchReplies.ShapeError.self) { try CouchReplies.changes(["results": [["id": "a"]], "last_seq": 1]) }
-        #expect(throws: CouchReplies.ShapeError.self) { try CouchReplies.changes(["results": []]) }
-        #expect(throws: CouchReplies.ShapeError.self) { try RevsDiffMessage.Response(json: ["a": ["missing": ["bad"]]]) }
-        #expect(throws: CouchReplies.ShapeError.self) { try CouchReplies.bulkGet(["results": [["id": "a", "docs": [["ok": ["_id": "a"]]]]]]) }
-        #expect(throws: CouchReplies.ShapeError.self) {
-            try CouchReplies.bulkGet(["results": [["id": "a", "docs": [["ok": ["_id": "a", "_rev": "2-x",
+        #expect(throws: ReplyShapeError.self) { try ChangesPage(json: ["results": "nope"]) }
+        #expect(throws: ReplyShapeError.self) { try ChangesPage(json: ["results": [["id": "a"]], "last_seq": 1]) }
+        #expect(throws: ReplyShapeError.self) { try ChangesPage(json: ["results": []]) }
+        #expect(throws: ReplyShapeError.self) { try RevsDiffMessage.Response(json: ["a": ["missing": ["bad"]]]) }
+        #expect(throws: ReplyShapeError.self) { try FetchResult(bulkGet: ["results": [["id": "a", "docs": [["ok": ["_id": "a"]]]]]]) }
+        #expect(throws: ReplyShapeError.self) {
+            try FetchResult(bulkGet: ["results": [["id": "a", "docs": [["ok": ["_id": "a", "_rev": "2-x",
                 "_revisions": ["start": 3, "ids": ["x"]]]]]]]])
         }
-        #expect(throws: CouchReplies.ShapeError.self) { try BulkDocsReply(json: ["ok": true]) }
+        #expect(throws: ReplyShapeError.self) { try BulkDocsReply(json: ["ok": true]) }
         #expect(throws: DocumentFormatError.self) { try JSONValue.parse(Data(#"{"results":[{"id":"#.utf8)) }
     }
 

@@ -1,3 +1,4 @@
+import CouchProtocol
 import DocumentStore
 import Foundation
 import Testing
@@ -57,11 +58,11 @@ import DocumentFormat
         for bad in ["-1", "1.5", "9007199254740992"] {
             let reply = try JSONValue.parse(Data(Self.changesTemplate.replacingOccurrences(of: "REV", with: "1-aaaa")
                 .replacingOccurrences(of: "PENDING", with: bad).utf8))
-            #expect(throws: CouchReplies.ShapeError.self) { try CouchReplies.changes(reply) }
+            #expect(throws: ReplyShapeError.self) { try ChangesPage(json: reply) }
         }
         let reply = try JSONValue.parse(Data(Self.changesTemplate.replacingOccurrences(of: "REV", with: "1-aaaa")
             .replacingOccurrences(of: "PENDING", with: "9007199254740991").utf8))
-        #expect(try CouchReplies.changes(reply).pending == 9_007_199_254_740_991)
+        #expect(try ChangesPage(json: reply).pending == 9_007_199_254_740_991)
     }
 
     @Test func aRevisionWhoseGenerationCannotBeIncrementedIsNeverPulled() async throws {

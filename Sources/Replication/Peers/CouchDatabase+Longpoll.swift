@@ -25,8 +25,8 @@ extension CouchDatabase {
             group.addTask {
                 let reply = try await client.sendJSON("GET", target, missingDatabaseOn404: true)
                 do {
-                    return !(try CouchReplies.changes(reply).rows.isEmpty)
-                } catch let error as CouchReplies.ShapeError {
+                    return !(try ChangesResponse(json: reply).results.isEmpty)
+                } catch let error as ReplyShapeError {
                     throw ReplicationError.malformedReply(url: url.description, detail: "\(CouchHTTPClient.endpoint("GET", target)): \(error.description)")
                 }
             }

@@ -44,7 +44,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     public func databaseInfo() async throws -> DatabaseInfo {
         let target = client.databaseURL()
         let reply = try await client.sendJSON("GET", target, missingDatabaseOn404: true)
-        return try shaped("GET", target) { try CouchReplies.databaseInfo(reply) }
+        return try shaped("GET", target) { try DatabaseInfo(DatabaseInfoReply(json: reply)) }
     }
 
     /// `PUT /db`; 412 (already exists) counts as success.
@@ -79,7 +79,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         } else {
             reply = try await client.sendJSON("GET", target, missingDatabaseOn404: true)
         }
-        return try shaped(body == nil ? "GET" : "POST", target) { try CouchReplies.changes(reply) }
+        return try shaped(body == nil ? "GET" : "POST", target) { try ChangesPage(ChangesResponse(json: reply)) }
     }
 
     /// `POST /db/_revs_diff`.
@@ -106,7 +106,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
             let reply = try await client.send("POST", target, body: Self.bulkGetBody(requests), contentType: "application/json")
             if (200..<300).contains(reply.status) {
                 let value = try client.parse(reply)
-                let listed = try shaped("POST", target) { try CouchReplies.bulkGet(value) }
+                let listed = try shaped("POST", target) { try FetchResult(BulkGetMessage.Response(json: value)) }
                 return try await fetchingAttachments(of: listed, requests: requests)
             }
             guard [400, 404, 405, 501].contains(reply.status) else { throw client.error(for: reply) }
@@ -189,22 +189,18 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     private func bulkGetInline(_ requests: [RevisionFetch]) async throws -> FetchResult {
         let target = client.databaseURL(["_bulk_get"], query: [("revs", "true"), ("attachments", "true"), ("latest", "true"), ("att_encoding_info", "true")])
         let value = try await client.sendJSON("POST", target, body: Self.bulkGetBody(requests))
-        return try shaped("POST", target) { try CouchReplies.bulkGet(value) }
+        return try shaped("POST", target) { try FetchResult(BulkGetMessage.Response(json: value)) }
     }
 
     /// `{"docs": [{id, rev, atts_since?}, …]}`, one entry per wanted revision.
     private static func bulkGetBody(_ requests: [RevisionFetch]) -> Data {
-        var docs: [JSONValue] = []
-        for request in requests {
-            for rev in request.revisions {
-                var entry: JSONObject = ["id": .string(request.id), "rev": .string(rev.description)]
-                if !request.attachmentsSince.isEmpty {
-                    entry["atts_since"] = .array(request.attachmentsSince.map { .string($0.description) })
-                }
-                docs.append(.object(entry))
+        let docs = requests.flatMap { request in
+            request.revisions.map { rev in
+                BulkGetMessage.Request.Item(id: request.id, rev: rev.description,
+                                            attachmentsSince: request.attachmentsSince.isEmpty ? nil : request.attachmentsSince)
             }
         }
-        return JSONWriter.couchDB.data(.object(["docs": .array(docs)]))
+        return JSONWriter.couchDB.data(BulkGetMessage.Request(docs: docs).json)
     }
 
     /// `GET /db/{id}?revs=true&open_revs=[…]&latest=true&attachments=true&atts_since=[…]` with
@@ -222,10 +218,12 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }
         let contentType = reply.headers["content-type"] ?? "application/json"
         if contentType.lowercased().hasPrefix("multipart/") {
-            return try shaped(reply.endpoint) { try CouchReplies.openRevsMultipart(reply.body, contentType: contentType, documentID: id) }
+            return try shaped(reply.endpoint) {
+                try FetchResult(OpenRevsMultipartReply(data: reply.body, contentType: contentType, documentID: id), documentID: id)
+            }
         }
         let value = try client.parse(reply)
-        return try shaped(reply.endpoint) { try CouchReplies.openRevs(value, documentID: id) }
+        return try shaped(reply.endpoint) { try FetchResult(OpenRevsReply(json: value, documentID: id), documentID: id) }
     }
 
     /// Writes revisions as they are: `POST /db/_bulk_docs` with `new_edits:false` for the
@@ -337,7 +335,8 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         while true {
             let reply = try await client.send("PUT", target, body: JSONWriter.couchDB.data(.object(document)), contentType: "application/json")
             if (200..<300).contains(reply.status) {
-                let rev = (try? client.parse(reply))?.objectValue?["rev"]
+                // A reply without a revision is not fatal: the next write's 409 reads it anew.
+                let rev = (try? client.parse(reply)).flatMap { try? DocumentWriteReply(json: $0) }.map { JSONValue.string($0.rev) }
                 localRevisions.withLock { $0[id] = rev }
                 return
             }
@@ -365,7 +364,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     private func shaped<T>(_ endpoint: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
-        } catch let error as CouchReplies.ShapeError {
+        } catch let error as ReplyShapeError {
             throw ReplicationError.malformedReply(url: url.description, detail: "\(endpoint): \(error.description)")
         }
     }
