@@ -116,16 +116,9 @@ extension CouchResponder {
     /// `maxEntries` documents, writes nothing. Design documents (`_design/<name>`) are stored
     /// and replicated like any other.
     static func bulkDocsBatch(_ body: JSONObject, store: DocumentStore, maxEntries: Int) throws -> BulkDocsBatch {
-        guard let docs = body["docs"]?.arrayValue else { throw CouchError.badRequest("POST body must include `docs` parameter.") }
-        try checkEntryCount(docs.count, of: "docs", limit: maxEntries)
-        var incoming = [CouchDocument]()
-        for element in docs {
-            guard let object = element.objectValue else { throw CouchError.badRequest("Document must be a JSON object") }
-            let document = try CouchDocument(object)
-            if let id = document.id { try CouchDocument.validate(id: id) }
-            incoming.append(document)
-        }
-        if body["new_edits"]?.boolValue ?? true {
+        let request = try BulkDocsRequest(json: body, maximumDocuments: maxEntries)
+        let incoming = request.docs
+        if request.newEdits {
             return .newEdits(incoming.map { document in
                 var document = document
                 if document.id == nil { document.id = UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }

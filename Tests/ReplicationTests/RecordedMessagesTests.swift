@@ -146,4 +146,32 @@ import DocumentFormat
         #expect(try DocumentWriteReply(json: try Self.json(checkpoint.body)) == DocumentWriteReply(id: "_local/checkpoint-example", rev: "0-1"))
         #expect(throws: ReplyShapeError.self) { try DocumentWriteReply(json: ["ok": true, "id": "x"]) }
     }
+
+    @Test func bulkDocsRequestsReadAndWriteAsCouchDBsReplicatorSendsThem() throws {
+        let recorded = try Self.exchanges { $0.path.hasSuffix("/_bulk_docs") && $0.method == "POST" }
+        #expect(recorded.count == 4)
+        for exchange in recorded {
+            let sent = try #require(try Self.json(exchange.requestBody).objectValue)
+            let request = try BulkDocsRequest(json: sent, maximumDocuments: 1000)
+            let docs = try #require(sent["docs"]?.arrayValue)
+            #expect(request.newEdits == (sent["new_edits"]?.boolValue ?? true), "\(exchange.path)")
+            #expect(request.docs.map(\.id) == docs.map { $0.objectValue?["_id"]?.stringValue }, "\(exchange.path)")
+            // Written back around the same documents, the framing gives the same JSON.
+            var written: [UInt8] = []
+            BulkDocsRequest.write(newEdits: request.newEdits, count: docs.count, to: &written) { index, buffer in
+                JSONWriter.couchDB.appendObject(docs[index].objectValue!, to: &buffer)
+            }
+            var expected = sent
+            expected["new_edits"] = .bool(request.newEdits)
+            #expect(try JSONValue.parse(Data(written)) == .object(expected), "\(exchange.path)")
+        }
+        let replicator = try #require(recorded.first { $0.requestHeaders["user-agent"]?.hasPrefix("CouchDB-Replicator") == true })
+        let pushed = try BulkDocsRequest(json: try #require(try Self.json(replicator.requestBody).objectValue), maximumDocuments: 1000)
+        #expect(!pushed.newEdits && pushed.docs.allSatisfy { $0.revisions != nil })
+        // What CouchDB refuses is refused before anything is read further.
+        #expect(throws: CouchError.self) { try BulkDocsRequest(json: ["doc": []], maximumDocuments: 10) }
+        #expect(throws: CouchError.self) { try BulkDocsRequest(json: ["docs": [1]], maximumDocuments: 10) }
+        #expect(throws: CouchError.self) { try BulkDocsRequest(json: ["docs": [[:], [:]]], maximumDocuments: 1) }
+        #expect(throws: CouchError.self) { try BulkDocsRequest(json: ["docs": [], "new_edits": "no"], maximumDocuments: 1) }
+    }
 }

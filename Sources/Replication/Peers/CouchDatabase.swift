@@ -268,16 +268,13 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         if revisions.isEmpty { return [] }
         var body: [UInt8] = []
         body.reserveCapacity(revisions.count * 512 + revisions.reduce(0) { $0 + $1.attachmentBytesToSend * 4 / 3 })
-        body.append(contentsOf: "{\"new_edits\":false,\"docs\":[".utf8)
-        for (index, revision) in revisions.enumerated() {
-            if index > 0 { body.append(UInt8(ascii: ",")) }
-            do {
-                try revision.appendDocument(attachmentsFollow: false, to: &body)
-            } catch {
-                throw ReplicationError.store("\(error)", cause: error)
+        do {
+            try BulkDocsRequest.write(newEdits: false, count: revisions.count, to: &body) { index, buffer in
+                try revisions[index].appendDocument(attachmentsFollow: false, to: &buffer)
             }
+        } catch {
+            throw ReplicationError.store("\(error)", cause: error)
         }
-        body.append(contentsOf: "]}".utf8)
         let reply = try await client.send("POST", client.databaseURL(["_bulk_docs"]), body: Data(body), contentType: "application/json")
         body = []
         if reply.status == 413 {
