@@ -114,11 +114,9 @@ struct CLIBenchmark: AsyncParsableCommand {
                 var calibrationMilliseconds: [Double]
                 var figures: [Figure]
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
             let report = Report(recipes: recipes, objects: objects, importObjectsPerSecond: importRate,
                                 calibrationMilliseconds: [speedBefore, speedAfter], figures: figures)
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try BenchmarkRecord.emit(benchmark: "cli", encoding: report)
         }
     }
 

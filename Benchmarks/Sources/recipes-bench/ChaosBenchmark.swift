@@ -192,7 +192,7 @@ struct ChaosBenchmark: AsyncParsableCommand {
                 "\"duplicated\":\(duplicated.count)", "\"resurrected\":\(resurrected.count)", "\"stale\":\(stale.count)",
                 "\"server_alive\":\(serverAlive)", "\"converged\":\(converged)",
             ]
-            print("{" + fields.joined(separator: ",") + "}")
+            try BenchmarkRecord.emit(benchmark: "chaos", figures: "{" + fields.joined(separator: ",") + "}")
         }
         if tally.crashed + tally.hung + tally.unclean + tally.passwordLeaks > 0 || !converged || !serverAlive {
             throw ExitCode(1)

@@ -121,7 +121,7 @@ struct CouchReplicatorBenchmark: AsyncParsableCommand {
             ("our_pull_vs_couch_from_serve", String(format: "%.2f", ourPull / couchPull)),
         ]
         for (name, value) in figures { print("\(name): \(value)") }
-        if json { print("{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}") }
+        if json { try BenchmarkRecord.emit(benchmark: "couch-replicator", figures: "{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}") }
         guard complete, secondWritten == 0, pulled.docsWritten == onServer.docs + onServer.deleted else {
             throw ValidationError("incomplete: CouchDB copied \(copied.docs) of \(onServer.docs), wrote \(secondWritten) on its second run; our pull wrote \(pulled.docsWritten)")
         }

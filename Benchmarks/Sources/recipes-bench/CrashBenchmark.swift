@@ -148,9 +148,7 @@ struct CrashBenchmark: AsyncParsableCommand {
             + "lost adds \(report.lostAdds) of \(committedAdds.count); after one clean sync "
             + (report.converged ? "store and remote agree on all \(report.documents) documents" : "STORE AND REMOTE DIFFER"))
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try BenchmarkRecord.emit(benchmark: "crash", encoding: report)
         }
         if report.integrityFailures + report.openFailures + report.partialImports + report.lostAdds > 0 || !report.converged {
             throw ExitCode(1)

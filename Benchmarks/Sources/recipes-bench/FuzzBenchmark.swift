@@ -96,9 +96,7 @@ struct FuzzBenchmark: AsyncParsableCommand {
             print("  5xx by endpoint: " + tally.serverErrorsByEndpoint.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(tally), as: UTF8.self))
+            try BenchmarkRecord.emit(benchmark: "fuzz", encoding: tally)
         }
         if tally.failed { throw ExitCode.failure }
     }

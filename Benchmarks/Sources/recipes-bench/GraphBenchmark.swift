@@ -224,7 +224,7 @@ struct GraphBenchmark: ParsableCommand {
         for (name, value) in figures { print(name.padding(toLength: 32, withPad: " ", startingAt: 0) + String(format: "%.3f", value)) }
         if json {
             let members = figures.map { "\"\($0.0)\": \(String(format: "%.3f", $0.1))" }.joined(separator: ", ")
-            print("{" + members + "}")
+            try BenchmarkRecord.emit(benchmark: "graph", figures: "{" + members + "}")
         }
     }
 }

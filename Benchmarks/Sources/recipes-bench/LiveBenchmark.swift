@@ -90,9 +90,7 @@ struct LiveBenchmark: ParsableCommand {
         print(String(format: "idle watcher: %.2f%% of one core; exit status after SIGINT: %@", report.watchIdleCPUPercent,
                      report.watchSigintExitCode.map(String.init) ?? "none"))
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            try BenchmarkRecord.emit(benchmark: "live", encoding: report)
         }
     }
 

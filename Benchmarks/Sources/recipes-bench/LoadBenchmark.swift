@@ -128,9 +128,7 @@ struct LoadBenchmark: AsyncParsableCommand {
                      figures.serverPeakMB, figures.serverBaselineMB, figures.probes, figures.probeFailures,
                      figures.rootMedianMs, figures.rootP95Ms, figures.rootMaxMs))
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            print(String(decoding: try encoder.encode(figures), as: UTF8.self))
+            try BenchmarkRecord.emit(benchmark: "load", encoding: figures)
         }
         let unanswered = figures.statuses.filter { Int($0.key) == nil }.values.reduce(0, +)
         if !figures.serverAlive || unanswered > 0 { throw ExitCode.failure }

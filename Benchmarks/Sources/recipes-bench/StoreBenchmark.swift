@@ -102,7 +102,7 @@ struct StoreBenchmark: ParsableCommand {
             let object = figures.map { name, value in
                 "\"\(name)\":" + (name == "docs" ? String(docs) : String(format: "%.3f", value))
             }
-            print("{" + object.joined(separator: ",") + "}")
+            try BenchmarkRecord.emit(benchmark: "store", figures: "{" + object.joined(separator: ",") + "}")
         }
     }
 

@@ -144,7 +144,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         }
         for (name, value) in figures { print("\(name): \(value)") }
         if json {
-            print("{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
+            try BenchmarkRecord.emit(benchmark: "sync", figures: "{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}")
         }
     }
 

@@ -35,7 +35,12 @@ struct FuzzSmokeTests {
         let text = String(decoding: data, as: UTF8.self)
         #expect(process.terminationStatus == 0, "\(text)")
         let last = try #require(text.split(separator: "\n").last)
-        let figures = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        // The last line is the run's record: its figures, and where and when they were taken.
+        #expect(record["benchmark"] as? String == "fuzz")
+        #expect((record["machine"] as? [String: Any])?["cores"] as? Int ?? 0 > 0)
+        #expect((record["commit"] as? String).map { !$0.isEmpty } == true)
+        let figures = try #require(record["figures"] as? [String: Any])
         #expect(figures["requests"] as? Int == 200)
         #expect(figures["malformed"] as? Int == 0, "\(text)")
         #expect(figures["crashes"] as? Int == 0)
@@ -46,5 +51,27 @@ struct FuzzSmokeTests {
         // Broken framing (a body cut short, bad chunks) is the client's fault: 400, never 500.
         #expect(replies["5xx", default: 0] == 0, "\(replies)")
         #expect(text.contains("fuzz: 200 requests (seed 9)"))
+
+        // `recipes-bench report` turns the saved run into BENCHMARKS.md's table, keeping the
+        // hand-written part of the file before its marker.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-report-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let saved = folder.appendingPathComponent("fuzz.txt")
+        try data.write(to: saved)
+        let markdown = folder.appendingPathComponent("BENCHMARKS.md")
+        try "# Benchmarks\n\nHow to run them.\n".write(to: markdown, atomically: true, encoding: .utf8)
+        let report = Process()
+        report.executableURL = bench
+        report.arguments = ["report", saved.path, "--output", markdown.path]
+        try report.run()
+        report.waitUntilExit()
+        #expect(report.terminationStatus == 0)
+        let written = try String(contentsOf: markdown, encoding: .utf8)
+        #expect(written.hasPrefix("# Benchmarks\n\nHow to run them.\n\n<!-- Figures below are generated"))
+        #expect(written.contains("## fuzz\n"))
+        #expect(written.contains("`recipes-bench fuzz --requests 200 --seed 9"))
+        #expect(written.contains("| requests | 200 |"))
+        #expect(written.contains("| replies.5xx | 0 |") || !written.contains("replies.5xx"))
     }
 }
