@@ -1,4 +1,4 @@
-public import DocumentFormat
+import DocumentFormat
 public import Foundation
 
 /// The `multipart/mixed` reply of `GET /{db}/{docid}?open_revs=…`: one part per revision,

@@ -1,4 +1,4 @@
-public import DocumentStore
+import DocumentStore
 import ObjectGraph
 public import DocumentFormat
 

@@ -1,7 +1,7 @@
 package import DocumentStore
 public import Foundation
-public import Logging
-public import Replication
+package import Logging
+package import Replication
 import Synchronization
 
 /// One sync of a recipes store with its remote: pull → resolve conflicts → push → refresh,

@@ -1,5 +1,5 @@
 public import CouchProtocol
-public import DocumentStore
+import DocumentStore
 public import DocumentFormat
 
 /// Settings of one replication.

@@ -1,4 +1,4 @@
-public import DocumentStore
+import DocumentStore
 public import DocumentFormat
 
 /// A document revision the target refused while the replication as a whole went on (for

@@ -1,4 +1,4 @@
-public import DocumentStore
+import DocumentStore
 public import DocumentFormat
 
 /// What a peer says about its database: where its changes feed ends and how many documents

@@ -1,4 +1,4 @@
-public import DocumentStore
+import DocumentStore
 public import DocumentFormat
 
 /// A position in a database's changes feed, exactly as that database wrote it.

@@ -1,5 +1,5 @@
 public import CouchProtocol
-public import DocumentStore
+import DocumentStore
 public import Foundation
 public import DocumentFormat
 
