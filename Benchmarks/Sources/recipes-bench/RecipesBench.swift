@@ -8,6 +8,7 @@ struct RecipesBench: AsyncParsableCommand {
         commandName: "recipes-bench",
         abstract: "Benchmarks of the Recipes datastore and sync, against baselines measured in the same run.",
         subcommands: [StoreBenchmark.self, GraphBenchmark.self, SyncBenchmark.self, CouchReplicatorBenchmark.self, CLIBenchmark.self, FuzzBenchmark.self,
-                      CrashBenchmark.self, ChaosBenchmark.self, LoadBenchmark.self, LiveBenchmark.self, NotesWriter.self]
+                      CrashBenchmark.self, ChaosBenchmark.self, LoadBenchmark.self, LiveBenchmark.self, NotesWriter.self,
+                      HTTPClientsBenchmark.self, HTTPClientsReplayCommand.self]
     )
 }
