@@ -111,7 +111,8 @@ struct HTTPClientsBenchmark: AsyncParsableCommand {
         if json { print("{\"docs\":\(docs)," + figures.joined(separator: ",") + "}") }
     }
 
-    /// Runs one replay in a child process; its figures and its peak RSS in MiB.
+    /// Runs one replay in a child process; its figures and its peak RSS in MiB (as the child
+    /// read it from its own `/proc/self/status`).
     private func replay(client: ReplayClientKind, phase: HTTPClientsReplayCommand.Phase, database: String, every: Int?,
                         work: URL) throws -> ([String: Any], Double) {
         let output = work.appendingPathComponent("replay-\(UUID().uuidString).json")
@@ -120,15 +121,14 @@ struct HTTPClientsBenchmark: AsyncParsableCommand {
                          "--docs", String(docs), "--attachment-every", String(every ?? 0), "--attachment-bytes", String(attachmentBytes),
                          "--connections", String(connections), "--batch-size", String(batchSize),
                          "--documents-per-request", String(documentsPerRequest), "--output", output.path]
-        let outcome: ChildProcess.Outcome
         do {
-            outcome = try ChildProcess.run(Bundle.main.executableURL!.path, arguments)
+            _ = try ChildProcess.run(Bundle.main.executableURL!.path, arguments)
         } catch {
             let said = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
             throw ValidationError("\(client.rawValue) \(phase.rawValue) replay failed: \(error) \(said)")
         }
         let figures = try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any] ?? [:]
-        return (figures, outcome.peakRSSMegabytes)
+        return (figures, figures["peak_rss_mb"] as? Double ?? .nan)
     }
 
     /// Deletes a database made for the run (best effort).

@@ -88,7 +88,9 @@ struct HTTPClientsReplayCommand: AsyncParsableCommand {
         }
         try await transport.shutdown()
         guard tally.documents == docs else { throw ValidationError("replayed \(tally.documents) of \(docs) documents") }
+        // This process's own peak (VmHWM), not wait4's ru_maxrss: a child spawned with vfork
+        // inherits its parent's high-water mark in the latter.
         return ["requests": tally.requests, "documents": tally.documents, "seconds": seconds,
-                "bytes_out": tally.bytesOut, "bytes_in": tally.bytesIn]
+                "bytes_out": tally.bytesOut, "bytes_in": tally.bytesIn, "peak_rss_mb": PeakMemory.megabytes() ?? 0]
     }
 }
