@@ -9,6 +9,6 @@ struct RecipesBench: AsyncParsableCommand {
         abstract: "Benchmarks of the Recipes datastore and sync, against baselines measured in the same run.",
         subcommands: [StoreBenchmark.self, GraphBenchmark.self, SyncBenchmark.self, CouchReplicatorBenchmark.self, CLIBenchmark.self, FuzzBenchmark.self,
                       CrashBenchmark.self, ChaosBenchmark.self, LoadBenchmark.self, LiveBenchmark.self, NotesWriter.self,
-                      BenchmarkReport.self]
+                      HTTPClientsBenchmark.self, HTTPClientsReplayCommand.self, BenchmarkReport.self]
     )
 }
