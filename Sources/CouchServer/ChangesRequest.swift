@@ -6,7 +6,9 @@ import DocumentFormat
 
 /// The options of a `_changes` request, validated before any reply byte is sent.
 struct ChangesRequest: Sendable {
-    enum Feed: String, Sendable { case normal, longpoll, continuous }
+    /// How the feed is sent: one reply, one reply after waiting, or rows as they come
+    /// (one JSON line each, or Server-Sent Events for `eventsource`).
+    enum Feed: String, Sendable { case normal, longpoll, continuous, eventsource }
 
     var feed: Feed
     /// Sequence to start after; `nil` means `now` (resolved against the store when serving).
@@ -25,14 +27,21 @@ struct ChangesRequest: Sendable {
     /// Longest wait for longpoll/continuous feeds.
     var timeout: Duration
 
+    /// The header an EventSource sends when it reconnects.
+    static let lastEventIDHeader = HTTPField.Name("Last-Event-ID")!
+
     /// Reads the options from the query (and, for POST, the body); 400 when malformed.
     init(_ request: CouchRequest, maxTimeoutMilliseconds: Int) async throws {
         let query = request.query
         guard let feed = Feed(rawValue: query["feed"] ?? "normal") else {
-            throw CouchError.badRequest("Supported feeds are normal, longpoll and continuous")
+            throw CouchError.badRequest("Supported feeds are normal, longpoll, continuous and eventsource")
         }
         self.feed = feed
-        since = try Self.parseSequence(query["since"] ?? "0")
+        // An EventSource that reconnects names the last event it saw (`Last-Event-ID`, or
+        // `last-event-id` in the query): the feed resumes after it, as CouchDB's does.
+        let lastEventID = (query["last-event-id"] ?? (feed == .eventsource ? request.headers[Self.lastEventIDHeader] : nil))
+            .map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\" ")) }
+        since = try Self.parseSequence(query["since"] ?? lastEventID ?? "0")
         limit = try query.int("limit")
         allDocsStyle = (query["style"] ?? "main_only") == "all_docs"
         includeDocs = try query.bool("include_docs")
@@ -49,6 +58,7 @@ struct ChangesRequest: Sendable {
                 throw CouchError(status: 400, error: "bad_request", reason: "Invalid selector: \(error)")
             }
         } else if let filter = query["filter"] {
+            if filter == "_view" || filter.contains("/") { throw DesignFunction.filter.error }
             guard filter == "_doc_ids" else {
                 throw CouchError(status: 400, error: "bad_request", reason: "Only the _doc_ids and _selector filters are supported")
             }

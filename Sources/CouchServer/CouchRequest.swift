@@ -43,11 +43,6 @@ struct CouchRequest: Sendable {
         headers[values: .accept].contains { $0.lowercased().contains(mediaType) }
     }
 
-    /// Whether a reply that CouchDB can send as JSON or multipart/mixed (`open_revs`,
-    /// `_bulk_get`) should be multipart: as CouchDB decides it, unless the client's `Accept`
-    /// names `application/json`.
-    var prefersMultipartMixed: Bool { !accepts("application/json") }
-
     /// The body as a JSON value; 400 `bad_request` when it is not JSON.
     func jsonBody() async throws -> JSONValue { try await json(from: body) }
 

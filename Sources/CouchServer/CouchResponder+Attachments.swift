@@ -9,7 +9,7 @@ import DocumentFormat
 extension CouchResponder {
     func attachmentRequest(_ id: String, _ name: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
         try CouchDocument.validate(id: id)
-        let rev = try request.query.revision()
+        let rev = try request.revisionOrIfMatch()
         switch request.method {
         case .get, .head:
             let found = try await database.store.withReader { _ throws -> (AttachmentInfo, Data)? in

@@ -40,7 +40,8 @@ extension CouchResponder {
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: Self.jsonHeaders, body: body)
-        case .continuous:
+        case .continuous, .eventsource:
+            let events = options.feed == .eventsource
             let body = ResponseBody { writer in
                 var since = start
                 var page = first
@@ -48,7 +49,7 @@ extension CouchResponder {
                 var sent = 0
                 while true {
                     for row in page.rows {
-                        try await writer.write(ByteBuffer(string: ChangesResponse.continuousLine(row)))
+                        try await writer.write(ByteBuffer(string: events ? Self.event(row) : ChangesResponse.continuousLine(row)))
                     }
                     sent += page.rows.count
                     since = page.lastSequence
@@ -59,11 +60,29 @@ extension CouchResponder {
                     page = try await waitForChanges(database, since: since, options: remaining, writer: &writer, deadline: deadline)
                     if page.rows.isEmpty { break }
                 }
-                try await writer.write(ByteBuffer(string: ChangesResponse.continuousEnd(lastSequence: .string(String(since)), pending: 0)))
+                if !events {
+                    try await writer.write(ByteBuffer(string: ChangesResponse.continuousEnd(lastSequence: .string(String(since)), pending: 0)))
+                }
                 try await writer.finish(nil)
             }
-            return Response(status: .ok, headers: Self.jsonHeaders, body: body)
+            return Response(status: .ok, headers: events ? Self.eventHeaders : Self.jsonHeaders, body: body)
         }
+    }
+
+    /// The headers of an `eventsource` feed.
+    private static var eventHeaders: HTTPFields {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        return headers
+    }
+
+    /// One row of an `eventsource` feed, as CouchDB writes it: the row as `data`, its
+    /// sequence as JSON as the event's `id` (which a reconnecting EventSource sends back as
+    /// `Last-Event-ID`).
+    static func event(_ row: ChangesResponse.Row) -> String {
+        let id = row.sequence.map { JSONWriter.couchDB.string($0) } ?? "null"
+        return "data: " + JSONWriter.couchDB.string(row.json) + "\nid: " + id + "\n\n"
     }
 
     private static var jsonHeaders: HTTPFields {

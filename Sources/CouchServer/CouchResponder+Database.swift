@@ -13,7 +13,20 @@ extension CouchResponder {
             let database = try await state.registry.database(name)
             return try await database.lifecycle.withLease { CouchReply.json(200, try await databaseInfo(database)) }
         case .put:
-            _ = try await state.registry.create(name)
+            // CouchDB's shard count: only reported back here (one file holds the database).
+            var shards: Int?
+            if let text = request.query["q"] {
+                guard let q = WireNumber.count(text), q > 0 else {
+                    throw CouchError.badRequest("The `q` value should be a positive integer.")
+                }
+                shards = q
+            }
+            let database = try await state.registry.create(name)
+            if let shards {
+                try await database.lifecycle.withLease {
+                    try await database.store.withWriter { store in try store.setSetting(Self.shardSetting, to: String(shards)) }
+                }
+            }
             return CouchReply.json(201, CouchReply.ok, headers: [(.location, "\(request.baseURL)/\(Self.pathEncode(name))")])
         case .delete:
             try await state.registry.delete(name)
@@ -26,17 +39,21 @@ extension CouchResponder {
         }
     }
 
+    /// The store setting that keeps the `q` a database was created with.
+    static let shardSetting = "cluster.q"
+
     /// The `GET /{db}` object.
     func databaseInfo(_ database: Database) async throws -> JSONValue {
-        let (sequence, count, deleted) = try await database.store.withReader { _ in
-            (try database.store.lastSequence, try database.store.documentCount(), try database.deletedDocumentCount())
+        let (sequence, count, deleted, shards) = try await database.store.withReader { _ in
+            (try database.store.lastSequence, try database.store.documentCount(), try database.deletedDocumentCount(),
+             try database.store.setting(Self.shardSetting).flatMap { WireNumber.count($0) })
         }
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: database.store.path)[.size] as? Int) ?? 0
         return DatabaseInfoReply(
             name: database.name.name, updateSequence: .string(String(sequence)), purgeSequence: "0",
             documentCount: count, deletedDocumentCount: deleted,
             sizes: .init(file: fileSize, external: 0, active: fileSize), props: [:], diskFormatVersion: 8,
-            compactRunning: false, cluster: .init(q: 1, n: 1, w: 1, r: 1),
+            compactRunning: false, cluster: .init(q: shards ?? 1, n: 1, w: 1, r: 1),
             instanceStartTime: database.instanceStartTime
         ).json
     }
@@ -48,6 +65,7 @@ extension CouchResponder {
         incoming.id = id
         try CouchDocument.validate(id: id)
         let saved = try await save(incoming, id: id, in: database)
+        if request.isBatchWrite { return CouchReply.json(202, ["ok": true, "id": .string(id)]) }
         return CouchReply.json(
             201, DocumentWriteReply(id: id, rev: saved.rev.description).json,
             headers: [(.eTag, "\"\(saved.rev)\""), (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))")])

@@ -13,6 +13,7 @@ extension CouchResponder {
         case .get, .head: return try await getDocument(id, database, request)
         case .put: return try await putDocument(id, database, request)
         case .delete: return try await deleteDocument(id, database, request)
+        case let method where method.rawValue == "COPY": return try await copyDocument(id, database, request)
         default: throw CouchError.methodNotAllowed
         }
     }
@@ -72,7 +73,7 @@ extension CouchResponder {
     private func openRevs(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
         try CouchDocument.validate(id: id)
         var renderer = try renderer(for: request)
-        let multipart = request.prefersMultipartMixed
+        let multipart = request.acceptsMultipartMixed
         if multipart, request.query["attachments"] == nil { renderer.attachments = true }
         renderer.attachmentsFollow = multipart
         let latest = try request.query.bool("latest")
@@ -180,7 +181,7 @@ extension CouchResponder {
     private func putDocument(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
         var incoming = try await incomingDocument(request)
         try CouchDocument.validate(id: id)
-        if let queryRev = try request.query.revision() {
+        if let queryRev = try request.revisionOrIfMatch() {
             if let bodyRev = incoming.rev, bodyRev != queryRev {
                 throw CouchError.badRequest("Document rev from request body and query string have different values")
             }
@@ -199,6 +200,8 @@ extension CouchResponder {
             }
             database.didWrite()
         }
+        // CouchDB answers `batch=ok` before writing; this server has written already.
+        if newEdits, request.isBatchWrite { return CouchReply.json(202, ["ok": true, "id": .string(id)]) }
         return CouchReply.json(
             201, DocumentWriteReply(id: id, rev: rev.description).json,
             headers: [(.eTag, "\"\(rev)\""),
@@ -207,13 +210,7 @@ extension CouchResponder {
 
     private func deleteDocument(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
         try CouchDocument.validate(id: id)
-        var rev = try request.query.revision()
-        if rev == nil, let match = request.headers[.ifMatch] {
-            guard let parsed = RevisionID(match.trimmingCharacters(in: CharacterSet(charactersIn: "\""))) else {
-                throw CouchError.invalidRev
-            }
-            rev = parsed
-        }
+        let rev = try request.revisionOrIfMatch()
         guard let rev else {
             let exists = try await database.store.withReader { _ in try database.store.get(id: id) != nil }
             throw exists ? CouchError.conflict : CouchError.missing

@@ -1,70 +1,51 @@
 import CouchProtocol
-import Crypto
 import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
 import DocumentFormat
 
-/// Mango queries: `POST /{db}/_find` and `POST /{db}/_index`, served by the store's queries.
+/// Mango queries: `POST /{db}/_find`, served by the store's queries.
 extension CouchResponder {
     /// `POST /{db}/_find`.
     func find(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.post])
         let body = try await request.jsonObjectBody()
-        guard let selector = body["selector"], selector.objectValue != nil else {
-            throw CouchError(status: 400, error: "missing_required_key", reason: "Missing required key: selector")
-        }
-        var sort = [SortField]()
-        if let value = body["sort"] {
-            guard let array = value.arrayValue else { throw CouchError.badRequest("sort must be an array") }
-            for element in array {
-                switch element {
-                case .string(let field):
-                    sort.append(SortField(field: field, ascending: true))
-                case .object(let object) where object.count == 1:
-                    let (field, direction) = object.first!
-                    guard let text = direction.stringValue, text == "asc" || text == "desc" else {
-                        throw CouchError.badRequest("Sort direction must be \"asc\" or \"desc\"")
-                    }
-                    sort.append(SortField(field: field, ascending: text == "asc"))
-                default:
-                    throw CouchError.badRequest("Invalid sort field: \(JSONWriter.couchDB.string(element))")
-                }
+        let parsed = try FindRequest(body)
+        let (selector, sort, limit, skip, fields) = (parsed.selector, parsed.sort, parsed.limit, parsed.skip, parsed.fields)
+        var resumeAfter: MangoBookmark?
+        if let value = body["bookmark"] {
+            guard let token = value.stringValue else {
+                throw CouchError(status: 400, error: "invalid_bookmark",
+                                 reason: "Invalid bookmark value: " + JSONWriter.couchDB.string(value))
             }
+            resumeAfter = try MangoBookmark.decode(token, sortFieldCount: sort.count)
         }
-        let limit = try Self.findCount(body["limit"], name: "limit") ?? 25
-        let skip = try Self.findCount(body["skip"], name: "skip") ?? 0
-        var fields: [String]? = nil
-        if let value = body["fields"] {
-            guard let array = value.arrayValue else { throw CouchError.badRequest("fields must be an array of strings") }
-            fields = array.compactMap(\.stringValue)
-        }
-        var reading = Query(selector: selector, sort: sort, limit: limit, skip: skip)
-        // The store parses only the body members the projection keeps (`_id`, `_rev` and
-        // `_attachments` come from the revision, not the body).
-        reading.fields = fields.map { Array(Set($0.compactMap { $0.split(separator: ".").first.map(String.init) })) }
-        let query = reading
+        let order = FindOrder(sort: sort)
+        let resume = resumeAfter
+        // The store reads every match's sort values alone (no body beyond them); the page is
+        // ordered and cut here, by the sort keys then the document ID, so a bookmark names an
+        // exact place in that order; only the page's documents are then read whole.
+        var keys = Query(selector: selector)
+        keys.fields = order.storeFields
+        let keyQuery = keys
+        let planQuery = Query(selector: selector, sort: order.storeSort, limit: limit, skip: skip)
         let wantedFields = fields
-        let docs = try await database.store.withReader { _ throws -> [JSONObject] in
-            let store = database.store
-            return try store.find(query).map { revision in
+        let (docs, last, indexed) = try await database.store.withReader { store throws -> ([JSONObject], MangoBookmark?, Bool) in
+            let matches = try store.find(keyQuery).map { order.key(of: $0) }
+            let page = order.page(matches, after: resume, skip: skip, limit: limit)
+            let byID = Dictionary(try store.documents(withIDs: page.map(\.id)).map { ($0.id, $0) }) { first, _ in first }
+            var docs: [JSONObject] = []
+            for key in page {
+                guard let revision = byID[key.id] else { continue }
                 let rendered = try DocumentRenderer().render(revision, store: store).json
-                guard let wantedFields else { return rendered }
-                return Self.project(rendered, fields: wantedFields)
+                docs.append(wantedFields.map { Self.project(rendered, fields: $0) } ?? rendered)
             }
+            let indexed = try store.explain(planQuery).hasPrefix("index ")
+            return (docs, page.last, indexed)
         }
-        return CouchReply.json(200, FindReply(docs: docs, bookmark: "nil").json)
-    }
-
-    /// A `_find` body's `limit` or `skip`: an integer in `0...WireNumber.maximum`, so the
-    /// store can add the two without overflow; 400 `bad_request` naming the member otherwise.
-    static func findCount(_ value: JSONValue?, name: String) throws -> Int? {
-        guard let value else { return nil }
-        guard let count = WireNumber.count(value) else {
-            throw CouchError.badRequest("\(name) must be an integer from 0 to \(WireNumber.maximum)")
-        }
-        return count
+        let warning = indexed ? nil : "No matching index found, create an index to optimize query time."
+        return CouchReply.json(200, FindReply(docs: docs, bookmark: last?.token ?? MangoBookmark.none, warning: warning).json)
     }
 
     /// Keeps only `fields` (dotted paths allowed) of a rendered document.
@@ -90,29 +71,5 @@ extension CouchResponder {
             }
         }
         return result
-    }
-
-    /// `POST /{db}/_index`: declares a JSON index on fields.
-    func index(_ database: Database, _ request: CouchRequest) async throws -> Response {
-        try Self.allow(request, [.post])
-        let body = try await request.jsonObjectBody()
-        guard let fieldValues = body["index"]?.objectValue?["fields"]?.arrayValue, !fieldValues.isEmpty else {
-            throw CouchError(status: 400, error: "missing_required_key", reason: "Missing required key: index.fields")
-        }
-        var fields = [String]()
-        for value in fieldValues {
-            switch value {
-            case .string(let field): fields.append(field)
-            case .object(let object) where object.count == 1: fields.append(object.keys.first!)
-            default: throw CouchError.badRequest("Invalid index field: \(JSONWriter.couchDB.string(value))")
-            }
-        }
-        let digest = Insecure.SHA1.hash(data: JSONWriter.couchDB.data(.array(fields.map { .string($0) })))
-        let hash = digest.map { String(format: "%02x", $0) }.joined()
-        let name = body["name"]?.stringValue ?? hash
-        let designName = body["ddoc"]?.stringValue.map { $0.hasPrefix("_design/") ? String($0.dropFirst(8)) : $0 } ?? hash
-        let indexFields = fields
-        try await database.store.withWriter { _ in try database.store.ensureIndex(fields: indexFields, name: name) }
-        return CouchReply.json(200, ["result": "created", "id": .string("_design/\(designName)"), "name": .string(name)])
     }
 }

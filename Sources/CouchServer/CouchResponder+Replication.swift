@@ -77,7 +77,7 @@ extension CouchResponder {
             }
         }
         let reply = BulkGetMessage.Response(results: results)
-        if request.prefersMultipartMixed {
+        if request.namesMultipartMixed {
             var writer = MultipartWriter(output: Data(), framing: .padded)
             try reply.appendParts(to: &writer)
             let contentType = writer.contentType("mixed")

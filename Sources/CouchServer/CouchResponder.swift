@@ -50,7 +50,8 @@ struct CouchResponder: HTTPResponder {
             }
         } catch {
             var couchError = CouchError.from(error)
-            if couchError.status >= 500, couchError != .bodyBudgetExhausted {
+            // 501 `not_implemented` names what is unsupported; no failure detail is in it.
+            if couchError.status >= 500, couchError.status != 501, couchError != .bodyBudgetExhausted {
                 // The detail (a SQLite message, a file path in the data directory) is for the
                 // operator's log only; the client gets CouchDB's shape without it.
                 logger.error("\(request.method) \(request.uri.path) failed: \(couchError)")
@@ -89,12 +90,8 @@ struct CouchResponder: HTTPResponder {
         if identity.user == nil { try authorizeAnonymous(request.method, route) }
         try Self.checkContentType(request.method, route, headers: request.headers)
         let body = try await readBody(request, reservation: reservation)
-        var query = [String: String]()
-        for (key, value) in request.uri.queryParameters {
-            query[String(key).removingPercentEncoding ?? String(key)] = String(value)
-        }
         var couchRequest = CouchRequest(
-            method: request.method, route: route, query: QueryParameters(query), headers: request.headers,
+            method: request.method, route: route, query: QueryParameters(rawQuery: request.uri.query ?? ""), headers: request.headers,
             authority: request.head.authority, body: body, reservation: reservation)
         couchRequest.user = identity.user
         couchRequest.authenticatedBy = identity.authenticatedBy
@@ -169,6 +166,8 @@ struct CouchResponder: HTTPResponder {
             return try await database.lifecycle.withLease { try await document(id, database, request) }
         case .attachment(let name, let id, let attachment):
             let database = try await state.registry.database(name)
+            // Design document functions are JavaScript, which this server never runs.
+            if id.hasPrefix("_design/"), let function = DesignFunction(designPath: attachment) { throw function.error }
             return try await database.lifecycle.withLease { try await attachmentRequest(id, attachment, database, request) }
         }
     }
@@ -184,6 +183,8 @@ struct CouchResponder: HTTPResponder {
         case "_all_docs": return try await allDocs(database, request)
         case "_changes": return try await changes(database, request)
         case "_revs_diff": return try await revsDiff(database, request)
+        case "_missing_revs": return try await missingRevs(database, request)
+        case "_purge": return try await purge(database, request)
         case "_bulk_get": return try await bulkGet(database, request)
         case "_bulk_docs": return try await bulkDocs(database, request)
         case "_ensure_full_commit":
@@ -191,10 +192,13 @@ struct CouchResponder: HTTPResponder {
             return CouchReply.json(201, ["ok": true, "instance_start_time": .string(database.instanceStartTime)])
         case "_find": return try await find(database, request)
         case "_index": return try await index(database, request)
+        case "_explain": return try await explain(database, request)
         case "_compact":
             try Self.allow(request, [.post])
             try await database.store.withWriter { _ in try database.store.compact() }
             return CouchReply.json(202, CouchReply.ok)
+        case let path where path.hasPrefix("_index/"):
+            return try await deleteIndex(path.split(separator: "/").dropFirst().map(String.init), database, request)
         default:
             // Anything else starting with "_" would be a document ID, and those are reserved.
             throw CouchError.illegalDocID

@@ -10,13 +10,30 @@ struct QueryParameters: Sendable {
 
     init(_ values: [String: String]) { self.values = values }
 
+    /// Reads a raw (still percent-encoded) query string as CouchDB does: `&`-separated
+    /// `name=value` pairs, `+` read as a space and then `%XX` escapes decoded, in names and
+    /// values alike. A pair whose escapes are malformed is kept undecoded (apart from `+`).
+    init(rawQuery: String) {
+        var values: [String: String] = [:]
+        for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring) -> String {
+                let spaced = text.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            values[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
+        }
+        self.values = values
+    }
+
     /// The raw value of `name`.
     subscript(_ name: String) -> String? { values[name] }
 
-    /// A `true`/`false` parameter; 400 `query_parse_error` for anything else.
+    /// A `true`/`false` parameter (in any letter case, as CouchDB reads them); 400
+    /// `query_parse_error` for anything else.
     func bool(_ name: String, default fallback: Bool = false) throws -> Bool {
         guard let text = values[name] else { return fallback }
-        switch text {
+        switch text.lowercased() {
         case "true": return true
         case "false": return false
         default:

@@ -1,8 +1,8 @@
 /// A document revision identifier, `<generation>-<hash>`, as CouchDB writes it.
 ///
 /// Ordering follows CouchDB's winner rule among leaves of equal deletion state: the higher
-/// generation first, then the greater hash by byte comparison, so every replica picks the
-/// same winner.
+/// generation first, then the greater hash as CouchDB stores it (32 hex digits as 16 bytes,
+/// other hashes as text), so every replica, this store or CouchDB, picks the same winner.
 public struct RevisionID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The revision's depth in its tree, starting at 1.
     public let generation: Int
@@ -52,10 +52,40 @@ public struct RevisionID: Sendable, Hashable, Comparable, CustomStringConvertibl
     /// The `<generation>-<hash>` text form.
     public var description: String { "\(generation)-\(hash)" }
 
-    /// CouchDB's order: generation, then hash compared byte by byte.
+    /// CouchDB's order: generation, then the hash as CouchDB stores it, compared byte by
+    /// byte (``storedHashBytes``), so a 32-hex-digit hash and another kind compare as they
+    /// do in CouchDB's revision trees.
     public static func < (lhs: RevisionID, rhs: RevisionID) -> Bool {
         if lhs.generation != rhs.generation { return lhs.generation < rhs.generation }
-        return Array(lhs.hash.utf8).lexicographicallyPrecedes(Array(rhs.hash.utf8))
+        return lhs.storedHashBytes.lexicographicallyPrecedes(rhs.storedHashBytes)
+    }
+
+    /// The hash as CouchDB keeps it (`couch_doc:parse_revid`): 32 hex digits are the 16
+    /// bytes they spell; any other hash is its UTF-8 bytes. CouchDB orders revisions of one
+    /// generation by these bytes, so `2-ffff…` (16 bytes from 0xff) sorts after `2-zz` while
+    /// a plain text comparison would put it first.
+    public var storedHashBytes: [UInt8] {
+        let utf8 = Array(hash.utf8)
+        guard utf8.count == 32 else { return utf8 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(16)
+        var index = 0
+        while index < 32 {
+            guard let high = Self.hexValue(utf8[index]), let low = Self.hexValue(utf8[index + 1]) else { return utf8 }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    /// The value of one hex digit (either case), `nil` for any other byte.
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+        default: return nil
+        }
     }
 }
 

@@ -287,8 +287,11 @@ public final class DocumentStore: Sendable {
         var arguments: [any DatabaseValueConvertible] = []
         let lowerOp = options.descending ? "<=" : ">="
         let upperOp = options.descending ? (options.inclusiveEnd ? ">=" : ">") : (options.inclusiveEnd ? "<=" : "<")
-        if let start = options.startKey { conditions.append("d.doc_id \(lowerOp) ?"); arguments.append(start) }
-        if let end = options.endKey { conditions.append("d.doc_id \(upperOp) ?"); arguments.append(end) }
+        // Keys are bound as their UTF-8 bytes and cast to text, so a key holding U+0000 (as
+        // `"last\u0000"`, the key just after `"last"`) is compared whole; a bound string
+        // would end at its first NUL.
+        if let start = options.startKey { conditions.append("d.doc_id \(lowerOp) CAST(? AS TEXT)"); arguments.append(Data(start.utf8)) }
+        if let end = options.endKey { conditions.append("d.doc_id \(upperOp) CAST(? AS TEXT)"); arguments.append(Data(end.utf8)) }
         let sql = """
             SELECT \(QueryPlan.columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
             WHERE \(conditions.joined(separator: " AND "))
@@ -304,8 +307,8 @@ public final class DocumentStore: Sendable {
     /// index, without reading a document.
     public func documentCount(before key: String, descending: Bool = false) throws -> Int {
         try reading { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM docs WHERE deleted = 0 AND doc_id \(descending ? ">" : "<") ?",
-                             arguments: [key]) ?? 0
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM docs WHERE deleted = 0 AND doc_id \(descending ? ">" : "<") CAST(? AS TEXT)",
+                             arguments: [Data(key.utf8)]) ?? 0
         }
     }
 

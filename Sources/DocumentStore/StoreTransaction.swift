@@ -280,7 +280,7 @@ struct StoreTransaction {
 
     /// After a revision was added (or filled in): choose the winner, take the next sequence,
     /// keep the indexes in step and stem the tree. Returns the document's new sequence.
-    private mutating func settle(docNum: Int64, id: String, existing: DocRow?, changed: LeafRow,
+    mutating func settle(docNum: Int64, id: String, existing: DocRow?, changed: LeafRow,
                                  changedBody: JSONObject) throws -> Int64 {
         let leaves = try existing == nil ? [changed] : TreeRows.leaves(db, docNum: docNum)
         let winner = leaves.first ?? changed

@@ -32,7 +32,7 @@ struct DifferentialRun {
         }
 
         mutating func send(_ step: DifferentialStep) async throws -> HTTPReply {
-            var headers = auth.merging(step.headers) { $1 }
+            var headers = auth.merging(step.headers.mapValues(fill)) { $1 }
             var body = step.rawBody
             if let json = step.body {
                 let text = String(decoding: try JSONEncoder().encode(json), as: UTF8.self)

@@ -29,8 +29,6 @@ struct DifferentialTests {
          "the text attachment's digest, as above"),
         ("POST /{db}/_find", "status 200 instead of CouchDB's 400",
          "a sort no index serves is refused by CouchDB (no_usable_index); we sort the matches in memory"),
-        ("POST /{db}/_find", "docs",
-         "documents that tie on every sort key come in the order they were first written; CouchDB orders them by _id"),
         ("PUT /{db}/_local/other", "status 409 instead of CouchDB's 201",
          "a _local write without the current _rev is refused (409), so a stale writer cannot replace a replication checkpoint; CouchDB overwrites"),
     ]
@@ -51,12 +49,32 @@ struct DifferentialTests {
         ]]
     }
 
+    /// Revision IDs of one generation, only one of them 32 hex digits (CouchDB orders that one
+    /// as 16 bytes, the others as text).
+    static let mixedHex = "2-" + String(repeating: "f", count: 32)
+    static let mixedLow = "2-" + String(repeating: "1", count: 32)
+
+    /// Conflicting branches whose revision IDs are not all 32 hex digits, as a replicator
+    /// inserts them.
+    static var mixedRevisions: JSONValue {
+        func branch(_ rev: String) -> JSONValue {
+            let hash = String(rev.dropFirst(2))
+            return ["_id": "mixed", "_rev": .string(rev), "v": .string(hash), "_revisions": ["start": 2, "ids": [.string(hash), "base"]]]
+        }
+        return ["new_edits": false, "docs": [branch("2-zz"), branch(mixedHex), branch(mixedLow), branch("2-a")]]
+    }
+
     static let steps: [DifferentialStep] = [
         // Databases.
         .json("PUT", "/{db}"),
         .json("PUT", "/{db}", nil, .exact),
         .json("GET", "/{db}", nil, .members(["db_name", "doc_count", "doc_del_count"])),
         .json("GET", "/{db}-missing"),
+        .json("PUT", "/{db}-q?q=16"),
+        .json("GET", "/{db}-q", nil, .members(["db_name", "cluster"])),
+        .json("DELETE", "/{db}-q"),
+        .json("PUT", "/{db}-q?q=0"),
+        .json("PUT", "/{db}-q?q=x"),
         .json("PUT", "/_illegal"),
         // Documents: create, read, conflict, update, delete.
         .json("PUT", "/{db}/doc1", ["name": "Soup", "n": 1, "tags": ["a", "b"]], capture: ["rev1": "rev"]),
@@ -126,6 +144,53 @@ struct DifferentialTests {
         .json("POST", "/{db}/_find", ["selector": ["v": ["$gt": 0]], "sort": [["v": "asc"]], "limit": 2, "fields": ["_id", "v"]]),
         .json("POST", "/{db}/_find", ["selector": ["kind": "x"]], .members(["docs"])),
         .json("POST", "/{db}/_find", ["selector": ["v": ["$nope": 1]]], .status),
+        // Mango paging by bookmark (each side sends back its own), _id order, warnings.
+        .json("POST", "/{db}/_find", ["selector": ["_id": ["$gt": ""]], "fields": ["_id"], "limit": 3], capture: ["idPage": "bookmark"]),
+        .json("POST", "/{db}/_find", ["selector": ["_id": ["$gt": ""]], "fields": ["_id"], "limit": 3, "bookmark": "{idPage}"], capture: ["idPage": "bookmark"]),
+        .json("POST", "/{db}/_find", ["selector": ["_id": ["$gt": ""]], "fields": ["_id"], "limit": 3, "bookmark": "{idPage}"]),
+        .json("POST", "/{db}/_find", ["selector": ["v": ["$gt": 0]], "sort": [["v": "asc"]], "limit": 2], capture: ["vPage": "bookmark"]),
+        .json("POST", "/{db}/_find", ["selector": ["v": ["$gt": 0]], "sort": [["v": "asc"]], "limit": 2, "bookmark": "{vPage}"]),
+        .json("POST", "/{db}/_find", ["selector": ["v": ["$gt": 0]], "bookmark": "xyz"]),
+        // Mango indexes as design documents, and _explain.
+        .json("GET", "/{db}/_index"),
+        .json("POST", "/{db}/_index", ["index": ["fields": ["v"]], "name": "by-v", "ddoc": "_design/by-v"]),
+        .json("POST", "/{db}/_index", ["index": ["fields": ["kind"]], "name": "by-kind", "ddoc": "multi"]),
+        .json("GET", "/{db}/_design/multi"),
+        .json("GET", "/{db}/_index"),
+        .json("POST", "/{db}/_explain", ["selector": ["kind": "x"], "limit": 5, "fields": ["_id"]], .members(["dbname", "index", "limit", "skip", "fields"])),
+        .json("POST", "/{db}/_explain", ["selector": ["nothing": "x"]], .members(["dbname", "index", "limit", "skip", "fields"])),
+        .json("POST", "/{db}/_index", ["index": ["fields": ["a", ["b": "desc"]]]]),
+        .json("PUT", "/{db}/_index", [:]),
+        .json("DELETE", "/{db}/_index/multi/json/by-kind"),
+        .json("GET", "/{db}/_design/multi"),
+        .json("DELETE", "/{db}/_index/_design/multi/json/by-kind"),
+        // COPY, _missing_revs, If-Match on attachments, batch=ok.
+        .json("COPY", "/{db}/b2", headers: ["Destination": "b2copy"], capture: ["copyRev": "rev"]).with(.members(["ok", "id"])),
+        .json("COPY", "/{db}/b2", headers: ["Destination": "b2copy"]),
+        .json("COPY", "/{db}/b2", headers: ["Destination": "b2copy?rev={copyRev}"]).with(.members(["ok", "id"])),
+        .json("GET", "/{db}/b2copy", nil, .members(["_id", "v"])),
+        .json("COPY", "/{db}/b2"),
+        .json("COPY", "/{db}/nodoc", headers: ["Destination": "x"]),
+        .json("POST", "/{db}/_missing_revs", ["conflicted": [.string(branchA), .string(unknownD)], "nodoc": [.string(unknownE)]]),
+        DifferentialStep(method: "PUT", path: "/{db}/att/second.txt", headers: ["Content-Type": "text/plain", "If-Match": "\"{attRev}\""],
+                         rawBody: Data("second".utf8)).with(.members(["ok", "id"])),
+        // Query strings and Accept.
+        .json("GET", "/{db}/_all_docs?keys=[\"b1\",+\"b3\"]"),
+        .json("GET", "/{db}/_all_docs?startkey=%22b1%5Cu0000%22&limit=2"),
+        .json("GET", "/{db}/_all_docs?descending=True&limit=1"),
+        .json("POST", "/{db}/_bulk_get", ["docs": [["id": "b2"]]], headers: ["Accept": "*/*"]),
+        .json("GET", "/{db}/conflicted?open_revs=all", headers: ["Accept": "text/html"]),
+        // Conflicts between revision IDs that are not all 32 hex digits: the same winner and _conflicts.
+        .json("POST", "/{db}/_bulk_docs", mixedRevisions),
+        .json("GET", "/{db}/mixed?conflicts=true"),
+        .json("GET", "/{db}/mixed?open_revs=all", headers: ["Accept": "application/json"]),
+        .json("POST", "/{db}/_revs_diff", ["mixed": ["2-zz", "2-a", "2-b"]]),
+        .json("POST", "/{db}/_purge", ["mixed": ["2-zz", "1-base", "9-nope"], "nodoc": ["1-abc"]]),
+        .json("GET", "/{db}/mixed?conflicts=true"),
+        .json("POST", "/{db}/_purge", ["mixed": "2-a"]),
+        // Last: CouchDB writes batch=ok documents later, so counts would differ for a while.
+        .json("PUT", "/{db}/batched?batch=ok", ["a": 1]),
+        .json("POST", "/{db}?batch=ok", ["_id": "batched2"]),
         // Local documents.
         .json("PUT", "/{db}/_local/checkpoint", ["last": 1]),
         .json("GET", "/{db}/_local/checkpoint"),
@@ -147,7 +212,8 @@ struct DifferentialTests {
         let couch = try await LiveCouchDB.connect()
         try await withServer(TestServer.start()) { server in
             let name = "differential-" + UUID().uuidString.prefix(8).lowercased()
-            let fixed: Set<String> = [Self.base, Self.branchA, Self.branchB, Self.branchC, Self.unknownD, Self.unknownE]
+            let fixed: Set<String> = [Self.base, Self.branchA, Self.branchB, Self.branchC, Self.unknownD, Self.unknownE,
+                                      Self.mixedHex, Self.mixedLow]
             var ours = DifferentialRun.Side(label: "recipes serve", client: server.client, auth: server.auth, database: name, fixedRevisions: fixed)
             var theirs = DifferentialRun.Side(label: "CouchDB", client: couch.client, auth: couch.auth, database: name, fixedRevisions: fixed)
             try await couch.deletingDatabase(name) {
