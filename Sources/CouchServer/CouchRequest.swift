@@ -17,6 +17,10 @@ struct CouchRequest: Sendable {
     let authority: String?
     /// The logged-in user, when the request carried valid credentials.
     var user: String?
+    /// The user's roles (`_admin` for the server administrator).
+    var roles: [String] = []
+    /// Whether the user administers the database the request is for (or the server).
+    var isDatabaseAdmin = false
     /// How the user was authenticated: `"cookie"`, `"default"` (basic) or `nil`.
     var authenticatedBy: String?
     /// A fresh session cookie to send back, when the one presented is past half its lifetime.

@@ -1,4 +1,5 @@
 import CouchProtocol
+import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -15,23 +16,39 @@ extension CouchResponder {
         }
     }
 
-    /// The user from basic auth or the session cookie; 401 for wrong basic credentials.
-    func identify(_ headers: HTTPFields) throws -> RequestIdentity {
+    /// The user from basic auth or the session cookie, with its roles: the server
+    /// administrator (`_admin`) or an account of `_users`; 401 for wrong basic credentials.
+    func identify(_ headers: HTTPFields) async throws -> RequestIdentity {
         var identity = RequestIdentity()
         if let authorization = headers[.authorization] {
             let parts = authorization.split(separator: " ", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == "basic" {
                 guard let decoded = Data(base64Encoded: String(parts[1])).flatMap({ String(data: $0, encoding: .utf8) }),
-                      let colon = decoded.firstIndex(of: ":"),
-                      let credentials = state.configuration.credentials,
-                      credentials.matches(user: String(decoded[..<colon]), password: String(decoded[decoded.index(after: colon)...]))
+                      let colon = decoded.firstIndex(of: ":")
                 else { throw CouchError.wrongCredentials }
-                identity.user = credentials.user
+                let name = String(decoded[..<colon])
+                let password = String(decoded[decoded.index(after: colon)...])
+                if let credentials = state.configuration.credentials, credentials.matches(user: name, password: password) {
+                    identity.user = credentials.user
+                    identity.roles = ["_admin"]
+                } else if let roles = await state.accounts.authenticate(name: name, password: password) {
+                    identity.user = name
+                    identity.roles = roles
+                } else {
+                    throw CouchError.wrongCredentials
+                }
                 identity.authenticatedBy = "default"
             }
         }
         if identity.user == nil, let session = Cookies(from: headers[values: .cookie])["AuthSession"]?.value,
-           let verified = state.cookies.verify(session), verified.user == state.configuration.credentials?.user {
+           let verified = state.cookies.verify(session) {
+            if verified.user == state.configuration.credentials?.user {
+                identity.roles = ["_admin"]
+            } else if let roles = await state.accounts.roles(of: verified.user) {
+                identity.roles = roles
+            } else {
+                return identity
+            }
             identity.user = verified.user
             identity.authenticatedBy = "cookie"
             // Like CouchDB, renew a cookie past half its lifetime so long replications keep going.
@@ -40,6 +57,88 @@ extension CouchResponder {
             }
         }
         return identity
+    }
+
+    /// 401 or 403 unless `identity` may make this request; returns whether it administers the
+    /// database the request is for (the server administrator administers every one).
+    ///
+    /// As CouchDB 3: the server administrator may do anything. On a database, its
+    /// `_security` admins may do anything but create or delete it; when it lists members,
+    /// only they (and its admins) may read and write it, and everyone else gets 401 without
+    /// credentials or 403 with them; when it lists none, the server's `AnonymousAccess`
+    /// decides for everyone who is not an admin. Only admins change `_security`, design
+    /// documents and indexes, compact or purge. `_users` has rules of its own
+    /// (`authorizeAccounts`).
+    func authorize(_ identity: RequestIdentity, _ method: HTTPRequest.Method, _ route: CouchRoute) async throws -> Bool {
+        if identity.isServerAdmin { return true }
+        if Self.isPublic(method, route) { return false }
+        let anonymous = state.configuration.anonymousAccess
+        guard let name = route.databaseName else {
+            try authorizeAnonymous(method, route)
+            return false
+        }
+        if name == UserAccounts.databaseName {
+            if anonymous == .all { return true }
+            try Self.authorizeAccounts(identity, method, route)
+            return false
+        }
+        let security = await security(of: name)
+        if security.members.isEmpty, anonymous == .all { return true }
+        if case .database = route, method == .put || method == .delete { throw CouchError.notServerAdmin }
+        if security.admins.includes(name: identity.user, roles: identity.roles) { return true }
+        if !security.members.isEmpty {
+            guard security.members.includes(name: identity.user, roles: identity.roles) else {
+                throw identity.user == nil ? CouchError.notAuthorized : Self.notAllowed
+            }
+        } else if identity.user == nil {
+            try authorizeAnonymous(method, route)
+        } else if anonymous != .reads || Self.isWrite(method, route) {
+            throw Self.notAllowed
+        }
+        try Self.checkNotAdminOnly(method, route)
+        return false
+    }
+
+    /// 403 `forbidden` for an authenticated user the database does not admit.
+    static let notAllowed = CouchError(status: 403, error: "forbidden", reason: "You are not allowed to access this db.")
+
+    /// Throws CouchDB's refusal when a request only a database's admins may make comes from
+    /// someone else: writing `_security`, compacting or purging (401), writing a design document or
+    /// an index (403).
+    static func checkNotAdminOnly(_ method: HTTPRequest.Method, _ route: CouchRoute) throws {
+        let designRefusal = CouchError(status: 403, error: "forbidden", reason: "You are not a db or server admin.")
+        switch route {
+        case .databaseEndpoint(_, "_security") where method != .get && method != .head:
+            throw CouchError(status: 401, error: "unauthorized", reason: "You are not a db or server admin.")
+        case .databaseEndpoint(_, "_compact"):
+            throw CouchError(status: 401, error: "unauthorized", reason: "You are not a server or db admin.")
+        case .databaseEndpoint(_, "_purge"):
+            throw CouchError(status: 401, error: "unauthorized", reason: "You are not a db or server admin.")
+        case .databaseEndpoint(_, let endpoint) where endpoint == "_index" || endpoint.hasPrefix("_index/"):
+            if isWrite(method, route) { throw designRefusal }
+        case .document(_, let id), .attachment(_, let id, _):
+            if id.hasPrefix("_design/"), isWrite(method, route) { throw designRefusal }
+        default:
+            break
+        }
+    }
+
+    /// What someone other than the server administrator may do in `_users`: read, update
+    /// and delete their own account document, nothing else (401 without credentials, 403
+    /// with them). Creating accounts is for the administrator.
+    static func authorizeAccounts(_ identity: RequestIdentity, _ method: HTTPRequest.Method, _ route: CouchRoute) throws {
+        guard let user = identity.user else { throw CouchError.notAuthorized }
+        if case .document(_, let id) = route, id == UserDocument.idPrefix + user,
+           [.get, .head, .put, .delete].contains(method) {
+            return
+        }
+        throw notAllowed
+    }
+
+    /// The `_security` object of the database `name`; empty when it does not exist.
+    func security(of name: String) async -> SecurityObject {
+        guard let database = try? await state.registry.database(name) else { return SecurityObject() }
+        return (try? await database.store.withReader { store in try SecurityObject.load(from: store) }) ?? SecurityObject()
     }
 
     /// 401 unless a request without a user may do this under the configured anonymous access.
@@ -75,7 +174,7 @@ extension CouchResponder {
             switch route {
             case .serverEndpoint("_session"): return false
             case .databaseEndpoint(_, let endpoint):
-                return !["_all_docs", "_revs_diff", "_bulk_get", "_find", "_changes", "_explain", "_ensure_full_commit"]
+                return !["_all_docs", "_revs_diff", "_missing_revs", "_bulk_get", "_find", "_changes", "_explain", "_ensure_full_commit"]
                     .contains(endpoint)
             default: return true
             }
@@ -94,7 +193,7 @@ extension CouchResponder {
         var accepted = ["application/json"]
         switch (method, route) {
         case (.post, .serverEndpoint("_session")): accepted.append("application/x-www-form-urlencoded")
-        case (.post, _), (.put, .localDocument): break
+        case (.post, _), (.put, .localDocument), (.put, .databaseEndpoint(_, "_security")): break
         case (.put, .document): accepted.append("multipart/related")
         default: return
         }

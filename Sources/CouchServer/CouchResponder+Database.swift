@@ -62,6 +62,9 @@ extension CouchResponder {
     private func postDocument(_ database: Database, _ request: CouchRequest) async throws -> Response {
         var incoming = try await CouchDocument(request.jsonObjectBody())
         let id = incoming.id ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        if id.hasPrefix("_design/"), !request.isDatabaseAdmin {
+            throw CouchError(status: 403, error: "forbidden", reason: "You are not a db or server admin.")
+        }
         incoming.id = id
         try CouchDocument.validate(id: id)
         let saved = try await save(incoming, id: id, in: database)

@@ -93,6 +93,11 @@ extension CouchResponder {
         let store = database.store
         let results: [BulkDocsReply.Result]
         let body = try await request.jsonObjectBody()
+        if !request.isDatabaseAdmin, body["docs"]?.arrayValue?.contains(where: {
+            $0.objectValue?["_id"]?.stringValue?.hasPrefix("_design/") == true
+        }) == true {
+            throw CouchError(status: 403, error: "forbidden", reason: "You are not a db or server admin.")
+        }
         let maxEntries = state.configuration.maxEntriesPerRequest
         switch try await store.withReader({ _ in try Self.bulkDocsBatch(body, store: store, maxEntries: maxEntries) }) {
         case .newEdits(let documents):

@@ -46,7 +46,7 @@ extension CouchResponder {
     private func session(_ request: CouchRequest) async throws -> Response {
         switch request.method {
         case .get, .head:
-            let roles: JSONValue = request.user == nil ? [] : ["_admin"]
+            let roles = JSONValue.array(request.roles.map { .string($0) })
             var info: JSONObject = ["authentication_handlers": ["cookie", "default"]]
             if let by = request.authenticatedBy { info["authenticated"] = .string(by) }
             return CouchReply.json(200, [
@@ -56,12 +56,17 @@ extension CouchResponder {
             ])
         case .post:
             let (name, password) = try await loginFields(request)
-            guard let credentials = state.configuration.credentials,
-                  credentials.matches(user: name, password: password)
-            else { throw CouchError.wrongCredentials }
-            let cookie = state.cookies.issue(user: credentials.user)
+            let roles: [String]
+            if let credentials = state.configuration.credentials, credentials.matches(user: name, password: password) {
+                roles = ["_admin"]
+            } else if let accountRoles = await state.accounts.authenticate(name: name, password: password) {
+                roles = accountRoles
+            } else {
+                throw CouchError.wrongCredentials
+            }
+            let cookie = state.cookies.issue(user: name)
             return CouchReply.json(
-                200, ["ok": true, "name": .string(credentials.user), "roles": ["_admin"]],
+                200, ["ok": true, "name": .string(name), "roles": .array(roles.map { .string($0) })],
                 headers: [(.setCookie, state.cookies.header(cookie, secure: SessionCookie.forwardedOverTLS(request.headers)))])
         case .delete:
             return CouchReply.json(200, CouchReply.ok, headers: [(.setCookie, state.cookies.header("", secure: SessionCookie.forwardedOverTLS(request.headers)))])

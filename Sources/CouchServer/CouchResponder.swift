@@ -86,14 +86,16 @@ struct CouchResponder: HTTPResponder {
             throw CouchError.badRequest("Malformed percent-encoding in the URL path")
         }
         try checkHost(request)
-        let identity = try identify(request.headers)
-        if identity.user == nil { try authorizeAnonymous(request.method, route) }
+        let identity = try await identify(request.headers)
+        let isDatabaseAdmin = try await authorize(identity, request.method, route)
         try Self.checkContentType(request.method, route, headers: request.headers)
         let body = try await readBody(request, reservation: reservation)
         var couchRequest = CouchRequest(
             method: request.method, route: route, query: QueryParameters(rawQuery: request.uri.query ?? ""), headers: request.headers,
             authority: request.head.authority, body: body, reservation: reservation)
         couchRequest.user = identity.user
+        couchRequest.roles = identity.roles
+        couchRequest.isDatabaseAdmin = isDatabaseAdmin
         couchRequest.authenticatedBy = identity.authenticatedBy
         couchRequest.renewedCookie = identity.renewedCookie
         return couchRequest
@@ -147,6 +149,7 @@ struct CouchResponder: HTTPResponder {
     }
 
     private func dispatch(_ request: CouchRequest) async throws -> Response {
+        try Self.checkReservedRoute(request)
         switch request.route {
         case .root:
             try Self.allow(request, [.get])
@@ -161,6 +164,9 @@ struct CouchResponder: HTTPResponder {
         case .localDocument(let name, let id):
             let database = try await state.registry.database(name)
             return try await database.lifecycle.withLease { try await localDocument(id, database, request) }
+        case .document(UserAccounts.databaseName, let id):
+            let database = try await state.registry.database(UserAccounts.databaseName)
+            return try await database.lifecycle.withLease { try await accountDocument(id, database, request) }
         case .document(let name, let id):
             let database = try await state.registry.database(name)
             return try await database.lifecycle.withLease { try await document(id, database, request) }
@@ -190,6 +196,7 @@ struct CouchResponder: HTTPResponder {
         case "_ensure_full_commit":
             try Self.allow(request, [.post])
             return CouchReply.json(201, ["ok": true, "instance_start_time": .string(database.instanceStartTime)])
+        case "_security": return try await securityRequest(database, request)
         case "_find": return try await find(database, request)
         case "_index": return try await index(database, request)
         case "_explain": return try await explain(database, request)

@@ -34,7 +34,8 @@ enum CouchRoute: Equatable, Sendable {
             self = .root
             return
         }
-        if first.hasPrefix("_") {
+        // `_users` is a database (the other `_` names are server endpoints).
+        if first.hasPrefix("_"), !DatabaseName.systemNames.contains(first) {
             self = .serverEndpoint(segments.joined(separator: "/"))
             return
         }
@@ -71,6 +72,16 @@ enum CouchRoute: Equatable, Sendable {
             self = rest.count > 1
                 ? .attachment(db: db, id: rest[0], name: rest.dropFirst().joined(separator: "/"))
                 : .document(db: db, id: rest[0])
+        }
+    }
+
+    /// The database the route is for, or `nil` for `/` and server endpoints.
+    var databaseName: String? {
+        switch self {
+        case .root, .serverEndpoint: return nil
+        case .database(let name), .databaseEndpoint(let name, _), .localDocument(let name, _),
+             .document(let name, _), .attachment(let name, _, _):
+            return name
         }
     }
 }

@@ -103,6 +103,9 @@ public enum CouchServerError: Error, Sendable, CustomStringConvertible {
     case cannotListen(String)
     /// The server shut down before it was listening.
     case stoppedBeforeListening
+    /// An account could not be written to `_users` (the reason says why: a name or role
+    /// CouchDB's rules refuse, or the store failed).
+    case accountRefused(String)
 
     /// A sentence naming the cause and the fix.
     public var description: String {
@@ -111,6 +114,8 @@ public enum CouchServerError: Error, Sendable, CustomStringConvertible {
             return "Cannot listen: \(reason). Pick another --port (or 0 for any free port) or check --bind."
         case .stoppedBeforeListening:
             return "The server stopped before it was listening. Check the address and try again."
+        case .accountRefused(let reason):
+            return "The account was not saved: \(reason)"
         }
     }
 }

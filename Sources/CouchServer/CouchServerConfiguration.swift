@@ -43,6 +43,9 @@ public struct CouchServerConfiguration: Sendable {
     /// flight to finish before it cancels them and closes their connections, so the server
     /// stops within about this long whatever clients do.
     public var shutdownGracePeriod: Duration
+    /// PBKDF2 rounds for passwords written to `_users` (CouchDB 3.4's default, 600,000, by
+    /// default). Stored accounts keep the rounds they were hashed with.
+    public var passwordIterations: Int
 
     /// Makes a configuration; every argument but the data directory has a safe default.
     public init(
@@ -60,8 +63,10 @@ public struct CouchServerConfiguration: Sendable {
         maxLongpollTimeout: Int = 60_000,
         corsOrigins: [String] = [],
         idleTimeout: Duration = .seconds(60),
-        shutdownGracePeriod: Duration = .seconds(5)
+        shutdownGracePeriod: Duration = .seconds(5),
+        passwordIterations: Int = 600_000
     ) {
+        self.passwordIterations = passwordIterations
         self.dataDirectory = dataDirectory
         self.host = host
         self.port = port

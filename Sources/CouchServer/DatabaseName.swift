@@ -13,6 +13,10 @@ struct DatabaseName: Sendable, Hashable, CustomStringConvertible {
 
     /// Validates `name`; throws CouchDB's 400 `illegal_database_name` when it is not allowed.
     init(validating name: String) throws {
+        if Self.systemNames.contains(name) {
+            self.name = name
+            return
+        }
         guard let first = name.first, ("a"..."z").contains(first),
               name.dropFirst().allSatisfy({ Self.allowedAfterFirst.contains($0) }),
               name.utf8.count <= 238
@@ -27,6 +31,11 @@ struct DatabaseName: Sendable, Hashable, CustomStringConvertible {
                     + "(each /, $, (, ) and + takes three); use a shorter name or fewer of those characters.")
         }
     }
+
+    /// The system databases served: `_users`, the accounts. CouchDB's other system
+    /// databases, `_replicator` and `_global_changes`, are not served yet; their names stay
+    /// refused (400 `illegal_database_name`) until they are.
+    static let systemNames: Set<String> = ["_users"]
 
     /// The longest file name common file systems accept (`NAME_MAX`).
     static let maximumFileNameBytes = 255

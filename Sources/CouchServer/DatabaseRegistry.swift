@@ -20,11 +20,15 @@ actor DatabaseRegistry {
 
     /// The existing database called `name`; 404 `not_found` when there is none (or the name is
     /// not a valid database name, which no database can have).
+    ///
+    /// A system database (`_users`) always exists, as on a set-up CouchDB: it is created on
+    /// first use, so a data directory that never had an account has no `_users` file.
     func database(_ name: String) throws -> Database {
         if let database = open[name] {
             if database.lifecycle.isDeleting { throw CouchError.databaseMissing }
             return database
         }
+        if DatabaseName.systemNames.contains(name), !exists(name) { return try create(name) }
         guard let valid = try? DatabaseName(validating: name),
               FileManager.default.fileExists(atPath: path(of: valid))
         else { throw CouchError.databaseMissing }

@@ -11,6 +11,8 @@ final class ServerState: Sendable {
     let bodyBudget: RequestBodyBudget
     /// The `Host` values requests may carry.
     let hosts: HostAllowList
+    /// The accounts of the `_users` database.
+    let accounts: UserAccounts
     /// The server's UUID, stable across restarts on the same data directory.
     let uuid: String
     private let stopping = Mutex<Bool>(false)
@@ -22,6 +24,7 @@ final class ServerState: Sendable {
         self.cookies = SessionCookie(lifetime: configuration.sessionLifetime)
         self.bodyBudget = RequestBodyBudget(total: configuration.maxBufferedBodyBytes)
         self.hosts = HostAllowList(bind: configuration.host, publicHosts: configuration.publicHosts)
+        self.accounts = UserAccounts(registry: registry)
         self.uuid = Self.loadUUID(in: configuration.dataDirectory)
     }
 

@@ -22,7 +22,11 @@ struct ServeCommand: AsyncParsableCommand {
             loopback name (localhost, 127.0.0.1, [::1]), the --bind address, or a --public-host. \
             Prints "listening on http://HOST:PORT" once ready. SIGTERM or SIGINT stops it: requests \
             in flight get 5 s to finish, then are cancelled and their connections closed, so it \
-            exits within about 5 s whatever clients do.
+            exits within about 5 s whatever clients do. \
+            --add-user NAME --password-file F [--roles a,b] creates or updates the account NAME in \
+            the _users database of the data directory (its password stored only as a PBKDF2 hash) \
+            and exits without serving; accounts log in like CouchDB's, and each database's \
+            _security decides what they may do.
             """
     )
 
@@ -67,6 +71,14 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing (between requests, or partway through a request body) before it is closed.")
     var idleTimeout: Int = 60
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Create or update this account in _users (its password from --password-file), then exit.",
+        valueName: "name"))
+    var addUser: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --add-user: the account's roles, comma-separated.", valueName: "a,b"))
+    var roles: String?
+
     @Option(name: .long, help: "Browser origin allowed to call the server (CORS, for PouchDB in a browser); repeat it, or * for any.")
     var corsOrigin: [String] = []
 
@@ -79,6 +91,15 @@ struct ServeCommand: AsyncParsableCommand {
         if bodyWait >= idleTimeout {
             throw ValidationError("--body-wait (\(bodyWait) s) must be shorter than --idle-timeout (\(idleTimeout) s).")
         }
+        if let addUser {
+            if addUser.isEmpty { throw ValidationError("--add-user needs a user name.") }
+            if passwordFile == nil { throw ValidationError("--add-user needs --password-file with the account's password.") }
+            if password != nil || user != nil {
+                throw ValidationError("--add-user takes the account's password from --password-file; do not give --user or --password.")
+            }
+            return
+        }
+        if roles != nil { throw ValidationError("--roles needs --add-user.") }
         if password != nil, passwordFile != nil {
             throw ValidationError("Give either --password or --password-file, not both.")
         }
@@ -104,6 +125,7 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// Starts the server and runs until SIGINT or SIGTERM.
     func run() async throws {
+        if let addUser { return try await addAccount(addUser) }
         var credentials: ServerCredentials? = nil
         if let user {
             let secret: String
@@ -144,6 +166,26 @@ struct ServeCommand: AsyncParsableCommand {
         // Written straight to the file descriptor: scripts wait for this line through a pipe.
         FileHandle.standardOutput.write(Data("listening on http://\(host):\(boundPort)\n".utf8))
         try await server.waitUntilStopped()
+    }
+
+    /// `--add-user`: writes the account and exits, printing whether it was created or updated
+    /// (never the password).
+    private func addAccount(_ name: String) async throws {
+        let secret: String
+        do {
+            secret = try PasswordFile.read(URL(fileURLWithPath: passwordFile ?? ""))
+        } catch {
+            throw ValidationError(error.description)
+        }
+        let roleList = (roles ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let directory = dataDir.map { URL(fileURLWithPath: $0) } ?? Self.defaultDataDirectory()
+        do {
+            let change = try await CouchServer.addUser(name: name, password: secret, roles: roleList, dataDirectory: directory)
+            print("\(change == .created ? "created" : "updated") account \(name)")
+        } catch {
+            FileHandle.standardError.write(Data("recipes serve: \(error)\n".utf8))
+            throw ExitCode(65)
+        }
     }
 
     /// `$XDG_DATA_HOME/recipes/server`, else `~/.local/share/recipes/server`.
