@@ -25,6 +25,10 @@ extension CouchResponder {
             throw CouchError.badRequest("Malformed percent-encoding in the Destination header")
         }
         try CouchDocument.validate(id: destination)
+        // Writing a design document is for the database's admins, whichever route writes it.
+        if destination.hasPrefix("_design/"), !request.isDatabaseAdmin {
+            throw CouchError(status: 403, error: "forbidden", reason: "You are not a db or server admin.")
+        }
         var destinationRev: RevisionID?
         if parts.count > 1, let text = QueryParameters(rawQuery: String(parts[1]))["rev"] {
             guard let rev = RevisionID(text) else { throw CouchError.invalidRev }

@@ -119,6 +119,11 @@ struct AccountAccessTests {
             #expect(try purge.json() == ["error": "unauthorized", "reason": "You are not a db or server admin."])
             #expect(try await client.send("GET", "/a/doc", headers: Self.alice).status == 200)
             #expect(try await client.send("POST", "/a/_missing_revs", json: ["doc": ["1-a"]], headers: Self.alice).status == 200)
+            // A copy onto a design document is a design-document write too.
+            let copy = try await client.send("COPY", "/a/doc", headers: Self.alice.merging(["Destination": "_design/copied"]) { $1 })
+            #expect(copy.status == 403)
+            #expect(try await client.send("GET", "/a/_design/copied", headers: server.auth).status == 404)
+            #expect(try await client.send("COPY", "/a/doc", headers: Self.alice.merging(["Destination": "copied"]) { $1 }).status == 201)
         }
     }
 
