@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import DocumentFormat
 
 /// `recipes-bench http-clients-replay` (hidden): one client replays one pull or one push in
 /// a process of its own, so `recipes-bench http-clients` can read each client's peak RSS

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// The request bodies of a replayed push, built before the clock starts so both clients send
 /// the same bytes: per batch of changes, one `_revs_diff` body and the `_bulk_docs` bodies

@@ -1,5 +1,6 @@
 import DocumentStore
 import Foundation
+import DocumentFormat
 
 /// The HTTP requests the replication client makes for a pull and for a push, sent through a
 /// `ReplayTransport` with the batch sizes, headers and concurrency of
