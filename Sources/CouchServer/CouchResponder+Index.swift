@@ -111,9 +111,7 @@ extension CouchResponder {
     /// the view from its design document (deleting the document with its last view) and the
     /// store's index; 404 `missing` when there is no such index.
     func deleteIndex(_ path: [String], _ database: Database, _ request: CouchRequest) async throws -> Response {
-        guard request.method == .delete else {
-            throw CouchError(status: 405, error: "method_not_allowed", reason: "Only DELETE allowed")
-        }
+        try Self.allowOnly(request, [.delete])
         var parts = path
         if parts.first == "_design" { parts.removeFirst() }
         guard parts.count == 3, parts[1] == "json" else { throw CouchError.missing }

@@ -8,9 +8,7 @@ extension CouchResponder {
     /// Which of the offered revisions the database lacks, as `_revs_diff` finds them, in
     /// CouchDB's older reply shape (``MissingRevsReply``).
     func missingRevs(_ database: Database, _ request: CouchRequest) async throws -> Response {
-        guard request.method == .post else {
-            throw CouchError(status: 405, error: "method_not_allowed", reason: "Only POST allowed")
-        }
+        try Self.allowOnly(request, [.post])
         guard let offered = try await request.jsonBody().objectValue else {
             throw CouchError.badRequest("Request body must be a JSON object")
         }

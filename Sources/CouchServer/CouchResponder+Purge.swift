@@ -8,9 +8,7 @@ extension CouchResponder {
     /// Removes leaf revisions as if they had never been written (``PurgeReply``). The body
     /// maps document IDs to arrays of revisions; at most ``maximumPurgedRevisions`` in all.
     func purge(_ database: Database, _ request: CouchRequest) async throws -> Response {
-        guard request.method == .post else {
-            throw CouchError(status: 405, error: "method_not_allowed", reason: "Only POST allowed")
-        }
+        try Self.allowOnly(request, [.post])
         guard let body = try await request.jsonBody().objectValue else {
             throw CouchError.badRequest("Request body must be a JSON object")
         }

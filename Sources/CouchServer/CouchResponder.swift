@@ -184,6 +184,15 @@ struct CouchResponder: HTTPResponder {
         guard methods.contains(request.method) else { throw CouchError.methodNotAllowed }
     }
 
+    /// 405 `method_not_allowed` with CouchDB's own reason ("Only POST allowed") unless the
+    /// request uses one of `methods`, for the endpoints whose refusal the differential tests
+    /// compare word for word.
+    static func allowOnly(_ request: CouchRequest, _ methods: [HTTPRequest.Method]) throws {
+        guard !methods.contains(request.method) else { return }
+        let names = methods.map(\.rawValue).joined(separator: ",")
+        throw CouchError(status: 405, error: "method_not_allowed", reason: "Only \(names) allowed")
+    }
+
     private func databaseEndpoint(_ endpoint: String, _ database: Database, _ request: CouchRequest) async throws -> Response {
         switch endpoint {
         case "_all_docs": return try await allDocs(database, request)
