@@ -33,6 +33,11 @@ public struct CouchClientOptions: Sendable {
     /// `_bulk_docs`, which saves a request per document. 0 sends every attachment as multipart.
     public var multipartAttachmentThreshold: Int = 64 * 1024
 
+    /// The largest reply body held in memory, in bytes. Replies come from the remote and
+    /// their sizes are not trusted: a longer one fails the request instead of growing memory
+    /// without bound. Attachment downloads go through a temporary file and are not limited.
+    public var maximumReplyBytes: Int = 512 << 20
+
     /// Default options: basic auth, 30 s timeout, 5 retries with backoff from 0.1 s, 4 connections.
     public init() {}
 }

@@ -1,29 +1,24 @@
+import AsyncHTTPClient
 import CouchProtocol
 import DocumentStore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Logging
+import NIOCore
+import NIOHTTP1
 import Synchronization
 import DocumentFormat
 
-/// One HTTP reply: status, headers (lower-cased names) and the whole body, with the request
-/// it answers (`GET /db/_changes`), so an error about the reply can name the endpoint.
-struct HTTPReply: Sendable {
-    var status: Int
-    var headers: [String: String]
-    var body: Data
-    var endpoint: String = ""
-}
-
-/// Sends requests to one CouchDB server: authentication (basic or cookie session), the
-/// `User-Agent`, timeouts, and retries with exponential backoff on connection errors,
-/// timeouts and 5xx replies. Never logs or reports a password.
+/// Sends requests to one CouchDB server over AsyncHTTPClient: authentication (basic or
+/// cookie session), the `User-Agent`, timeouts, bounded replies, and retries with exponential
+/// backoff on connection errors, timeouts and 5xx replies. Never logs or reports a password.
+///
+/// Each client owns an `HTTPClient` on NIO's shared event loops, opening at most
+/// `CouchClientOptions.maxConnections` connections to the server and keeping them open
+/// between requests; it is shut down when the client is released.
 final class CouchHTTPClient: Sendable {
     let url: CouchURL
     let options: CouchClientOptions
-    private let session: URLSession
+    private let http: HTTPClient
     private let logger: Logger
     private let user: String?
     private let password: String?
@@ -35,18 +30,25 @@ final class CouchHTTPClient: Sendable {
         self.logger = logger
         self.user = options.user ?? url.user
         self.password = options.password ?? url.password
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = options.requestTimeout
-        configuration.timeoutIntervalForResource = max(options.requestTimeout * 10, 300)
-        configuration.httpMaximumConnectionsPerHost = max(1, options.maxConnections)
-        configuration.httpShouldSetCookies = false
-        configuration.httpCookieAcceptPolicy = .never
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60),
+                                             concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, options.maxConnections))
+        // A connection that cannot be made fails its request at once; `send` retries with
+        // the options' backoff, so an unreachable server is reported after those retries,
+        // not after the pool's own attempts have used up the connect timeout of each.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        let idle = Self.timeAmount(options.requestTimeout)
+        configuration.timeout = .init(connect: idle, read: idle, write: idle)
+        configuration.decompression = .disabled
+        http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
-    deinit { session.finishTasksAndInvalidate() }
+    deinit {
+        // Shutting down only closes idle connections: nothing is in flight once the last
+        // reference to this client is gone. The callback keeps the HTTPClient alive until
+        // it has finished.
+        http.shutdown { _ in }
+    }
 
     /// The URL of a path under the database (`segments` already encoded) with a query.
     func databaseURL(_ encodedSegments: [String] = [], query: [(String, String)] = []) -> URL {
@@ -62,9 +64,10 @@ final class CouchHTTPClient: Sendable {
     /// status (callers map statuses to errors). Throws on connection failures after retries.
     /// With `throughFile`, the reply body is received into a temporary file and mapped from
     /// it, so a large body (attachments) is not held twice while it arrives. With `bodyFile`,
-    /// the request body is read from that file as it is sent, instead of from `body`.
-    /// `retries` overrides `CouchClientOptions.maxRetries` (0: one attempt) and `timeout` its
-    /// request timeout.
+    /// the request body is that file, mapped and sent a few megabytes at a time, instead of
+    /// `body`. `retries` overrides `CouchClientOptions.maxRetries` (0: one attempt) and
+    /// `timeout` bounds the whole exchange (by default ten times the request timeout, at
+    /// least five minutes).
     func send(_ method: String, _ target: URL, body: Data? = nil, bodyFile: URL? = nil, contentType: String? = nil,
               accept: String = "application/json", throughFile: Bool = false,
               retries: Int? = nil, timeout: TimeInterval? = nil) async throws -> HTTPReply {
@@ -76,35 +79,26 @@ final class CouchHTTPClient: Sendable {
             if options.authentication == .cookieSession, user != nil, cookie.withLock({ $0 }) == nil {
                 try await login()
             }
-            var request = URLRequest(url: target)
-            request.httpMethod = method
-            request.timeoutInterval = timeout ?? options.requestTimeout
-            request.setValue(UserAgent.value, forHTTPHeaderField: "User-Agent")
-            request.setValue(accept, forHTTPHeaderField: "Accept")
-            if let contentType { request.setValue(contentType, forHTTPHeaderField: "Content-Type") }
+            var request = HTTPClientRequest(url: target.absoluteString)
+            request.method = HTTPMethod(rawValue: method)
+            request.headers.add(name: "User-Agent", value: UserAgent.value)
+            request.headers.add(name: "Accept", value: accept)
+            if let contentType { request.headers.add(name: "Content-Type", value: contentType) }
             applyAuthentication(to: &request)
-            request.httpBody = body
-            if let bodyFile, let size = (try? FileManager.default.attributesOfItem(atPath: bodyFile.path))?[.size] as? NSNumber {
-                request.setValue(size.stringValue, forHTTPHeaderField: "Content-Length")
+            if let bodyFile {
+                do {
+                    request.body = .bytes(try Data(contentsOf: bodyFile, options: .alwaysMapped))
+                } catch {
+                    throw ReplicationError.store("cannot read the upload file \(bodyFile.path): \(error)", cause: error)
+                }
+            } else if let body {
+                request.body = .bytes(body)
             }
-            let started = Date()
+            let started = ContinuousClock.now
+            let failure: TransportFailure
             do {
-                let (data, response) = if let bodyFile {
-                    try await session.cancellableUpload(for: request, fromFile: bodyFile)
-                } else if throughFile {
-                    try await session.cancellableDownload(for: request)
-                } else {
-                    try await session.cancellableData(for: request)
-                }
-                guard let http = response as? HTTPURLResponse else {
-                    throw ReplicationError.malformedReply(url: url.description, detail: "not an HTTP reply")
-                }
-                var headers: [String: String] = [:]
-                for (key, value) in http.allHeaderFields {
-                    if let key = key as? String, let value = value as? String { headers[key.lowercased()] = value }
-                }
-                let reply = HTTPReply(status: http.statusCode, headers: headers, body: data, endpoint: Self.endpoint(method, target))
-                logger.debug("\(method) \(target.path) -> \(http.statusCode) (\(data.count) bytes, \(Int(Date().timeIntervalSince(started) * 1000)) ms)")
+                let reply = try await exchange(request, endpoint: Self.endpoint(method, target), throughFile: throughFile, timeout: timeout)
+                logger.debug("\(method) \(target.path) -> \(reply.status) (\(reply.body.count) bytes, \(ContinuousClock.now - started))")
                 if reply.status == 401, options.authentication == .cookieSession, user != nil, !renewedSession {
                     renewedSession = true
                     cookie.withLock { $0 = nil }
@@ -117,32 +111,39 @@ final class CouchHTTPClient: Sendable {
                     continue
                 }
                 return reply
-            } catch let error as ReplicationError {
-                throw error
-            } catch is CancellationError {
-                throw ReplicationError.cancelled
-            } catch let error as URLError {
-                if error.code == .cancelled { throw ReplicationError.cancelled }
-                let transient = CouchHTTPClient.isTransient(error)
-                if transient, attempt < maxRetries {
-                    logger.warning("\(method) \(url.description): \(error.code.rawValue) \(CredentialMask.masked(error.localizedDescription)); retrying")
-                    try await backoff(attempt)
-                    attempt += 1
-                    continue
-                }
-                if error.code == .timedOut { throw ReplicationError.timedOut(url: url.description) }
-                throw ReplicationError.unreachable(url: url.description,
-                                                   detail: "\(CredentialMask.masked(error.localizedDescription)) [URLError \(error.code.rawValue)]")
             } catch {
-                throw ReplicationError.unreachable(url: url.description, detail: CredentialMask.masked("\(error)"))
+                failure = TransportFailure(error)
+            }
+            switch failure {
+            case .cancelled:
+                throw ReplicationError.cancelled
+            case .timedOut where attempt < maxRetries, .transient where attempt < maxRetries:
+                logger.warning("\(method) \(url.description): \(failure.detail); retrying")
+                try await backoff(attempt)
+                attempt += 1
+            case .timedOut:
+                throw ReplicationError.timedOut(url: url.description)
+            case .transient(let detail), .permanent(let detail):
+                if Task.isCancelled { throw ReplicationError.cancelled }
+                throw ReplicationError.unreachable(url: url.description, detail: detail)
             }
         }
     }
 
+    /// One attempt: sends `request` and reads its reply whole, throwing whatever the
+    /// transport throws (classified by the caller as a `TransportFailure`).
+    private func exchange(_ request: HTTPClientRequest, endpoint: String, throughFile: Bool,
+                          timeout: TimeInterval?) async throws -> HTTPReply {
+        let deadline = Self.timeAmount(timeout ?? max(options.requestTimeout * 10, 300))
+        let response = try await http.execute(request, timeout: deadline)
+        return try await HTTPReply(response, endpoint: endpoint, throughFile: throughFile, limit: options.maximumReplyBytes)
+    }
+
     /// Sends a request and parses a 2xx JSON reply, mapping other statuses to typed errors.
     func sendJSON(_ method: String, _ target: URL, body: Data? = nil, accept: String = "application/json",
-                  missingDatabaseOn404: Bool = false) async throws -> JSONValue {
-        let reply = try await send(method, target, body: body, contentType: body == nil ? nil : "application/json", accept: accept)
+                  missingDatabaseOn404: Bool = false, timeout: TimeInterval? = nil) async throws -> JSONValue {
+        let reply = try await send(method, target, body: body, contentType: body == nil ? nil : "application/json", accept: accept,
+                                   timeout: timeout)
         guard (200..<300).contains(reply.status) else {
             throw error(for: reply, missingDatabaseOn404: missingDatabaseOn404)
         }
@@ -179,48 +180,45 @@ final class CouchHTTPClient: Sendable {
         }
     }
 
-    private func applyAuthentication(to request: inout URLRequest) {
+    private func applyAuthentication(to request: inout HTTPClientRequest) {
         guard let user else { return }
         switch options.authentication {
         case .basic:
             let token = Data("\(user):\(password ?? "")".utf8).base64EncodedString()
-            request.setValue("Basic \(token)", forHTTPHeaderField: "Authorization")
+            request.headers.add(name: "Authorization", value: "Basic \(token)")
         case .cookieSession:
-            if let value = cookie.withLock({ $0 }) { request.setValue(value, forHTTPHeaderField: "Cookie") }
+            if let value = cookie.withLock({ $0 }) { request.headers.add(name: "Cookie", value: value) }
         }
     }
 
-    /// `POST /_session` with the credentials; keeps the `AuthSession` cookie.
+    /// `POST /_session` with the credentials, once; keeps the `AuthSession` cookie.
     private func login() async throws {
         guard let user else { return }
-        var request = URLRequest(url: url.serverURL.appendingPathComponent("_session"))
-        request.httpMethod = "POST"
-        request.timeoutInterval = options.requestTimeout
-        request.setValue(UserAgent.value, forHTTPHeaderField: "User-Agent")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = JSONWriter.couchDB.data(.object(["name": .string(user), "password": .string(password ?? "")]))
-        let response: URLResponse
-        let data: Data
+        let target = url.serverURL.appendingPathComponent("_session")
+        var request = HTTPClientRequest(url: target.absoluteString)
+        request.method = .POST
+        request.headers.add(name: "User-Agent", value: UserAgent.value)
+        request.headers.add(name: "Accept", value: "application/json")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(JSONWriter.couchDB.data(.object(["name": .string(user), "password": .string(password ?? "")])))
+        let reply: HTTPReply
         do {
-            (data, response) = try await session.cancellableData(for: request)
-        } catch is CancellationError {
-            throw ReplicationError.cancelled
-        } catch let error as URLError {
-            if error.code == .timedOut { throw ReplicationError.timedOut(url: url.description) }
-            throw ReplicationError.unreachable(url: url.description, detail: CredentialMask.masked(error.localizedDescription))
+            reply = try await exchange(request, endpoint: Self.endpoint("POST", target), throughFile: false, timeout: nil)
+        } catch {
+            switch TransportFailure(error) {
+            case .cancelled: throw ReplicationError.cancelled
+            case .timedOut: throw ReplicationError.timedOut(url: url.description)
+            case .transient(let detail), .permanent(let detail): throw ReplicationError.unreachable(url: url.description, detail: detail)
+            }
         }
-        guard let http = response as? HTTPURLResponse else {
-            throw ReplicationError.malformedReply(url: url.description, detail: "not an HTTP reply to /_session")
-        }
-        guard (200..<300).contains(http.statusCode) else {
-            throw error(for: HTTPReply(status: http.statusCode, headers: [:], body: data))
-        }
-        let setCookie = http.allHeaderFields.first { ($0.key as? String)?.lowercased() == "set-cookie" }?.value as? String
-        guard let setCookie, let pair = setCookie.split(separator: ";").first, pair.hasPrefix("AuthSession=") else {
+        guard (200..<300).contains(reply.status) else { throw error(for: reply) }
+        let authSession = reply.headers["set-cookie"]?.split(separator: "\n")
+            .compactMap { $0.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } }
+            .first { $0.hasPrefix("AuthSession=") }
+        guard let authSession else {
             throw ReplicationError.malformedReply(url: url.description, detail: "/_session set no AuthSession cookie")
         }
-        cookie.withLock { $0 = String(pair) }
+        cookie.withLock { $0 = authSession }
         logger.debug("logged in to \(url.description) as \(user)")
     }
 
@@ -237,13 +235,8 @@ final class CouchHTTPClient: Sendable {
         if Task.isCancelled { throw ReplicationError.cancelled }
     }
 
-    private static func isTransient(_ error: URLError) -> Bool {
-        switch error.code {
-        case .timedOut, .networkConnectionLost, .cannotConnectToHost, .notConnectedToInternet,
-             .dnsLookupFailed, .cannotFindHost, .badServerResponse, .secureConnectionFailed, .resourceUnavailable, .unknown:
-            return true
-        default:
-            return false
-        }
+    /// Seconds as NIO's `TimeAmount`, at least a millisecond.
+    private static func timeAmount(_ seconds: TimeInterval) -> TimeAmount {
+        .milliseconds(Int64(max(0.001, min(seconds, 86_400)) * 1000))
     }
 }

@@ -21,9 +21,12 @@ extension CouchDatabase {
         let target = client.databaseURL(["_changes"], query: query)
         let client = self.client
         let url = self.url
+        // The exchange may last the whole wait; the read timeout still catches a server
+        // that stops sending heartbeats.
+        let deadline = Double(milliseconds) / 1000 + client.options.requestTimeout + 2
         return try await withThrowingTaskGroup(of: Bool?.self) { group in
             group.addTask {
-                let reply = try await client.sendJSON("GET", target, missingDatabaseOn404: true)
+                let reply = try await client.sendJSON("GET", target, missingDatabaseOn404: true, timeout: deadline)
                 do {
                     return !(try ChangesResponse(json: reply).results.isEmpty)
                 } catch let error as ReplyShapeError {

@@ -1,9 +1,6 @@
 public import CouchProtocol
 import DocumentStore
 public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 public import Logging
 import Synchronization
 public import DocumentFormat
