@@ -13,7 +13,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        // Only for `recipes-bench http-clients`, which compares it with URLSession.
+        // For `recipes-bench http-clients`, which replays the replicator's requests with it
+        // and with URLSession (the measurement behind the replication client's choice).
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],

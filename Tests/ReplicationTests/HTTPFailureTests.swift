@@ -167,7 +167,7 @@ import DocumentFormat
     }
 
     /// The canned server leaves the cut reply's connection open, so the client meets a
-    /// timeout here; a proxy that closes it yields URLError `.unknown`, retried the same way
+    /// timeout here; a proxy that closes it yields a closed-connection error, retried the same way
     /// (`recipes-bench chaos` covers that path).
     @Test func aBodyCutShortOnceIsRetriedAndThePullCompletes() async throws {
         let cuts = Locked(0)

@@ -34,9 +34,9 @@ struct ReplayFailure: Error, CustomStringConvertible {
 /// The two clients compared.
 enum ReplayClientKind: String, CaseIterable, Sendable {
     /// Foundation's URLSession (FoundationNetworking on Linux, over libcurl), set up as the
-    /// replication client's `CouchHTTPClient` sets it up.
+    /// replication client's `CouchHTTPClient` set it up before it moved to AsyncHTTPClient.
     case urlsession
-    /// AsyncHTTPClient on SwiftNIO, one shared `HTTPClient`.
+    /// AsyncHTTPClient on SwiftNIO, one shared `HTTPClient`, as `CouchHTTPClient` uses it.
     case ahc
 
     /// A client of this kind opening at most `connections` connections to a host.

@@ -3,10 +3,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// URLSession configured as `CouchHTTPClient` configures it (`Sources/Replication/HTTP/
-/// CouchHTTPClient.swift`): an ephemeral session, no cookies or cache, at most `connections`
+/// URLSession configured as `CouchHTTPClient` configured it before the replication client
+/// moved to AsyncHTTPClient: an ephemeral session, no cookies or cache, at most `connections`
 /// connections per host, and each request a data task whose completion handler receives the
-/// whole body, as its `cancellableData(for:)` does.
+/// whole body. Kept so the measurement behind that move can be run again.
 final class URLSessionReplayTransport: ReplayTransport {
     private let session: URLSession
     private let timeout: TimeInterval

@@ -111,6 +111,8 @@ final class CouchHTTPClient: Sendable {
                     continue
                 }
                 return reply
+            } catch let error as ReplyBodyError {
+                throw replicationError(error, endpoint: Self.endpoint(method, target))
             } catch {
                 failure = TransportFailure(error)
             }
@@ -204,6 +206,8 @@ final class CouchHTTPClient: Sendable {
         let reply: HTTPReply
         do {
             reply = try await exchange(request, endpoint: Self.endpoint("POST", target), throughFile: false, timeout: nil)
+        } catch let error as ReplyBodyError {
+            throw replicationError(error, endpoint: Self.endpoint("POST", target))
         } catch {
             switch TransportFailure(error) {
             case .cancelled: throw ReplicationError.cancelled
@@ -220,6 +224,19 @@ final class CouchHTTPClient: Sendable {
         }
         cookie.withLock { $0 = authSession }
         logger.debug("logged in to \(url.description) as \(user)")
+    }
+
+    /// A reply whose body could not be received: too long to hold (the remote's fault, not
+    /// retried), or a temporary file that failed (the local machine's).
+    private func replicationError(_ error: ReplyBodyError, endpoint: String) -> ReplicationError {
+        switch error {
+        case .tooLarge(let limit):
+            return .malformedReply(url: url.description,
+                                   detail: "\(endpoint): the reply is longer than the \(limit) bytes the client holds in memory (CouchClientOptions.maximumReplyBytes)")
+        case .temporaryFile(let path, let cause):
+            return .store("cannot receive the reply to \(endpoint) into the temporary file \(path); check that the temporary directory is writable and has space",
+                          cause: cause)
+        }
     }
 
     private func backoff(_ attempt: Int) async throws {

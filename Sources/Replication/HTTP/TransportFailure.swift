@@ -14,23 +14,13 @@ enum TransportFailure: Sendable, Equatable {
     case timedOut
     /// The server could not be reached or dropped the connection; may work on a retry.
     case transient(String)
-    /// Retrying cannot help: a URL the client cannot use, a certificate it does not trust, a
-    /// body it cannot receive.
+    /// Retrying cannot help: a URL the client cannot use, a certificate it does not trust.
     case permanent(String)
 
     /// Classifies an error thrown while sending a request or receiving its reply.
     init(_ error: any Error) {
         if error is CancellationError {
             self = .cancelled
-            return
-        }
-        if let error = error as? ReplyBodyError {
-            switch error {
-            case .tooLarge(let limit):
-                self = .permanent("the reply is larger than the \(limit) bytes the client accepts in memory")
-            case .temporaryFile(let path, let cause):
-                self = .permanent("cannot receive the reply into the temporary file \(path)\(cause.map { ": \($0)" } ?? ""); check that the temporary directory is writable")
-            }
             return
         }
         if let error = error as? HTTPClientError {

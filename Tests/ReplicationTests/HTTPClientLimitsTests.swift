@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import Replication
+import TestSupport
+import DocumentStore
+
+/// What the HTTP client does at its limits: a reply longer than it holds in memory, and a
+/// server that refuses connections.
+@Suite struct HTTPClientLimitsTests {
+    @Test func aReplyLongerThanTheLimitIsMalformedNotRetriedAndChangesNothing() async throws {
+        let long = #"{"results":[],"last_seq":"0","padding":""# + String(repeating: "x", count: 4096) + #""}"#
+        let server = try await HTTPFailureTests.source { request, _ in
+            request.path == "/db/_changes" ? .init(status: 200, body: long) : nil
+        }
+        defer { server.stop() }
+        let dir = try TemporaryDirectory()
+        let local = try DocumentStore(path: dir.path("local.sqlite"))
+        var options = CouchClientOptions()
+        options.maximumReplyBytes = 1024
+        options.initialBackoff = 0.01
+        let error = await #expect(throws: ReplicationError.self) {
+            _ = try await Sync(store: local, remote: try CouchDatabase(url: server.url("db"), options: options)).pull()
+        }
+        guard case .malformedReply(_, let detail) = error else {
+            Issue.record("expected malformedReply, got \(String(describing: error))")
+            return
+        }
+        #expect(detail.contains("GET /db/_changes") && detail.contains("1024 bytes"), "\(detail)")
+        #expect(server.requests.filter { $0.path == "/db/_changes" }.count == 1)
+        #expect(try local.documentCount() == 0)
+    }
+
+    @Test func aRefusedConnectionIsRetriedWithTheBackoffThenReportedWithItsCause() async throws {
+        let port = try Self.closedPort()
+        var options = CouchClientOptions()
+        options.maxRetries = 2
+        options.initialBackoff = 0.01
+        let remote = try CouchDatabase(url: "http://bob:secret@127.0.0.1:\(port)/db", options: options)
+        let started = ContinuousClock.now
+        let error = await #expect(throws: ReplicationError.self) { _ = try await remote.databaseInfo() }
+        guard case .unreachable(let url, let detail) = error else {
+            Issue.record("expected unreachable, got \(String(describing: error))")
+            return
+        }
+        #expect(detail.contains("Connection refused"), "\(detail)")
+        #expect(!url.contains("secret") && !detail.contains("secret"))
+        // Three attempts with 10 and 20 ms between them, not three waits for the 30 s connect
+        // timeout (the connection pool's own retries are off).
+        #expect(ContinuousClock.now - started < .seconds(15))
+    }
+
+    /// A loopback port nothing listens on: bound, then closed.
+    static func closedPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
