@@ -201,6 +201,9 @@ struct DifferentialTests {
         .json("GET", "/{db}/_local/missing"),
         .json("DELETE", "/{db}/_local/checkpoint?rev=0-2"),
         .json("GET", "/{db}/_local/checkpoint"),
+        // Compaction (it used to trap the server: the writer connection was asked for twice).
+        .json("POST", "/{db}/_compact"),
+        .json("GET", "/{db}/b2", nil, .members(["_id", "v"])),
         // Wrong requests.
         DifferentialStep(method: "POST", path: "/{db}/_bulk_docs", headers: ["Content-Type": "application/json"], rawBody: Data("{not json".utf8)),
         .json("DELETE", "/{db}"),
