@@ -188,9 +188,17 @@ extension CouchResponder {
     ///
     /// As in CouchDB: every POST and the PUT of a document or `_local` document read JSON;
     /// a document PUT may also be `multipart/related`, and `POST /_session` a urlencoded
-    /// form. A request with no `Content-Type` passes only when it has no body.
+    /// form. A request with no `Content-Type` passes only when it has no body, but for
+    /// `POST /{db}/_compact`, which CouchDB refuses without `application/json` whatever the
+    /// body.
     static func checkContentType(_ method: HTTPRequest.Method, _ route: CouchRoute, headers: HTTPFields) throws {
         var accepted = ["application/json"]
+        if method == .post, case .databaseEndpoint(_, let endpoint) = route,
+           endpoint == "_compact" || endpoint.hasPrefix("_compact/") {
+            guard let contentType = headers[.contentType],
+                  HeaderParameters.mediaType(of: contentType) == "application/json" else { throw CouchError.badContentType }
+            return
+        }
         switch (method, route) {
         case (.post, .serverEndpoint("_session")): accepted.append("application/x-www-form-urlencoded")
         case (.post, _), (.put, .localDocument), (.put, .databaseEndpoint(_, "_security")): break

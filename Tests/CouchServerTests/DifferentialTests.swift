@@ -203,6 +203,7 @@ struct DifferentialTests {
         .json("GET", "/{db}/_local/checkpoint"),
         // Compaction (it used to trap the server: the writer connection was asked for twice).
         .json("POST", "/{db}/_compact"),
+        .json("POST", "/{db}/_compact", headers: ["Content-Type": "application/json"]),
         .json("GET", "/{db}/b2", nil, .members(["_id", "v"])),
         // Wrong requests.
         DifferentialStep(method: "POST", path: "/{db}/_bulk_docs", headers: ["Content-Type": "application/json"], rawBody: Data("{not json".utf8)),
