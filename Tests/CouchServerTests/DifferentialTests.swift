@@ -159,6 +159,13 @@ struct DifferentialTests {
         .json("GET", "/{db}/_index"),
         .json("POST", "/{db}/_explain", ["selector": ["kind": "x"], "limit": 5, "fields": ["_id"]], .members(["dbname", "index", "limit", "skip", "fields"])),
         .json("POST", "/{db}/_explain", ["selector": ["nothing": "x"]], .members(["dbname", "index", "limit", "skip", "fields"])),
+        // _explain reports the selector in CouchDB's normal form.
+        .json("POST", "/{db}/_explain", ["selector": ["type": "Person"]], .members(["selector"])),
+        .json("POST", "/{db}/_explain", ["selector": ["a": 1, "b": ["c": 2, "d": ["$gt": 1, "$lt": 5]]]], .members(["selector"])),
+        .json("POST", "/{db}/_explain", ["selector": ["$or": [["a": 1], ["b": ["$in": [1, 2]]]], "e": ["$elemMatch": ["f": 1]]]],
+              .members(["selector"])),
+        .json("POST", "/{db}/_explain", ["selector": ["$not": ["a": 1, "b": ["$gt": 2]], "$nor": [["c": ["$in": [1]]]],
+                                                     "g": ["$allMatch": ["$lt": 3]], "h": ["$not": ["$ne": 4]]]], .members(["selector"])),
         .json("POST", "/{db}/_index", ["index": ["fields": ["a", ["b": "desc"]]]]),
         .json("PUT", "/{db}/_index", [:]),
         .json("DELETE", "/{db}/_index/multi/json/by-kind"),
