@@ -173,7 +173,12 @@ struct CouchResponder: HTTPResponder {
         case .attachment(let name, let id, let attachment):
             let database = try await state.registry.database(name)
             // Design document functions are JavaScript, which this server never runs.
-            if id.hasPrefix("_design/"), let function = DesignFunction(designPath: attachment) { throw function.error }
+            if id.hasPrefix("_design/"), let function = DesignFunction(designPath: attachment) {
+                let design = try await database.lifecycle.withLease {
+                    try await database.store.withReader { try $0.get(id: id)?.body }
+                }
+                throw function.error(designDocument: design, designPath: attachment)
+            }
             return try await database.lifecycle.withLease { try await attachmentRequest(id, attachment, database, request) }
         }
     }

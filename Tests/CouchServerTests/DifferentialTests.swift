@@ -212,6 +212,10 @@ struct DifferentialTests {
         .json("POST", "/{db}/_compact"),
         .json("POST", "/{db}/_compact", headers: ["Content-Type": "application/json"]),
         .json("GET", "/{db}/b2", nil, .members(["_id", "v"])),
+        // Design functions of a missing design document or view: 404 before any JavaScript.
+        .json("GET", "/{db}/_design/nope/_view/v"),
+        .json("GET", "/{db}/_design/nope/_show/s"),
+        .json("GET", "/{db}/_design/by-v/_view/nope"),
         // View index upkeep: nothing to do here (no view indexes), CouchDB's answers all the same.
         .json("POST", "/{db}/_compact/by-v", headers: ["Content-Type": "application/json"]),
         .json("POST", "/{db}/_compact/nope", headers: ["Content-Type": "application/json"]),
