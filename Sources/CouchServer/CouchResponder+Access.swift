@@ -103,14 +103,14 @@ extension CouchResponder {
     static let notAllowed = CouchError(status: 403, error: "forbidden", reason: "You are not allowed to access this db.")
 
     /// Throws CouchDB's refusal when a request only a database's admins may make comes from
-    /// someone else: writing `_security`, compacting or purging (401), writing a design document or
+    /// someone else: writing `_security`, compacting, cleaning up views or purging (401), writing a design document or
     /// an index (403).
     static func checkNotAdminOnly(_ method: HTTPRequest.Method, _ route: CouchRoute) throws {
         let designRefusal = CouchError(status: 403, error: "forbidden", reason: "You are not a db or server admin.")
         switch route {
         case .databaseEndpoint(_, "_security") where method != .get && method != .head:
             throw CouchError(status: 401, error: "unauthorized", reason: "You are not a db or server admin.")
-        case .databaseEndpoint(_, "_compact"):
+        case .databaseEndpoint(_, let endpoint) where endpoint == "_compact" || endpoint.hasPrefix("_compact/") || endpoint == "_view_cleanup":
             throw CouchError(status: 401, error: "unauthorized", reason: "You are not a server or db admin.")
         case .databaseEndpoint(_, "_purge"):
             throw CouchError(status: 401, error: "unauthorized", reason: "You are not a db or server admin.")
@@ -188,9 +188,17 @@ extension CouchResponder {
     ///
     /// As in CouchDB: every POST and the PUT of a document or `_local` document read JSON;
     /// a document PUT may also be `multipart/related`, and `POST /_session` a urlencoded
-    /// form. A request with no `Content-Type` passes only when it has no body.
+    /// form. A request with no `Content-Type` passes only when it has no body, but for
+    /// `POST /{db}/_compact`, which CouchDB refuses without `application/json` whatever the
+    /// body.
     static func checkContentType(_ method: HTTPRequest.Method, _ route: CouchRoute, headers: HTTPFields) throws {
         var accepted = ["application/json"]
+        if method == .post, case .databaseEndpoint(_, let endpoint) = route,
+           endpoint == "_compact" || endpoint.hasPrefix("_compact/") {
+            guard let contentType = headers[.contentType],
+                  HeaderParameters.mediaType(of: contentType) == "application/json" else { throw CouchError.badContentType }
+            return
+        }
         switch (method, route) {
         case (.post, .serverEndpoint("_session")): accepted.append("application/x-www-form-urlencoded")
         case (.post, _), (.put, .localDocument), (.put, .databaseEndpoint(_, "_security")): break

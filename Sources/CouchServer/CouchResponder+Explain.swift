@@ -36,7 +36,7 @@ extension CouchResponder {
             "execution_stats": false, "allow_fallback": true,
         ]
         let reply: JSONObject = [
-            "dbname": .string(database.name.name), "index": index, "partitioned": false, "selector": parsed.selector,
+            "dbname": .string(database.name.name), "index": index, "partitioned": false, "selector": ExplainedSelector.normalised(parsed.selector),
             "opts": .object(opts), "limit": .int(Int64(parsed.limit)), "skip": .int(Int64(parsed.skip)),
             "fields": fields, "covering": false,
         ]

@@ -173,7 +173,12 @@ struct CouchResponder: HTTPResponder {
         case .attachment(let name, let id, let attachment):
             let database = try await state.registry.database(name)
             // Design document functions are JavaScript, which this server never runs.
-            if id.hasPrefix("_design/"), let function = DesignFunction(designPath: attachment) { throw function.error }
+            if id.hasPrefix("_design/"), let function = DesignFunction(designPath: attachment) {
+                let design = try await database.lifecycle.withLease {
+                    try await database.store.withReader { try $0.get(id: id)?.body }
+                }
+                throw function.error(designDocument: design, designPath: attachment)
+            }
             return try await database.lifecycle.withLease { try await attachmentRequest(id, attachment, database, request) }
         }
     }
@@ -212,6 +217,17 @@ struct CouchResponder: HTTPResponder {
         case "_compact":
             try Self.allow(request, [.post])
             try await database.store.withWriter { _ in try database.store.compact() }
+            return CouchReply.json(202, CouchReply.ok)
+        case "_view_cleanup":
+            // No view index files to remove: this server builds none.
+            try Self.allowOnly(request, [.post])
+            return CouchReply.json(202, CouchReply.ok)
+        case let path where path.hasPrefix("_compact/"):
+            // A design document's view index: this server builds none, so there is nothing to
+            // compact, but as in CouchDB the design document must exist.
+            try Self.allowOnly(request, [.post])
+            let id = "_design/" + path.dropFirst("_compact/".count)
+            guard try await database.store.withReader({ try $0.get(id: id) }) != nil else { throw CouchError.missing }
             return CouchReply.json(202, CouchReply.ok)
         case let path where path.hasPrefix("_index/"):
             return try await deleteIndex(path.split(separator: "/").dropFirst().map(String.init), database, request)

@@ -1,4 +1,5 @@
 import CouchProtocol
+import DocumentFormat
 
 /// The parts of a design document that CouchDB runs as JavaScript (or Erlang): this server
 /// stores and replicates design documents but runs none of them, and answers a request for
@@ -22,6 +23,22 @@ enum DesignFunction: String, Sendable, CaseIterable {
         guard let first = designPath.split(separator: "/", maxSplits: 1).first,
               let function = DesignFunction(rawValue: String(first)), function != .filter else { return nil }
         self = function
+    }
+
+    /// CouchDB's reply to a request for this function at `designPath` (`_view/by-name`, …)
+    /// of a design document whose body is `designDocument` (`nil` when there is none): 404
+    /// `missing` without the design document, 404 `missing_named_view` for a view it does
+    /// not define, both found without running anything; otherwise the 501 ``error``.
+    func error(designDocument: JSONObject?, designPath: String) -> CouchError {
+        guard let designDocument else { return .missing }
+        if self == .view {
+            let parts = designPath.split(separator: "/", omittingEmptySubsequences: false)
+            let name = parts.count > 1 ? String(parts[1]) : ""
+            if designDocument["views"]?.objectValue?[name] == nil {
+                return CouchError(status: 404, error: "not_found", reason: "missing_named_view")
+            }
+        }
+        return error
     }
 
     /// The 501 reply.

@@ -330,6 +330,13 @@ extension DocumentStore {
             for docNum in deep { try txn.stem(docNum: docNum) }
             try AttachmentStorage.collectGarbage(db)
         }
-        _ = try? mapped { try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
+        // Inside ``withWriter(_:)`` the writer connection is held already: asking GRDB for it
+        // again would trap, so the checkpoint runs on the held one.
+        _ = try? mapped {
+            if let scope = AccessScope.current, scope.store == ObjectIdentifier(self), scope.writes {
+                return try pool.unsafeReentrantWrite { try $0.checkpoint(.truncate) }
+            }
+            return try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+        }
     }
 }

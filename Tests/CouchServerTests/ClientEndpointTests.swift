@@ -233,4 +233,23 @@ struct ClientEndpointTests {
             #expect(try await client.send("GET", "/nodb/_design/app/_view/all", headers: server.auth).status == 404)
         }
     }
+
+    @Test("A function of a missing design document, or a view it does not define, is CouchDB's 404, not 501")
+    func missingDesignFunctions() async throws {
+        try await withServer(TestServer.start()) { server in
+            let client = server.client
+            #expect(try await client.send("PUT", "/c", headers: server.auth).status == 201)
+            #expect(try await client.send("PUT", "/c/_design/app", json: ["views": ["all": ["map": "function(doc){emit(doc._id)}"]]],
+                                          headers: server.auth).status == 201)
+            for (method, path, reason) in [("GET", "/c/_design/nope/_view/all", "missing"), ("POST", "/c/_design/nope/_update/u", "missing"),
+                                           ("GET", "/c/_design/nope/_show/s", "missing"), ("GET", "/c/_design/app/_view/other", "missing_named_view")] {
+                let reply = try await client.send(method, path, headers: server.auth)
+                #expect(reply.status == 404, "\(method) \(path)")
+                #expect(try reply.json() == ["error": "not_found", "reason": .string(reason)], "\(method) \(path)")
+            }
+            #expect(try await client.send("DELETE", "/c/_design/app?rev=\(try await client.send("GET", "/c/_design/app", headers: server.auth).json().objectValue?["_rev"]?.stringValue ?? "")",
+                                          headers: server.auth).status == 200)
+            #expect(try await client.send("GET", "/c/_design/app/_view/all", headers: server.auth).status == 404)
+        }
+    }
 }

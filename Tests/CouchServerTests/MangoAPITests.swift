@@ -162,7 +162,7 @@ struct MangoAPITests {
             let plain = try unindexed.json().objectValue ?? [:]
             #expect(plain["dbname"] == "m" && plain["limit"] == 2 && plain["skip"] == 0 && plain["fields"] == [])
             #expect(plain["index"]?.objectValue?["name"] == "_all_docs")
-            #expect(plain["selector"] == ["n": 1] && plain["opts"]?.objectValue?["limit"] == 2)
+            #expect(plain["selector"] == ["n": ["$eq": 1]] && plain["opts"]?.objectValue?["limit"] == 2)
             #expect(try await client.send("POST", "/m/_index", json: ["index": ["fields": ["n"]], "ddoc": "dd", "name": "by-n"],
                                           headers: server.auth).status == 200)
             let indexed = try await client.send("POST", "/m/_explain", json: ["selector": ["n": ["$gt": 0]], "sort": ["n"], "fields": ["_id"]],

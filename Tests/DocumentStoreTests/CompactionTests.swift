@@ -22,6 +22,16 @@ import DocumentFormat
         #expect(try countRows(directory.path(), "SELECT count(*) FROM revs") == 2)
     }
 
+    @Test("compact() inside withWriter(_:) runs on the held writer connection (the server's POST /db/_compact)")
+    func compactionInsideWithWriter() async throws {
+        let (store, _) = try makeStore()
+        let one = try store.create(id: "a", body: ["v": 1])
+        let two = try store.update(id: "a", parent: one.rev, body: ["v": 2])
+        try await store.withWriter { try $0.compact() }
+        #expect(try store.get(id: "a", rev: one.rev) == nil)
+        #expect(try store.get(id: "a")?.rev == two.rev)
+    }
+
     @Test func revisionLimitPrunesDeepAncestors() throws {
         var options = DocumentStore.Options()
         options.revisionLimit = 5
