@@ -93,8 +93,9 @@ final class ReplicationJob: Sendable {
         var starting = true
         while true {
             do {
+                // The state stays `pending` or `crashing` until the engine has reached both
+                // databases and read the checkpoints (`running` progress, below).
                 status.withLock {
-                    $0.state = .running
                     $0.waiting = false
                     if starting { $0.record("started") }
                 }
@@ -108,6 +109,7 @@ final class ReplicationJob: Sendable {
                 let replicator = Replicator(source: source, target: target, options: options, logger: context.logger) { progress in
                     self.status.withLock {
                         $0.current = progress
+                        if progress.state == .running { $0.state = .running }
                         $0.lastUpdated = Date()
                     }
                 }
