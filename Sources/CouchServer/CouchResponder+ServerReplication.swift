@@ -14,9 +14,12 @@ extension CouchResponder {
         ReplicationJob.Context(registry: state.registry, configuration: state.configuration, logger: logger)
     }
 
-    /// 401 `unauthorized` unless the server administrator asks.
-    static func requireServerAdmin(_ request: CouchRequest) throws {
-        guard request.roles.contains("_admin") else { throw CouchError.notServerAdmin }
+    /// 401 `unauthorized` unless the server administrator asks, or everyone may do
+    /// everything (`AnonymousAccess.all`, CouchDB's "admin party").
+    func requireServerAdmin(_ request: CouchRequest) throws {
+        guard request.roles.contains("_admin") || state.configuration.anonymousAccess == .all else {
+            throw CouchError.notServerAdmin
+        }
     }
 
     /// `POST /_replicate`: a one-shot replication answered when it ends, a continuous one
@@ -24,7 +27,7 @@ extension CouchResponder {
     /// continuous one with the same definition or `replication_id` stopped (404 when none).
     func replicate(_ request: CouchRequest) async throws -> Response {
         try Self.allowOnly(request, [.post])
-        try Self.requireServerAdmin(request)
+        try requireServerAdmin(request)
         let body = try await request.jsonObjectBody()
         let scheduler = state.replications
         if body["cancel"] == .bool(true) {
@@ -110,7 +113,7 @@ extension CouchResponder {
     /// `GET /_active_tasks`: the running replications, with CouchDB's fields.
     func activeTasks(_ request: CouchRequest) throws -> Response {
         try Self.allow(request, [.get])
-        try Self.requireServerAdmin(request)
+        try requireServerAdmin(request)
         let node = nodeName
         return CouchReply.json(200, .array(state.replications.liveJobs.compactMap { $0.activeTask(node: node) }))
     }
@@ -119,7 +122,7 @@ extension CouchResponder {
     /// `limit` and `skip` on the lists.
     func scheduler(_ path: String, _ request: CouchRequest) throws -> Response {
         try Self.allow(request, [.get])
-        try Self.requireServerAdmin(request)
+        try requireServerAdmin(request)
         let segments = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let node = nodeName
         let scheduler = state.replications

@@ -136,6 +136,16 @@ struct ServerReplicationTests {
             #expect(jobs["jobs"]?.arrayValue?.first?.objectValue?["doc_id"] == "job1")
             #expect(try await server.client.send("GET", "/_scheduler/docs/_replicator/nope", headers: server.auth).status == 404)
 
+            // A document that is not a replication is kept, and its job reported failed.
+            let broken = try await server.client.send("PUT", "/_replicator/broken", json: ["source": "src"], headers: server.auth)
+            #expect(broken.status == 201)
+            #expect(try await waitUntil(timeout: 10) { try await Self.schedulerDoc(server, "broken")?["state"] == "failed" })
+            let failed = try #require(try await Self.schedulerDoc(server, "broken"))
+            #expect(failed["info"]?.objectValue?["error"] == "Missing required field: target")
+            #expect(failed["id"] == .null)
+            let brokenRev = try #require(try broken.json().objectValue?["rev"]?.stringValue)
+            #expect(try await server.client.send("DELETE", "/_replicator/broken?rev=\(brokenRev)", headers: server.auth).status == 200)
+
             #expect(try await server.client.send("DELETE", "/_replicator/job1?rev=\(rev)", headers: server.auth).status == 200)
             #expect(try await waitUntil(timeout: 10) {
                 try await Self.get(server, "/_scheduler/docs").objectValue?["total_rows"] == 0
