@@ -132,7 +132,8 @@ final class ReplicationJob: Sendable {
                 let reason = CredentialMask.masked(failure.description)
                 let fatal = !retrying || Self.isFatal(failure)
                 status.withLock {
-                    $0.current = ReplicationProgress()
+                    // What the failed run copied before it stopped still counts.
+                    $0.finishRun()
                     $0.errorCount += 1
                     $0.lastError = reason
                     $0.waiting = false
