@@ -156,6 +156,9 @@ let package = Package(
             dependencies: [
                 "DocumentFormat", "DocumentStore",
                 "CouchProtocol",
+                // Server-side replication (`POST /_replicate`, `_replicator`) runs the
+                // package's own engine; Replication never imports CouchServer.
+                "Replication",
                 "AsyncBridge",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

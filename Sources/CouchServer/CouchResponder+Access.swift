@@ -82,6 +82,13 @@ extension CouchResponder {
             try Self.authorizeAccounts(identity, method, route)
             return false
         }
+        // `_replicator` documents start replications with the credentials they carry:
+        // only the server administrator reads or writes them (CouchDB 3.4's default
+        // `_security` for the database).
+        if name == ReplicatorDatabaseWatcher.databaseName {
+            if anonymous == .all { return true }
+            throw identity.user == nil ? CouchError.notAuthorized : Self.notAllowed
+        }
         let security = await security(of: name)
         if security.members.isEmpty, anonymous == .all { return true }
         if case .database = route, method == .put || method == .delete { throw CouchError.notServerAdmin }

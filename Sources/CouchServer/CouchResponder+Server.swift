@@ -30,6 +30,12 @@ extension CouchResponder {
         case "_up":
             try Self.allow(request, [.get])
             return CouchReply.json(200, ["status": "ok"])
+        case "_replicate":
+            return try await replicate(request)
+        case "_active_tasks":
+            return try activeTasks(request)
+        case let path where path == "_scheduler" || path.hasPrefix("_scheduler/"):
+            return try scheduler(path, request)
         case "_uuids":
             try Self.allow(request, [.get])
             let count = min(try request.query.int("count") ?? 1, 1000)

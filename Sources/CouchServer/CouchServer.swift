@@ -54,7 +54,11 @@ public final class CouchServer: Sendable {
             logger: logger
         )
         var groupConfiguration = ServiceGroupConfiguration(
-            services: [app, ShutdownWatcher(state: state)],
+            // A group stops its services in reverse order: the replications first, then
+            // the feeds, then the HTTP server.
+            services: [app, ShutdownWatcher(state: state),
+                       ReplicationService(scheduler: state.replications,
+                                          context: .init(registry: state.registry, configuration: configuration, logger: logger))],
             gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
             logger: logger)
         // Past the grace period the requests still in flight (a body that never comes) are

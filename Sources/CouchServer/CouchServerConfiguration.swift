@@ -47,6 +47,14 @@ public struct CouchServerConfiguration: Sendable {
     /// default). Stored accounts keep the rounds they were hashed with.
     public var passwordIterations: Int
 
+    /// How long a server-side replication (`POST /_replicate` with `continuous`, or a
+    /// `_replicator` document) waits after a failure before it tries again, in state
+    /// `crashing`; the delay doubles after each further failure, up to
+    /// `replicationMaxRetryDelay`, and starts over after a success.
+    public var replicationRetryDelay: Duration = .seconds(5)
+    /// The longest delay between two attempts of a crashing server-side replication.
+    public var replicationMaxRetryDelay: Duration = .seconds(300)
+
     /// Makes a configuration; every argument but the data directory has a safe default.
     public init(
         dataDirectory: URL,

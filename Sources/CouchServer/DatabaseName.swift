@@ -32,10 +32,10 @@ struct DatabaseName: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The system databases served: `_users`, the accounts. CouchDB's other system
-    /// databases, `_replicator` and `_global_changes`, are not served yet; their names stay
-    /// refused (400 `illegal_database_name`) until they are.
-    static let systemNames: Set<String> = ["_users"]
+    /// The system databases served: `_users`, the accounts, and `_replicator`, whose
+    /// documents describe server-side replications (`ReplicatorDatabaseWatcher`). CouchDB's
+    /// `_global_changes` is not served; its name stays refused (400 `illegal_database_name`).
+    static let systemNames: Set<String> = ["_users", ReplicatorDatabaseWatcher.databaseName]
 
     /// The longest file name common file systems accept (`NAME_MAX`).
     static let maximumFileNameBytes = 255

@@ -35,6 +35,14 @@ actor DatabaseRegistry {
         return try openStore(valid)
     }
 
+    /// The database called `name` when it exists, without creating a system database that
+    /// was never used (the `_replicator` watcher asks this, so a server that never had a
+    /// replication document lists no `_replicator`); `nil` otherwise.
+    func existingDatabase(_ name: String) throws -> Database? {
+        guard exists(name) else { return nil }
+        return try? database(name)
+    }
+
     /// Whether a database called `name` exists.
     func exists(_ name: String) -> Bool {
         if open[name] != nil { return true }

@@ -15,6 +15,8 @@ final class ServerState: Sendable {
     let accounts: UserAccounts
     /// The server's UUID, stable across restarts on the same data directory.
     let uuid: String
+    /// The server-side replication jobs (`POST /_replicate`, `_replicator`).
+    let replications = ReplicationScheduler()
     private let stopping = Mutex<Bool>(false)
     private let port = Mutex<Int?>(nil)
 

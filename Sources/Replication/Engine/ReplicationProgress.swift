@@ -20,6 +20,10 @@ public struct ReplicationProgress: Sendable, Hashable {
     public var changesProcessed: Int = 0
     /// Estimated rows in all (processed plus what the source says is pending), when known.
     public var totalChangesEstimate: Int?
+    /// Revisions offered to the target in `_revs_diff` (CouchDB's `revisions_checked`).
+    public var revisionsChecked: Int = 0
+    /// Of those, the revisions the target lacked (CouchDB's `missing_revisions_found`).
+    public var missingRevisionsFound: Int = 0
     /// Revisions read from the source.
     public var docsRead: Int = 0
     /// Revisions written to the target.

@@ -63,6 +63,9 @@ public final class Replicator: Sendable {
         var lastSequence: ReplicationSequence
         var isLast: Bool
         var pending: Int?
+        /// Revisions asked about in `_revs_diff`, and those the target lacked.
+        var revisionsChecked = 0
+        var missingRevisionsFound = 0
     }
 
     /// Mutable state of one run, behind a lock: the batch being written and the one being
@@ -300,8 +303,11 @@ public final class Replicator: Sendable {
             revisions += result.revisions
             failures += result.failures
         }
-        return Batch(changes: changes, documentIDs: documentIDs, listed: listed, offered: wanted, revisions: revisions,
-                     readFailures: failures, lastSequence: lastSequence, isLast: isLast, pending: pending)
+        var batch = Batch(changes: changes, documentIDs: documentIDs, listed: listed, offered: wanted, revisions: revisions,
+                          readFailures: failures, lastSequence: lastSequence, isLast: isLast, pending: pending)
+        batch.revisionsChecked = wanted.values.reduce(0) { $0 + $1.count }
+        batch.missingRevisionsFound = diff.values.reduce(0) { $0 + $1.missing.count }
+        return batch
     }
 
     /// Writes a batch to the target, then records the checkpoint on both sides.
@@ -325,6 +331,8 @@ public final class Replicator: Sendable {
         let bytes = batch.revisions.reduce(0) { $0 + $1.attachmentBytesToSend }
         state.update { values in
             values.progress.changesProcessed += batch.changes
+            values.progress.revisionsChecked += batch.revisionsChecked
+            values.progress.missingRevisionsFound += batch.missingRevisionsFound
             values.progress.docsRead += batch.revisions.count
             values.progress.docsWritten += written
             values.progress.docsFailed += allFailures.count
