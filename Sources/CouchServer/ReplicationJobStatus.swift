@@ -38,13 +38,7 @@ struct ReplicationJobStatus: Sendable {
 
     /// Moves the counters of the run that ended into the totals.
     mutating func finishRun() {
-        finished.changesProcessed += current.changesProcessed
-        finished.revisionsChecked += current.revisionsChecked
-        finished.missingRevisionsFound += current.missingRevisionsFound
-        finished.docsRead += current.docsRead
-        finished.docsWritten += current.docsWritten
-        finished.docsFailed += current.docsFailed
-        finished.bytesTransferred += current.bytesTransferred
+        finished = total
         current = ReplicationProgress()
     }
 
