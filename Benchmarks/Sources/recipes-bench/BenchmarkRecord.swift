@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocumentFormat
 import Foundation
+import RecipesKit
 
 /// One benchmark run as `--json` prints it on its last line: the benchmark's own figures
 /// wrapped with where and when they were taken (machine, date, commit, arguments), so a
@@ -42,7 +43,8 @@ struct BenchmarkRecord {
 
     private init(benchmark: String, figures: JSONValue) {
         self.benchmark = benchmark
-        arguments = Array(CommandLine.arguments.dropFirst())
+        // Arguments may hold a server URL with its password (`--couchdb`): never recorded.
+        arguments = CommandLine.arguments.dropFirst().map { URLMasking.masked($0) }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         date = formatter.string(from: Date())

@@ -73,5 +73,19 @@ struct FuzzSmokeTests {
         #expect(written.contains("`recipes-bench fuzz --requests 200 --seed 9"))
         #expect(written.contains("| requests | 200 |"))
         #expect(written.contains("| replies.5xx | 0 |") || !written.contains("replies.5xx"))
+
+        // A password in a record's arguments (`--couchdb URL`) is never shown.
+        var withPassword = record
+        withPassword["arguments"] = ["sync", "--couchdb", "http://admin:hunter2@127.0.0.1:5984", "--json"]
+        let leaky = folder.appendingPathComponent("sync.txt")
+        try JSONSerialization.data(withJSONObject: withPassword).write(to: leaky)
+        let masked = Process()
+        masked.executableURL = bench
+        masked.arguments = ["report", leaky.path, "--output", markdown.path]
+        try masked.run()
+        masked.waitUntilExit()
+        #expect(masked.terminationStatus == 0)
+        let maskedText = try String(contentsOf: markdown, encoding: .utf8)
+        #expect(!maskedText.contains("hunter2") && maskedText.contains("http://admin:***@127.0.0.1:5984"), "\(maskedText)")
     }
 }
