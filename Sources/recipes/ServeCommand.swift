@@ -26,7 +26,11 @@ struct ServeCommand: AsyncParsableCommand {
             --add-user NAME --password-file F [--roles a,b] creates or updates the account NAME in \
             the _users database of the data directory (its password stored only as a PBKDF2 hash) \
             and exits without serving; accounts log in like CouchDB's, and each database's \
-            _security decides what they may do.
+            _security decides what they may do. \
+            The administrator can replicate between these databases and other CouchDB servers \
+            inside the server: POST /_replicate (one-shot, continuous or cancel), or documents in \
+            the _replicator database, which resume from their checkpoints when the server \
+            starts again; _active_tasks and _scheduler/jobs|docs show how they are doing.
             """
     )
 
