@@ -30,7 +30,7 @@ enum TransportFailure: Sendable, Equatable {
             case .readTimeout, .deadlineExceeded, .writeTimeout:
                 self = .timedOut
             case .invalidURL, .emptyHost, .emptyScheme, .missingSocketPath, .invalidRedirectConfiguration,
-                 .redirectLimitReached, .redirectCycleDetected, .traceRequestWithBody, .incompatibleHeaders,
+                 .redirectLimitReached, .redirectCycleDetected, .traceRequestWithBody,
                  .alreadyShutdown, .shutdownUnsupported:
                 self = .permanent(error.description)
             default:
