@@ -61,13 +61,17 @@ struct FuzzSmokeTests {
         try data.write(to: saved)
         let markdown = folder.appendingPathComponent("BENCHMARKS.md")
         try "# Benchmarks\n\nHow to run them.\n".write(to: markdown, atomically: true, encoding: .utf8)
-        let report = Process()
-        report.executableURL = bench
-        report.arguments = ["report", saved.path, "--output", markdown.path]
-        try report.run()
-        report.waitUntilExit()
-        #expect(report.terminationStatus == 0)
-        let written = try String(contentsOf: markdown, encoding: .utf8)
+        // Runs `recipes-bench report` on one saved record into `markdown`; what it wrote.
+        func report(_ record: URL) throws -> String {
+            let process = Process()
+            process.executableURL = bench
+            process.arguments = ["report", record.path, "--output", markdown.path]
+            try process.run()
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            return try String(contentsOf: markdown, encoding: .utf8)
+        }
+        let written = try report(saved)
         #expect(written.hasPrefix("# Benchmarks\n\nHow to run them.\n\n<!-- Figures below are generated"))
         #expect(written.contains("## fuzz\n"))
         #expect(written.contains("`recipes-bench fuzz --requests 200 --seed 9"))
@@ -79,13 +83,7 @@ struct FuzzSmokeTests {
         withPassword["arguments"] = ["sync", "--couchdb", "http://admin:hunter2@127.0.0.1:5984", "--json"]
         let leaky = folder.appendingPathComponent("sync.txt")
         try JSONSerialization.data(withJSONObject: withPassword).write(to: leaky)
-        let masked = Process()
-        masked.executableURL = bench
-        masked.arguments = ["report", leaky.path, "--output", markdown.path]
-        try masked.run()
-        masked.waitUntilExit()
-        #expect(masked.terminationStatus == 0)
-        let maskedText = try String(contentsOf: markdown, encoding: .utf8)
+        let maskedText = try report(leaky)
         #expect(!maskedText.contains("hunter2") && maskedText.contains("http://admin:***@127.0.0.1:5984"), "\(maskedText)")
     }
 }
