@@ -24,17 +24,24 @@ struct InterruptedPushTests {
     @Test("SIGINT during a large push: a second sync gets 75, a waiting one starts after the first stopped")
     func secondSyncCannotStart() async throws {
         let sandbox = try Sandbox()
-        try await withServer(ServedDatabase(in: sandbox)) { server in
-            let store = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", server.url()]
-            for index in 0..<6 {
+        try await withServer(ServedDatabase(in: sandbox, arguments: ["--public-host", "127.0.0.2"])) { server in
+            // The syncs reach the server through a proxy that stalls the upload after 12 MiB, so
+            // the first sync is in the middle of its 24 MiB push when it is interrupted, however
+            // fast the machine. The proxy listens on 127.0.0.2 with the server's port, so the
+            // `Host` the syncs send is one the server accepts.
+            let proxy = try UploadHoldingProxy(address: "127.0.0.2", port: server.port, upstreamPort: server.port, holdAfter: 12 << 20)
+            defer { proxy.stop() }
+            let remote = server.url().replacingOccurrences(of: "@127.0.0.1:", with: "@127.0.0.2:")
+            let store = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", remote]
+            for index in 0..<3 {
                 let picture = try sandbox.write("picture-\(index).png", Self.largePicture(megabytes: 8, seed: UInt64(index + 1)))
                 let added = try await sandbox.run(["add", "--name", "Large \(index)", "--image", picture] + store)
                 #expect(added.status == 0, "\(added)")
             }
 
             let first = try sandbox.start(["sync"] + store)
-            _ = await first.waitUntil(timeout: 120) { first.stderr.contains("push…") || !first.process.isRunning }
-            try #require(first.process.isRunning, "the first sync ended before its push could be interrupted: \(first.stderr)")
+            _ = await first.waitUntil(timeout: 120) { proxy.isHolding || !first.process.isRunning }
+            try #require(proxy.isHolding && first.process.isRunning && first.stderr.contains("push…"), "the first sync is not held in its push: \(first.stderr)")
             // Freeze the first sync mid-push with the interrupt pending: it stands for a step
             // that takes its time to notice the cancellation, and it is still running its push.
             let pid = first.process.processIdentifier
@@ -53,6 +60,8 @@ struct InterruptedPushTests {
             kill(pid, SIGCONT)
             let interrupted = try await first.finish()
             #expect(interrupted.status == 130 && interrupted.stderr.contains("cancelled"), "\(interrupted)")
+            // The interrupted upload is gone; the waiting sync's push goes through in full.
+            proxy.release()
             let finished = try await waiting.finish()
             #expect(finished.status == 0, "\(finished)")
             let status = try #require(try await sandbox.run(["status", "--json"] + store).json() as? [String: Any])
