@@ -39,19 +39,12 @@ extension CLIBenchmark {
                 plainTimes.append(a.milliseconds); notedTimes.append(b.milliseconds)
                 plainPeak = max(plainPeak, a.peakRSSMegabytes); notedPeak = max(notedPeak, b.peakRSSMegabytes)
             }
-            let a = Self.median(plainTimes), b = Self.median(notedTimes)
+            let a = plainTimes.median, b = notedTimes.median
             log(String(format: "%@: %.1f ms without notes, %.1f ms with encrypted notes (%.2f×)", label, a, b, b / a))
             figures.append(Figure(command: "\(label) (no notes, interleaved)", medianMilliseconds: a, peakRSSMegabytes: plainPeak))
             figures.append(Figure(command: "\(label) (encrypted notes\(with.contains("--password-file") ? ", password" : ""))",
                                   medianMilliseconds: b, peakRSSMegabytes: notedPeak))
         }
         return figures
-    }
-
-    /// The median of `values` (the mean of the middle two for an even count).
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }
 }

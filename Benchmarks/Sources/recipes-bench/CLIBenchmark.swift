@@ -145,7 +145,7 @@ struct CLIBenchmark: AsyncParsableCommand {
             times.append(outcome.milliseconds)
             peak = max(peak, outcome.peakRSSMegabytes)
         }
-        let median = Self.median(times)
+        let median = times.median
         log(String(format: "%@: %.1f ms", label, median))
         return Figure(command: label, medianMilliseconds: median, peakRSSMegabytes: peak)
     }

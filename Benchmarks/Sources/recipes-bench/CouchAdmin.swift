@@ -1,23 +1,26 @@
 import ArgumentParser
+import AsyncHTTPClient
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import NIOCore
+import NIOHTTP1
 import DocumentFormat
 
 /// The few administrator calls the benchmarks make to CouchDB (`couch-replicator`,
-/// `serve-replicate`).
+/// `serve-replicate`), through AsyncHTTPClient's shared client. Not URLSession: while it
+/// waits for a long reply (a `POST /_replicate` of minutes) FoundationNetworking keeps a core
+/// busy in its libcurl polling, which slowed the server being measured.
 struct CouchAdmin: Sendable {
     /// The server's URL, credentials included, without a trailing slash.
     let text: String
-    let session: URLSession
+
+    /// The longest wait for one reply (a whole replication).
+    private static let timeout = TimeAmount.minutes(30)
+    /// Replies larger than this are refused (far above any administrator call's reply).
+    private static let maximumReplyBytes = 64 << 20
 
     init(_ given: String) throws {
         text = given.hasSuffix("/") ? String(given.dropLast()) : given
         guard URLComponents(string: text)?.host != nil else { throw ValidationError("--couchdb is not a URL") }
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 1_800
-        session = URLSession(configuration: configuration)
     }
 
     /// The URL of database `name` with the administrator's credentials (for the replicator).
@@ -28,15 +31,17 @@ struct CouchAdmin: Sendable {
         let user = components.user, password = components.password
         components.user = nil
         components.password = nil
-        var request = URLRequest(url: components.url!)
-        request.httpMethod = method
-        if let user { request.setValue("Basic " + Data("\(user):\(password ?? "")".utf8).base64EncodedString(), forHTTPHeaderField: "Authorization") }
+        guard let plain = components.url?.absoluteString else { throw ValidationError("bad URL") }
+        var request = HTTPClientRequest(url: plain)
+        request.method = HTTPMethod(rawValue: method)
+        if let user { request.headers.add(name: "Authorization", value: "Basic " + Data("\(user):\(password ?? "")".utf8).base64EncodedString()) }
         if let body {
-            request.httpBody = body.jsonData()
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.body = .bytes(ByteBuffer(bytes: body.jsonData()))
+            request.headers.add(name: "Content-Type", value: "application/json")
         }
-        let (data, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        let response = try await HTTPClient.shared.execute(request, timeout: Self.timeout)
+        let data = Data(try await response.body.collect(upTo: Self.maximumReplyBytes).readableBytesView)
+        let status = Int(response.status.code)
         let json = (try? JSONValue.parse(data)) ?? .null
         guard (200..<300).contains(status) else {
             throw ValidationError("\(method) \(components.url?.path ?? url) answered \(status): \(String(decoding: data.prefix(1_000), as: UTF8.self))")

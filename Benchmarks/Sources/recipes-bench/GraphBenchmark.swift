@@ -47,11 +47,6 @@ struct GraphBenchmark: ParsableCommand {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
     }
 
-    private static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        return sorted[sorted.count / 2]
-    }
-
     func run() throws {
         let objectModel = try ModelVersionSet.load(contentsOf: modelURL()).current
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-bench-graph-\(UUID().uuidString)", isDirectory: true)
@@ -195,8 +190,8 @@ struct GraphBenchmark: ParsableCommand {
             rawIngredientTimes.append(try Self.seconds { orders = try raw.ingredients(ofRecipe: recipeID.referenceString) } * 1000)
             guard orders == Array(0..<8) else { throw ValidationError("the raw ingredients fetch found \(orders)") }
         }
-        let rawByType = Self.median(rawByTypeTimes)
-        let rawIngredients = Self.median(rawIngredientTimes)
+        let rawByType = rawByTypeTimes.median
+        let rawIngredients = rawIngredientTimes.median
 
         let graphRate = Double(objects) / graphSeconds
         let storeRate = Double(copied) / storeSeconds
@@ -208,16 +203,16 @@ struct GraphBenchmark: ParsableCommand {
             ("store_insert_seconds", storeSeconds),
             ("store_insert_docs_per_s", storeRate),
             ("graph_slowdown", storeRate / graphRate),
-            ("fetch_by_type_ms", Self.median(byTypeTimes)),
+            ("fetch_by_type_ms", byTypeTimes.median),
             ("fetch_by_type_first_ms", byTypeFirstMs),
-            ("fetch_ingredients_ms", Self.median(ingredientTimes)),
+            ("fetch_ingredients_ms", ingredientTimes.median),
             ("fetch_ingredients_first_ms", ingredientsFirstMs),
-            ("fetch_any_ingredient_ms", Self.median(anyTimes)),
+            ("fetch_any_ingredient_ms", anyTimes.median),
             ("fetch_any_ingredient_first_ms", anyFirstMs),
             ("raw_sqlite_by_type_ms", rawByType),
             ("raw_sqlite_ingredients_ms", rawIngredients),
-            ("fetch_by_type_vs_raw_sqlite", Self.median(byTypeTimes) / rawByType),
-            ("fetch_ingredients_vs_raw_sqlite", Self.median(ingredientTimes) / rawIngredients),
+            ("fetch_by_type_vs_raw_sqlite", byTypeTimes.median / rawByType),
+            ("fetch_ingredients_vs_raw_sqlite", ingredientTimes.median / rawIngredients),
             ("machine_speed_ms", machineSpeedMs),
             ("peak_rss_mb", PeakMemory.megabytes() ?? -1),
         ]

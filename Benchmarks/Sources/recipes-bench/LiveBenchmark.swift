@@ -37,7 +37,7 @@ struct LiveBenchmark: ParsableCommand {
 
         init(_ values: [Double]) {
             let sorted = values.sorted()
-            median = CLIBenchmark.median(sorted)
+            median = sorted.median
             min = sorted.first ?? 0
             max = sorted.last ?? 0
         }

@@ -17,17 +17,9 @@ struct ReplaySample {
         peakRSS.append(rss)
     }
 
-    /// The middle value (the mean of the two middle ones for an even count); 0 when empty.
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return 0 }
-        let middle = sorted.count / 2
-        return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
-    }
-
     /// `median (min–max)` of `values`, rounded as `format` says.
     static func summary(_ values: [Double], _ format: String) -> String {
         guard let low = values.min(), let high = values.max() else { return "-" }
-        return "\(String(format: format, median(values))) (\(String(format: format, low))–\(String(format: format, high)))"
+        return "\(String(format: format, values.median)) (\(String(format: format, low))–\(String(format: format, high)))"
     }
 }

@@ -5,37 +5,16 @@ import Testing
 /// itself keeps working; the long runs stay outside the test suite.
 @Suite("recipes-bench fuzz smoke run")
 struct FuzzSmokeTests {
-    /// The package root's folder (this file is `Benchmarks/Tests/BenchmarkSmokeTests/…`).
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    /// The debug `recipes` the root package builds.
-    static let recipes = root.appendingPathComponent(".build/debug/recipes")
-
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: recipes.path),
+    @Test(.enabled(if: SmokeRun.hasRecipes,
                    "needs the root package's debug build of recipes: run swift build at the root first"))
     func twoHundredHostileRequestsGetCouchDBShapedRepliesAndTheServerLives() throws {
-        let recipes = Self.recipes.resolvingSymlinksInPath()
-        // `swift test` builds the benchmark beside the test runner (`.build/debug/`).
-        var folders = Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
-        if let runner = Bundle.main.executableURL { folders.insert(runner.deletingLastPathComponent(), at: 0) }
-        folders.append(Self.root.appendingPathComponent("Benchmarks/.build/debug"))
-        let bench = try #require(folders.lazy
-            .map { $0.appendingPathComponent("recipes-bench") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }, "recipes-bench is built beside the tests")
-        let process = Process()
-        process.executableURL = bench
-        process.arguments = ["fuzz", "--requests", "200", "--seed", "9", "--check-every", "50", "--feed-deadline", "0.5",
-                             "--server", recipes.path, "--json"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let recipes = SmokeRun.recipes.resolvingSymlinksInPath()
+        let bench = try SmokeRun.bench()
+        let (status, data) = try SmokeRun.bench(["fuzz", "--requests", "200", "--seed", "9", "--check-every", "50", "--feed-deadline", "0.5",
+                                                 "--server", recipes.path, "--json"])
         let text = String(decoding: data, as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(text)")
-        let last = try #require(text.split(separator: "\n").last)
-        let record = try #require(try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any])
+        #expect(status == 0, "\(text)")
+        let record = try SmokeRun.record(data)
         // The last line is the run's record: its figures, and where and when they were taken.
         #expect(record["benchmark"] as? String == "fuzz")
         #expect((record["machine"] as? [String: Any])?["cores"] as? Int ?? 0 > 0)
