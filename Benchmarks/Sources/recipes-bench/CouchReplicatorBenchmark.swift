@@ -15,41 +15,25 @@ struct CouchReplicatorBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "couch-replicator",
         abstract: "Time CouchDB's replicator pulling from `recipes serve`, against our own pull and CouchDB replicating from itself.",
-        discussion: "Needs a live CouchDB 3.x: --couchdb URL, else the COUCHDB_URL environment variable (http://ADMIN:PASSWORD@HOST:PORT).")
+        discussion: CouchDBBenchmarkOptions.discussion)
 
-    @Option(help: "The CouchDB server, with an administrator's credentials (default: $COUCHDB_URL).")
-    var couchdb: String?
+    @OptionGroup var common: CouchDBBenchmarkOptions
 
     @Option(help: "Documents besides the sample recipes.")
     var docs = 10_000
 
-    @Option(help: "One document in this many carries an attachment.")
-    var attachmentEvery = 10
-
-    @Option(help: "Attachment size in bytes.")
-    var attachmentBytes = 20 * 1024
-
-    @Option(help: "Path of the `recipes` executable (default: next to this program).")
-    var server: String?
-
-    @Flag(help: "Print a JSON object with the figures as the last line.")
-    var json = false
-
     func validate() throws {
-        guard docs >= 0, attachmentEvery > 0, attachmentBytes >= 0 else {
-            throw ValidationError("--docs and --attachment-bytes must be 0 or more, --attachment-every positive")
+        guard docs >= 0 else {
+            throw ValidationError("--docs must be 0 or more")
         }
     }
 
     func run() async throws {
-        guard let couchText = couchdb ?? ProcessInfo.processInfo.environment["COUCHDB_URL"], !couchText.isEmpty else {
-            throw ValidationError("no CouchDB: pass --couchdb http://ADMIN:PASSWORD@HOST:PORT or set COUCHDB_URL")
-        }
-        let couch = try CouchAdmin(couchText)
+        let couch = try common.couchAdmin()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-couch-replicator-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let executable = try RecipesExecutable.path(server, option: "--server")
+        let executable = try common.recipesExecutable()
         let process = try ServerProcess(executable: executable, dataDirectory: work.appendingPathComponent("server"))
         defer { process.terminate() }
         let served = "http://127.0.0.1:\(process.port)/bench"
@@ -65,7 +49,7 @@ struct CouchReplicatorBenchmark: AsyncParsableCommand {
         seed.waitUntilExit()
         guard seed.terminationStatus == 0 else { throw ValidationError("`recipes list --remote \(served)` failed to seed the server") }
         let source = try DocumentStore(path: work.appendingPathComponent("source.sqlite").path)
-        try RecipeDocumentFactory().write(docs, into: source, attachmentEvery: attachmentEvery, attachmentBytes: attachmentBytes,
+        try RecipeDocumentFactory().write(docs, into: source, attachmentEvery: common.attachmentEvery, attachmentBytes: common.attachmentBytes,
                                           idPrefix: "bench-")
         var logger = Logger(label: "recipes.bench.couch-replicator")
         logger.logLevel = .warning
@@ -121,7 +105,7 @@ struct CouchReplicatorBenchmark: AsyncParsableCommand {
             ("our_pull_vs_couch_from_serve", String(format: "%.2f", ourPull / couchPull)),
         ]
         for (name, value) in figures { print("\(name): \(value)") }
-        if json { try BenchmarkRecord.emit(benchmark: "couch-replicator", figures: "{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}") }
+        if common.json { try BenchmarkRecord.emit(benchmark: "couch-replicator", figures: "{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}") }
         guard complete, secondWritten == 0, pulled.docsWritten == onServer.docs + onServer.deleted else {
             throw ValidationError("incomplete: CouchDB copied \(copied.docs) of \(onServer.docs), wrote \(secondWritten) on its second run; our pull wrote \(pulled.docsWritten)")
         }

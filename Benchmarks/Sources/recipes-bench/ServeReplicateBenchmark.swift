@@ -15,44 +15,28 @@ struct ServeReplicateBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve-replicate",
         abstract: "Time `POST /_replicate` from CouchDB into a `recipes serve` process against our own pull of the same database.",
-        discussion: "Needs a live CouchDB 3.x: --couchdb URL, else the COUCHDB_URL environment variable (http://ADMIN:PASSWORD@HOST:PORT).")
+        discussion: CouchDBBenchmarkOptions.discussion)
 
-    @Option(help: "The CouchDB server, with an administrator's credentials (default: $COUCHDB_URL).")
-    var couchdb: String?
+    @OptionGroup var common: CouchDBBenchmarkOptions
 
     @Option(help: "Documents loaded into CouchDB.")
     var docs = 10_000
 
-    @Option(help: "One document in this many carries an attachment.")
-    var attachmentEvery = 10
-
-    @Option(help: "Attachment size in bytes.")
-    var attachmentBytes = 20 * 1024
-
-    @Option(help: "Path of the `recipes` executable (default: next to this program).")
-    var server: String?
-
-    @Option(help: "Rounds of both copies; the one that goes first alternates, since the first read of a database warms CouchDB for the second. Figures are medians.")
+    @Option(help: "Rounds of both copies, which take turns going first (so neither always meets a colder CouchDB); the figures are medians.")
     var rounds = 3
 
-    @Flag(help: "Print a JSON object with the figures as the last line.")
-    var json = false
-
     func validate() throws {
-        guard docs > 0, attachmentEvery > 0, attachmentBytes >= 0, (1...99).contains(rounds) else {
-            throw ValidationError("--docs and --attachment-every must be positive, --attachment-bytes 0 or more, --rounds 1 to 99")
+        guard docs > 0, (1...99).contains(rounds) else {
+            throw ValidationError("--docs must be positive, --rounds 1 to 99")
         }
     }
 
     func run() async throws {
-        guard let couchText = couchdb ?? ProcessInfo.processInfo.environment["COUCHDB_URL"], !couchText.isEmpty else {
-            throw ValidationError("no CouchDB: pass --couchdb http://ADMIN:PASSWORD@HOST:PORT or set COUCHDB_URL")
-        }
-        let couch = try CouchAdmin(couchText)
+        let couch = try common.couchAdmin()
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-serve-replicate-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: work) }
-        let executable = try RecipesExecutable.path(server, option: "--server")
+        let executable = try common.recipesExecutable()
         let process = try ServerProcess(executable: executable, dataDirectory: work.appendingPathComponent("server"))
         defer { process.terminate() }
         let served = "http://127.0.0.1:\(process.port)"
@@ -65,7 +49,7 @@ struct ServeReplicateBenchmark: AsyncParsableCommand {
         }
         _ = try await couch.request("PUT", couch.url(database))
         let source = try DocumentStore(path: work.appendingPathComponent("source.sqlite").path)
-        try RecipeDocumentFactory().write(docs, into: source, attachmentEvery: attachmentEvery, attachmentBytes: attachmentBytes)
+        try RecipeDocumentFactory().write(docs, into: source, attachmentEvery: common.attachmentEvery, attachmentBytes: common.attachmentBytes)
         var logger = Logger(label: "recipes.bench.serve-replicate")
         logger.logLevel = .warning
         _ = try await Sync(store: source, remoteURL: couch.url(database), logger: logger).push()
@@ -124,7 +108,7 @@ struct ServeReplicateBenchmark: AsyncParsableCommand {
             ("serve_replicate_vs_our_pull", String(format: "%.2f", serveRate / max(pullRate, 0.001))),
         ]
         for (name, value) in figures { print("\(name): \(value)") }
-        if json { try BenchmarkRecord.emit(benchmark: "serve-replicate", figures: "{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}") }
+        if common.json { try BenchmarkRecord.emit(benchmark: "serve-replicate", figures: "{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}") }
     }
 
     private func log(_ text: String) {
