@@ -45,7 +45,7 @@ struct ServerReplicationLiveTests {
 
     /// The reply of `POST /_replicate` on both servers for the same request shape.
     static func both(_ couch: LiveCouchDB, _ server: TestServer, _ body: JSONValue) async throws -> (HTTPReply, HTTPReply) {
-        let theirs = try await couch.send("POST", "/_replicate", json: body)
+        let theirs = try await couch.sendReplication(body)
         let ours = try await ServerReplicationTests.replicate(server, body)
         return (theirs, ours)
     }

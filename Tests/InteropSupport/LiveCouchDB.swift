@@ -127,13 +127,24 @@ public struct LiveCouchDB: Sendable {
         return result
     }
 
+    /// The longest wait for a one-shot `POST /_replicate` reply, in seconds.
+    static let replicationTimeout: TimeInterval = 600
+
+    /// Sends `POST /_replicate` with `body` as the administrator and returns the raw reply.
+    /// CouchDB answers a one-shot replication only when it is done, which on a loaded machine
+    /// takes far longer than the quick requests' timeout, so this waits up to
+    /// ``replicationTimeout``.
+    public func sendReplication(_ body: JSONValue) async throws -> HTTPReply {
+        try await HTTPTestClient(base: url, timeout: Self.replicationTimeout).send("POST", "/_replicate", json: body, headers: auth)
+    }
+
     /// Runs CouchDB's own replicator once (`POST /_replicate`) from `source` to `target`
     /// (URLs, credentials included) and returns its reply.
     /// - Throws: ``LiveCouchDBError`` naming the replicator's reason when it fails.
     public func replicate(from source: String, to target: String, extra: JSONObject = [:]) async throws -> JSONObject {
         var body: JSONObject = ["source": .string(source), "target": .string(target)]
         body.merge(extra) { $1 }
-        let reply = try await send("POST", "/_replicate", json: .object(body))
+        let reply = try await sendReplication(.object(body))
         let json = try? reply.json().objectValue
         guard reply.status == 200, let json, json["ok"] == true else {
             throw LiveCouchDBError("CouchDB's replicator from \(Self.masked(source)) to \(Self.masked(target)) answered \(reply.status): "
