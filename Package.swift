@@ -185,7 +185,15 @@ let package = Package(
         ),
         // What the tests share for talking to servers they did not write: a raw HTTP client
         // independent of the project's own, and the live CouchDB named by COUCHDB_URL.
-        .target(name: "InteropSupport", dependencies: ["DocumentFormat", "DocumentStore"], path: "Tests/InteropSupport"),
+        .target(
+            name: "InteropSupport",
+            dependencies: [
+                "DocumentFormat", "DocumentStore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/InteropSupport"),
         // Generic helpers every test target shares, free of the package's own modules: one
         // temporary directory, waiting for events with a deadline, scopes that await a
         // server's stop.

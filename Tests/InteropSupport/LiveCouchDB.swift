@@ -1,6 +1,9 @@
 public import DocumentStore
 public import Foundation
 public import DocumentFormat
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
 
 /// A live Apache CouchDB that the interop tests talk to, named by the `COUCHDB_URL`
 /// environment variable (`http://USER:PASSWORD@HOST:PORT`, as `.ci/run` sets it).
@@ -133,9 +136,20 @@ public struct LiveCouchDB: Sendable {
     /// Sends `POST /_replicate` with `body` as the administrator and returns the raw reply.
     /// CouchDB answers a one-shot replication only when it is done, which on a loaded machine
     /// takes far longer than the quick requests' timeout, so this waits up to
-    /// ``replicationTimeout``.
+    /// ``replicationTimeout``. It goes through AsyncHTTPClient, not `HTTPTestClient`: on Linux,
+    /// URLSession sometimes never delivered this reply after a long wait (CouchDB had
+    /// finished, the test timed out).
     public func sendReplication(_ body: JSONValue) async throws -> HTTPReply {
-        try await HTTPTestClient(base: url, timeout: Self.replicationTimeout).send("POST", "/_replicate", json: body, headers: auth)
+        var request = HTTPClientRequest(url: client.base.absoluteString + "/_replicate")
+        request.method = .POST
+        for (name, value) in auth { request.headers.add(name: name, value: value) }
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: try JSONEncoder().encode(body)))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(Int64(Self.replicationTimeout)))
+        let bytes = try await response.body.collect(upTo: 64 << 20)
+        var headers: [String: String] = [:]
+        for field in response.headers { headers[field.name] = field.value }
+        return HTTPReply(status: Int(response.status.code), headers: headers, body: Data(bytes.readableBytesView))
     }
 
     /// Runs CouchDB's own replicator once (`POST /_replicate`) from `source` to `target`
