@@ -5,7 +5,10 @@ import RecipesKit
 /// `recipes-bench cli`: what a user of the `recipes` program feels on a large book. It
 /// writes a sample set of `--recipes` recipes (8 types, 8 ingredients each), imports it
 /// with the real `recipes` binary, then runs each browse command as a fresh process several
-/// times and reports the median wall time and the largest peak RSS of each.
+/// times and reports the median wall time and the largest peak RSS of each. Beside each
+/// command it times, interleaved in the same run, the nearest thing Debian's `sqlite3` shell
+/// does on the same file (`SQLiteShellAnchor`), and beside `import` the raw SQLite insert
+/// rate (`RawInsertAnchor`), and reports the ratios.
 struct CLIBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cli",
@@ -29,11 +32,18 @@ struct CLIBenchmark: AsyncParsableCommand {
     @Flag(help: "Print one JSON object with every figure on the last line.")
     var json = false
 
-    /// One timed command.
+    /// One timed command, with its anchor when it has one.
     struct Figure: Encodable {
         var command: String
         var medianMilliseconds: Double
         var peakRSSMegabytes: Double
+        /// What the anchor did (`sqlite3: …`, or the raw insert rate).
+        var anchor: String? = nil
+        /// The anchor's median wall time in the same run.
+        var anchorMilliseconds: Double? = nil
+        /// The command's time over its anchor's (for `import`: the anchor's rate over the
+        /// import's, so that lower is better for every ratio).
+        var ratio: Double? = nil
     }
 
     func run() async throws {
@@ -57,25 +67,32 @@ struct CLIBenchmark: AsyncParsableCommand {
         let firstImport = try ChildProcess.run(executable, ["import", setURL.path, "--store", store])
         let importRate = Double(objects) / (firstImport.milliseconds / 1000)
         figures.append(Figure(command: "import (first)", medianMilliseconds: firstImport.milliseconds, peakRSSMegabytes: firstImport.peakRSSMegabytes))
+        let raw = try RawInsertAnchor.rowsPerSecond(copying: store, into: work)
+        figures[figures.count - 1].anchor = String(format: "raw SQLite inserts: %.0f rows/s", raw.perSecond)
+        figures[figures.count - 1].ratio = raw.perSecond / importRate
         let secondImport = try ChildProcess.run(executable, ["import", setURL.path, "--store", store])
         figures.append(Figure(command: "import (again, no change)", medianMilliseconds: secondImport.milliseconds, peakRSSMegabytes: secondImport.peakRSSMegabytes))
-        log(String(format: "import: %.0f objects/s", importRate))
+        log(String(format: "import: %.0f objects/s; raw SQLite: %.0f rows/s (%d rows), %.3f× of it", importRate, raw.perSecond, raw.rows, importRate / raw.perSecond))
 
         let middle = String(format: "Scale Recipe %06d", recipes / 2)
-        let commands: [(String, [String])] = [
-            ("list --type Soup", ["list", "--type", "Soup"]),
-            ("list --type Soup --limit 50", ["list", "--type", "Soup", "--limit", "50"]),
-            ("list --json", ["list", "--json"]),
-            ("list (table)", ["list"]),
-            ("list --limit 50 --offset half", ["list", "--limit", "50", "--offset", String(recipes / 2)]),
-            ("show", ["show", middle]),
-            ("show (ignoring case)", ["show", middle.uppercased()]),
-            ("list --search zanzibar", ["list", "--search", "zanzibar"]),
-            ("types", ["types"]),
-            ("status", ["status"]),
+        guard SQLiteShellAnchor.isAvailable else { throw ValidationError("needs the sqlite3 shell at \(SQLiteShellAnchor.shell) (apt-get install sqlite3)") }
+        let sqlite = try SQLiteShellAnchor.Catalogue(store: store, middleRecipeName: middle)
+        let commands: [(String, [String], SQLiteShellAnchor)] = [
+            ("--help", ["--help"], sqlite.selectOne),
+            ("list --type Soup", ["list", "--type", "Soup"], sqlite.soupWithIngredients()),
+            ("list --type Soup --limit 50", ["list", "--type", "Soup", "--limit", "50"], sqlite.soupWithIngredients(limit: 50)),
+            ("list --json", ["list", "--json"], sqlite.allLiveBodies),
+            ("list (table)", ["list"], sqlite.allRecipeBodies),
+            ("list --limit 50 --offset half", ["list", "--limit", "50", "--offset", String(recipes / 2)], sqlite.oneIndexedRow),
+            ("show", ["show", middle], sqlite.oneIndexedRow),
+            ("show (ignoring case)", ["show", middle.uppercased()], sqlite.oneIndexedRow),
+            ("list --search zanzibar", ["list", "--search", "zanzibar"], sqlite.oneIndexedRow),
+            ("types", ["types"], sqlite.oneIndexedRow),
+            ("status", ["status"], sqlite.oneIndexedRow),
         ]
-        for (label, arguments) in commands {
-            figures.append(try timed(label, runs: runs) { _ in try ChildProcess.run(executable, arguments + ["--store", store]) })
+        for (label, arguments, anchor) in commands {
+            let command = arguments == ["--help"] ? arguments : arguments + ["--store", store]
+            figures.append(try timed(label, runs: runs, anchor: anchor, on: store) { _ in try ChildProcess.run(executable, command) })
         }
         figures.append(try timed("add", runs: runs) { run in
             try ChildProcess.run(executable, ["add", "--name", "Bench Added \(run)", "--type", "Soup",
@@ -99,10 +116,14 @@ struct CLIBenchmark: AsyncParsableCommand {
         let speedAfter = Self.calibration()
         let nameWidth = figures.map(\.command.count).max() ?? 10
         print("recipes-bench cli: \(recipes) recipes, \(objects) objects, median of \(runs) fresh processes")
-        print("command".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "   ms      peak RSS MB")
+        print("command".padding(toLength: nameWidth, withPad: " ", startingAt: 0) + "   ms      peak RSS MB  anchor ms  ratio  anchor")
         for figure in figures {
-            print(figure.command.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
-                + String(format: "  %8.1f  %8.1f", figure.medianMilliseconds, figure.peakRSSMegabytes))
+            var line = figure.command.padding(toLength: nameWidth, withPad: " ", startingAt: 0)
+                + String(format: "  %8.1f  %8.1f", figure.medianMilliseconds, figure.peakRSSMegabytes)
+            line += figure.anchorMilliseconds.map { String(format: "  %9.1f", $0) } ?? String(repeating: " ", count: 11)
+            line += figure.ratio.map { String(format: "  %5.2f", $0) } ?? String(repeating: " ", count: 7)
+            if let anchor = figure.anchor { line += "  " + anchor }
+            print(line)
         }
         print(String(format: "import rate: %.0f objects/s", importRate))
         print(String(format: "machine speed (a fixed CPU task, lower is faster): %.0f ms before, %.0f ms after", speedBefore, speedAfter))
@@ -136,18 +157,30 @@ struct CLIBenchmark: AsyncParsableCommand {
         return best
     }
 
-    /// Runs `body` `runs` times; the median time and the largest peak RSS.
-    private func timed(_ label: String, runs: Int, _ body: (Int) throws -> ChildProcess.Outcome) throws -> Figure {
+    /// Runs `body` `runs` times, each run followed by one of `anchor` on `store` when given;
+    /// the median times, their ratio and the largest peak RSS of `body`.
+    private func timed(_ label: String, runs: Int, anchor: SQLiteShellAnchor? = nil, on store: String = "",
+                       _ body: (Int) throws -> ChildProcess.Outcome) throws -> Figure {
         var times: [Double] = []
+        var anchorTimes: [Double] = []
         var peak = 0.0
         for run in 0..<runs {
             let outcome = try body(run)
             times.append(outcome.milliseconds)
             peak = max(peak, outcome.peakRSSMegabytes)
+            if let anchor { anchorTimes.append(try anchor.run(on: store).milliseconds) }
         }
         let median = times.median
-        log(String(format: "%@: %.1f ms", label, median))
-        return Figure(command: label, medianMilliseconds: median, peakRSSMegabytes: peak)
+        var figure = Figure(command: label, medianMilliseconds: median, peakRSSMegabytes: peak)
+        if let anchor {
+            figure.anchor = anchor.label
+            figure.anchorMilliseconds = anchorTimes.median
+            figure.ratio = median / max(anchorTimes.median, 0.001)
+            log(String(format: "%@: %.1f ms; %@: %.1f ms (%.2f×)", label, median, anchor.label, anchorTimes.median, figure.ratio ?? 0))
+        } else {
+            log(String(format: "%@: %.1f ms", label, median))
+        }
+        return figure
     }
 
     func log(_ text: String) {
