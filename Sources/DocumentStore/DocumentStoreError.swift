@@ -56,6 +56,12 @@ public enum DocumentStoreError: Error, Sendable, Equatable, CustomStringConverti
                 + "Retry the operation."
         case .sqlite(let failure) where failure.resultCode == 21:
             return "The store was used after it was closed (\(failure)). Open the store again before using it."
+        case .sqlite(let failure) where failure.resultCode == 26:
+            return "The file is not a store: it is not an SQLite database (\(failure)). "
+                + "Choose another file, or move this one away and start a new store."
+        case .sqlite(let failure) where failure.resultCode == 11:
+            return "The store file is damaged (\(failure)). "
+                + "Restore it from a backup, or move it away and sync a new store from the remote."
         case .sqlite(let failure):
             return "Storage failure: \(failure). Check the store file's disk space and permissions."
         }

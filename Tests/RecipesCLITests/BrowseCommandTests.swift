@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 @Suite("recipes: browse and edit", .serialized)
@@ -144,5 +145,31 @@ struct BrowseCommandTests {
         #expect(result.status != 0 && result.stderr.contains("malformed"), "\(result)")
         let remote = try await sandbox.run(["status", "--store", sandbox.path("s.sqlite"), "--remote", "ftp://user:secret@host/db"])
         #expect(remote.status != 0 && !remote.stderr.contains("secret") && remote.stderr.contains("***"), "\(remote)")
+    }
+
+    @Test("a store file that is not ours or is cut short: one line naming the file and the problem, exit 1, nothing written")
+    func unusableStoreFile() async throws {
+        let sandbox = try Sandbox()
+        let store = ["--store", sandbox.path("good.sqlite"), "--no-samples"]
+        #expect(try await sandbox.run(["add", "--name", "Pho"] + store).status == 0)
+        // Fold the write-ahead log into the file, so that cutting the file cuts the store.
+        try await DatabaseQueue(path: sandbox.path("good.sqlite")).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+        let good = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("good.sqlite")))
+        let cases = [
+            ("notes.sqlite", Data("shopping: eggs, milk, flour\n".utf8), "is not a store"),
+            ("cut.sqlite", good.prefix(good.count / 2), "is damaged"),
+        ]
+        for (name, bytes, problem) in cases {
+            let path = try sandbox.write(name, bytes)
+            for command in [["list"], ["add", "--name", "Stew"]] {
+                let result = try await sandbox.run(command + ["--store", path, "--no-samples"])
+                #expect(result.status == 1, "\(name) \(command): \(result)")
+                let lines = result.stderr.trimmingCharacters(in: .newlines).split(separator: "\n")
+                #expect(lines.count == 1 && lines[0].contains(path) && lines[0].contains(problem), "\(name) \(command): \(result)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "\(name) was written to")
+            }
+        }
     }
 }
