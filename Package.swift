@@ -184,7 +184,8 @@ let package = Package(
             dependencies: ["TestSupport", "CouchServer", "CouchProtocol", "DocumentFormat", "DocumentStore", "InteropSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // What the tests share for talking to servers they did not write: a raw HTTP client
-        // independent of the project's own, and the live CouchDB named by COUCHDB_URL.
+        // independent of the project's own, the live CouchDB named by COUCHDB_URL, loopback
+        // sockets, and a proxy that holds an upload half way.
         .target(
             name: "InteropSupport",
             dependencies: [

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import InteropSupport
 import TestSupport
 
 /// Two real `recipes sync` processes on one store: the first is interrupted during a large

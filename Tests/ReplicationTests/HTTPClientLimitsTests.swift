@@ -1,4 +1,5 @@
 import Foundation
+import InteropSupport
 import Testing
 @testable import Replication
 import TestSupport
@@ -31,7 +32,7 @@ import DocumentStore
     }
 
     @Test func aRefusedConnectionIsRetriedWithTheBackoffThenReportedWithItsCause() async throws {
-        let port = try Self.closedPort()
+        let port = try TemporaryPort.free()
         var options = CouchClientOptions()
         options.maxRetries = 2
         options.initialBackoff = 0.01
@@ -47,22 +48,5 @@ import DocumentStore
         // Three attempts with 10 and 20 ms between them, not three waits for the 30 s connect
         // timeout (the connection pool's own retries are off).
         #expect(ContinuousClock.now - started < .seconds(15))
-    }
-
-    /// A loopback port nothing listens on: bound, then closed.
-    static func closedPort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -33,31 +33,16 @@ public final class UploadHoldingProxy: Sendable {
     /// Starts a proxy listening on `address`:`port` (0: a free port) to
     /// `127.0.0.1:upstreamPort` that holds uploads after `holdAfter` bytes.
     public init(address: String = "127.0.0.1", port: Int = 0, upstreamPort: Int, holdAfter: Int) throws {
-        guard let upstream = UInt16(exactly: upstreamPort), let own = UInt16(exactly: port) else {
-            throw ProxyError(message: "bad port \(port) or \(upstreamPort)")
-        }
+        guard let upstream = UInt16(exactly: upstreamPort) else { throw SocketError(message: "bad port \(upstreamPort)") }
         self.upstreamPort = upstream
         self.holdAfter = holdAfter
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw ProxyError(message: "socket: errno \(errno)") }
-        var socketAddress = Self.loopback(port: own)
-        guard inet_pton(AF_INET, address, &socketAddress.sin_addr) == 1 else {
+        let (listener, bound) = try LoopbackSocket.bind(address: address, port: port)
+        guard listen(listener, 16) == 0 else {
             close(listener)
-            throw ProxyError(message: "not an IPv4 address: \(address)")
-        }
-        let bound = withUnsafePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 16) == 0 else {
-            close(listener)
-            throw ProxyError(message: "bind/listen: errno \(errno)")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &socketAddress) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+            throw SocketError(message: "listen: errno \(errno)")
         }
         self.listener = listener
-        self.port = Int(UInt16(bigEndian: socketAddress.sin_port))
+        self.port = bound
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
@@ -168,11 +153,4 @@ public final class UploadHoldingProxy: Sendable {
         }
         shutdown(destination, Int32(SHUT_WR))
     }
-}
-
-/// A proxy that could not start.
-public struct ProxyError: Error, CustomStringConvertible {
-    /// What failed.
-    public var message: String
-    public var description: String { message }
 }
