@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import InteropSupport
 import Testing
+import TestSupport
 import DocumentFormat
 
 /// The `recipes` program syncing with a live CouchDB (`COUCHDB_URL`) as a user runs it: real
@@ -22,6 +23,15 @@ struct CouchDBSyncTests {
             let added = try await sandbox.run(["add", "--name", "Couch Soup", "--ingredient", "1|leek", "--image", sandbox.write("pic.png", TestFixtures.pngBytes)] + a)
             #expect(added.status == 0, "\(added)")
             #expect(try await LiveSyncTests.waitForRecipe("Couch Soup", sandbox, b), "B never got the recipe: \(liveA.stdout) \(liveB.stdout)")
+            // The recipe can arrive before its image, whose attachment reaches CouchDB in a
+            // request of its own; B edits once the image is there too (editing a recipe whose
+            // image has not arrived yet is refused today).
+            let imaged = try await waitUntil(timeout: 180, interval: .milliseconds(100)) {
+                let shown = try await sandbox.run(["show", "Couch Soup", "--json"] + b)
+                let image = (try? shown.json() as? [String: Any])?["image"] as? [String: Any]
+                return shown.status == 0 && image?["bytes"] as? Int == TestFixtures.pngBytes.count
+            }
+            #expect(imaged, "B never got the recipe's image")
             let edited = try await sandbox.run(["edit", "Couch Soup", "--name", "Couch Leek Soup"] + b)
             #expect(edited.status == 0, "\(edited)")
             #expect(try await LiveSyncTests.waitForRecipe("Couch Leek Soup", sandbox, a))
