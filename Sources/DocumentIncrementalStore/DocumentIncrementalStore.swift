@@ -325,6 +325,35 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         }
     }
 
+    /// Streams the values of a fetch the datastore answers wholly (predicate, sort and
+    /// page), reading only the body members of the requested properties; `false` when part
+    /// of it would be left to the coordinator. `body` runs inside one read of the datastore.
+    public func forEachValues(_ request: StoreFetchRequest, _ body: (ObjectValues) throws -> Void) throws -> Bool {
+        try locked {
+            guard let pushed = try pushedDown(request) else { return true }
+            guard pushed.residual == nil, pushed.isSorted, pushed.paged, let model else { return false }
+            let codec = try loadedCodec()
+            var query = pushed.query
+            let wanted = request.propertiesToFetch.map(Set.init)
+            let properties = wanted ?? Set(request.entityNames.compactMap { model.entity(named: $0) }.flatMap { entity in
+                entity.attributes.filter { !AttributeCodec.isAttachment($0.type) }.map(\.name) + entity.relationships.map(\.name)
+            })
+            query.fields = Self.documentFields(properties, entities: request.entityNames, model: model)
+            var readings: [String: ObjectDocumentCodec.ValuesReading] = [:]
+            try ds {
+                try documentStore.forEachMatch(of: query) { revision in
+                    guard let name = revision.body[DocumentLayout.entityNameKey]?.stringValue else { return }
+                    if readings[name] == nil {
+                        guard let entity = model.entity(named: name) else { return }
+                        readings[name] = ObjectDocumentCodec.ValuesReading(entity: entity, wanted: wanted, model: model)
+                    }
+                    if let values = try codec.values(of: revision, entityName: name, reading: readings[name]!) { try body(values) }
+                }
+            }
+            return true
+        }
+    }
+
     /// The body members a partial fetch of `properties` reads: the layout keys, the
     /// properties with their side keys, and every to-one relationship (rows always carry those).
     static func documentFields(_ properties: Set<String>, entities: [String], model: ObjectModel) -> [String] {

@@ -154,43 +154,78 @@ extension DocumentStore {
     /// Documents equal on every sort key come in no particular order. Design documents
     /// (`_design/…`) are never returned, as CouchDB's `_find` leaves them out.
     public func find(_ query: Query) throws -> [DocumentRevision] {
+        var result: [DocumentRevision] = []
+        try forEachMatch(of: query) { result.append($0) }
+        return result
+    }
+
+    /// The winners ``find(_:)`` returns, handed to `body` one at a time as they are read, so
+    /// a caller going through a large result holds one document at a time, not all of them
+    /// (when an index serves the sort, or there is none; otherwise the matches are gathered
+    /// and sorted first). `body` runs inside one read of the store: it sees one snapshot, and
+    /// must not write to this store. An error `body` throws ends the reading and is rethrown
+    /// as it is.
+    public func forEachMatch(of query: Query, _ body: (DocumentRevision) throws -> Void) throws {
         let selector = try DocumentStoreError.reporting { try Selector(parsing: query.selector) }
         let sort = try Self.sortKeys(query.sort)
         let skip = max(0, query.skip)
         let wanted = Self.wanted(query)
-        if wanted == 0 { return [] }
-        return try reading { db in
-            let plan: QueryPlan
-            switch try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: wanted, db: db) {
-            case .plan(let chosen): plan = chosen
-            case .candidates(let docNums): plan = CandidateSet.plan(docNums, sort: query.sort)
-            }
-            var matches: [DocumentRevision] = []
-            // Rows an exact, ordered index plan decides alone are skipped without reading
-            // their bodies, so a late page costs little more than an early one.
-            var unread = plan.exact && plan.ordered ? skip : 0
-            let skipped = unread
-            // With `fields`, only those members and the ones the selector and sort read are parsed.
-            let read: Set<String>? = query.fields.map { Set($0).union(selector.topLevelFields).union(sort.map(\.key.path.components[0])) }
-            let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
-            while let row = try cursor.next() {
-                if unread > 0 {
-                    if !DesignDocuments.isDesign(row[0]) { unread -= 1 }
-                    continue
+        if wanted == 0 { return }
+        // The caller's error, kept apart from the store's own (which `reading` reports as
+        // store errors).
+        var callerError: (any Error)?
+        struct Stopped: Error {}
+        do {
+            try reading { db in
+                let plan: QueryPlan
+                switch try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: wanted, db: db) {
+                case .plan(let chosen): plan = chosen
+                case .candidates(let docNums): plan = CandidateSet.plan(docNums, sort: query.sort)
                 }
-                let revision = try Self.winnerRevision(row, keeping: read)
-                guard selector.matches(revision.body, id: revision.id), !DesignDocuments.isDesign(revision.id) else { continue }
-                matches.append(revision)
-                if plan.ordered, let wanted, matches.count + skipped >= wanted { break }
+                // With `fields`, only those members and the ones the selector and sort read are parsed.
+                let read: Set<String>? = query.fields.map { Set($0).union(selector.topLevelFields).union(sort.map(\.key.path.components[0])) }
+                let trim: Set<String>? = query.fields.flatMap { fields in read.flatMap { $0.count == Set(fields).count ? nil : Set(fields) } }
+                func emit(_ revision: DocumentRevision) throws {
+                    var revision = revision
+                    if let trim { revision.body = revision.body.filter { trim.contains($0.key) } }
+                    do { try body(revision) } catch {
+                        callerError = error
+                        throw Stopped()
+                    }
+                }
+                // Rows an exact, ordered index plan decides alone are skipped without reading
+                // their bodies, so a late page costs little more than an early one.
+                var unread = plan.exact && plan.ordered ? skip : 0
+                var toSkip = skip - unread
+                var handed = 0
+                var gathered: [DocumentRevision] = []
+                let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
+                while let row = try cursor.next() {
+                    if unread > 0 {
+                        if !DesignDocuments.isDesign(row[0]) { unread -= 1 }
+                        continue
+                    }
+                    let revision = try Self.winnerRevision(row, keeping: read)
+                    guard selector.matches(revision.body, id: revision.id), !DesignDocuments.isDesign(revision.id) else { continue }
+                    guard plan.ordered else {
+                        gathered.append(revision)
+                        continue
+                    }
+                    if toSkip > 0 {
+                        toSkip -= 1
+                        continue
+                    }
+                    try emit(revision)
+                    handed += 1
+                    if let limit = query.limit, handed >= limit { break }
+                }
+                guard !plan.ordered else { return }
+                let page = Self.sorted(gathered, by: sort).dropFirst(toSkip)
+                for revision in query.limit.map({ page.prefix(max(0, $0)) }) ?? page { try emit(revision) }
             }
-            if !plan.ordered { matches = Self.sorted(matches, by: sort) }
-            let page = matches.dropFirst(skip - skipped)
-            var result = Array(query.limit.map { page.prefix(max(0, $0)) } ?? page)
-            if let fields = query.fields, let read, read.count != fields.count {
-                let wanted = Set(fields)
-                for index in result.indices { result[index].body = result[index].body.filter { wanted.contains($0.key) } }
-            }
-            return result
+        } catch {
+            if let callerError { throw callerError }
+            throw error
         }
     }
 

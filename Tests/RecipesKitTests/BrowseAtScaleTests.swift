@@ -114,10 +114,10 @@ struct BrowseAtScaleTests {
             if query.sort == nil && query.search == nil { #expect(largest <= 4, "\(query)") }
         }
         book.context.reset()
-        try book.forEachSummaryPage(RecipeQuery(), pageSize: 4) { page in
-            #expect(book.context.registeredObjectCount <= 4 + 3, "one page of recipes and their types at a time")
+        try book.forEachSummaryPage(RecipeQuery(), pageSize: 4) { _ in
+            #expect(book.context.registeredObjectCount == 0, "a listing reads values, not objects")
         }
-        #expect(book.context.registeredObjectCount == 0, "pages are let go as they are printed")
+        #expect(book.context.registeredObjectCount == 0)
         #expect(try Self.names(book, RecipeQuery(limit: 2)) == ["Recipe 00", "Recipe 01"])
         #expect(try book.list(RecipeQuery(limit: 0)).isEmpty)
         #expect(throws: RecipesError.self) { try book.list(RecipeQuery(limit: -1)) }

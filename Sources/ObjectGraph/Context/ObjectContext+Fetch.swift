@@ -118,3 +118,42 @@ extension ObjectContext {
         return page
     }
 }
+
+/// Values fetches: what a list prints, without managed objects.
+extension ObjectContext {
+    /// Hands `body` the values of the objects `request` selects (``ObjectValues``), one at a
+    /// time, in its order and page, without registering objects: Core Data's dictionary
+    /// results, streamed. Only ``FetchRequest/propertiesToFetch`` are read (`nil`: every
+    /// attribute and relationship), with the to-one relationships. When an unsaved change
+    /// touches the request's entity, the objects are fetched and their values read instead,
+    /// so pending changes show as in ``fetch(_:)``. `body` may use the context (to read an
+    /// object whose values it was handed, say).
+    public func fetchValues(_ request: FetchRequest, _ body: (ObjectValues) throws -> Void) throws {
+        try performAndWait {
+            guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
+            let limit = (request.fetchLimit ?? 0) > 0 ? request.fetchLimit : nil
+            guard pendingChangesAffect(request, entity: entity) else {
+                return try coordinator.forEachValues(entity: entity, includesSubentities: request.includesSubentities,
+                                                     predicate: request.predicate, sortDescriptors: request.sortDescriptors,
+                                                     fetchLimit: limit, fetchOffset: request.fetchOffset,
+                                                     propertiesToFetch: request.propertiesToFetch, body)
+            }
+            let wanted = request.propertiesToFetch.map(Set.init)
+            for object in try fetchObjects(request) {
+                var values = ObjectValues(objectID: object.objectID, attributes: [:], toOne: [:], toMany: [:])
+                for name in ObjectValues.attributeNames(of: object.entity, wanted: wanted) {
+                    let value = try object.value(forKey: name)
+                    if !value.isNull { values.attributes[name] = value }
+                }
+                for relationship in object.entity.relationships {
+                    if relationship.isToMany {
+                        if wanted?.contains(relationship.name) ?? true { values.toMany[relationship.name] = try object.objectIDs(forKey: relationship.name) }
+                    } else if let destination = try object.objectIDs(forKey: relationship.name).first {
+                        values.toOne[relationship.name] = destination
+                    }
+                }
+                try body(values)
+            }
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A scratch pad of managed objects: insert, change, delete, fetch, then save (or roll back).
 ///
@@ -24,6 +25,12 @@ public final class ObjectContext: @unchecked Sendable {
     let queue: DispatchQueue
     let queueToken = UUID()
     static let queueKey = DispatchSpecificKey<UUID>()
+    /// The thread running the context's queue while it waits synchronously (0: none). A
+    /// store that reads on a queue of its own (GRDB's readers) runs a streaming fetch's
+    /// callback under that queue on the same thread, where the queue-specific key no longer
+    /// says the context's queue is held; this still does, so calling back into the context
+    /// from there runs inline instead of deadlocking.
+    private let waitingThread = Atomic<UInt>(0)
 
     // All state below is touched only on `queue`.
     var registered: [ObjectID: ManagedObject] = [:]
@@ -50,8 +57,26 @@ public final class ObjectContext: @unchecked Sendable {
 
     /// Runs `body` on the context's queue and waits for it (runs inline when already there).
     public func performAndWait<T>(_ body: () throws -> T) rethrows -> T {
-        if DispatchQueue.getSpecific(key: Self.queueKey) == queueToken { return try body() }
-        return try queue.sync { try body() }
+        let thread = Self.currentThread
+        if waitingThread.load(ordering: .acquiring) == thread { return try body() }
+        if DispatchQueue.getSpecific(key: Self.queueKey) == queueToken { return try holding(thread, body) }
+        return try queue.sync { try holding(thread, body) }
+    }
+
+    /// Runs `body`, on the context's queue, marking `thread` as the one holding it.
+    private func holding<T>(_ thread: UInt, _ body: () throws -> T) rethrows -> T {
+        let outer = waitingThread.exchange(thread, ordering: .acquiringAndReleasing)
+        defer { waitingThread.store(outer, ordering: .releasing) }
+        return try body()
+    }
+
+    /// An identifier of the calling thread.
+    private static var currentThread: UInt {
+        #if canImport(Glibc)
+        UInt(pthread_self())
+        #else
+        UInt(bitPattern: pthread_self())
+        #endif
     }
 
     /// Runs `body` on the context's queue without blocking the caller.

@@ -183,6 +183,40 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
                              sortDescriptors: sortDescriptors, fetchLimit: fetchLimit, fetchOffset: fetchOffset).map(\.objectID)
     }
 
+    /// Hands `body` the saved values of the objects a fetch selects, one at a time, in its
+    /// order and page (``ObjectValues``): straight from the store when it can answer the
+    /// whole fetch (``IncrementalStore/forEachValues(_:_:)``), else from fetched rows.
+    public func forEachValues(entity: EntityDescription, includesSubentities: Bool, predicate: ObjectPredicate?,
+                              sortDescriptors: [FetchSortDescriptor], fetchLimit: Int?, fetchOffset: Int,
+                              propertiesToFetch: [String]?, _ body: (ObjectValues) throws -> Void) throws {
+        guard var request = storeRequest(entity: entity, includesSubentities: includesSubentities, predicate: predicate,
+                                         sortDescriptors: sortDescriptors, fetchLimit: fetchLimit, fetchOffset: fetchOffset)
+        else { return }
+        request.propertiesToFetch = propertiesToFetch
+        if try storeCall({ try store.forEachValues(request, body) }) { return }
+        // From rows: the requested values of each, as the store would have handed them.
+        let wanted = propertiesToFetch.map(Set.init)
+        var kept: [String: (attributes: Set<String>, toMany: [String])] = [:]
+        let rows = try fetchRows(entity: entity, includesSubentities: includesSubentities, predicate: predicate,
+                                 sortDescriptors: sortDescriptors, fetchLimit: fetchLimit, fetchOffset: fetchOffset,
+                                 propertiesToFetch: propertiesToFetch)
+        for row in rows {
+            let entityName = row.objectID.entityName
+            if kept[entityName] == nil {
+                guard let entity = model.entity(named: entityName) else { throw ObjectGraphError.unknownEntity(entityName) }
+                kept[entityName] = (ObjectValues.attributeNames(of: entity, wanted: wanted),
+                                    entity.relationships.filter { $0.isToMany && wanted?.contains($0.name) ?? true }.map(\.name))
+            }
+            let keys = kept[entityName]!
+            let attributes = row.attributes.filter {
+                keys.attributes.contains($0.key) && !$0.value.isNull && !row.deferredAttributes.contains($0.key)
+            }
+            var values = ObjectValues(objectID: row.objectID, attributes: attributes, toOne: row.toOne, toMany: [:])
+            for name in keys.toMany { values.toMany[name] = try toManyDestinations(of: row.objectID, relationship: name) }
+            try body(values)
+        }
+    }
+
     /// A fetch as the store sees it: the concrete entities it covers (`nil` when there are
     /// none, so nothing matches).
     private func storeRequest(entity: EntityDescription, includesSubentities: Bool, predicate: ObjectPredicate?,

@@ -94,6 +94,16 @@ public protocol IncrementalStore: AnyObject, Sendable {
     /// IDs). Lets a caller page through a large result a batch of objects at a time.
     func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ObjectID]?
 
+    /// Hands `body` the saved values of the rows `request` selects, one at a time, in its
+    /// order and page, and returns `true`, when the store can answer the whole request
+    /// (predicate, sort, limit and offset) itself, reading only the request's
+    /// ``StoreFetchRequest/propertiesToFetch`` (`nil`: every property) and the to-one
+    /// relationships, and handing exactly those (``ObjectValues``: no `null`, binary,
+    /// transformable or encrypted attribute). Returns `false` without calling `body`
+    /// otherwise (the coordinator then fetches rows). Lets a list go through a large result
+    /// without building its rows.
+    func forEachValues(_ request: StoreFetchRequest, _ body: (ObjectValues) throws -> Void) throws -> Bool
+
     /// The value of an attribute a row left deferred (``RowSnapshot/deferredAttributes``),
     /// as stored in row version `version`.
     func loadDeferredAttribute(_ name: String, of objectID: ObjectID, version: RowVersion) throws -> AttributeValue
@@ -131,6 +141,9 @@ extension IncrementalStore {
 
     /// Cannot list IDs without fetching rows.
     public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ObjectID]? { nil }
+
+    /// Cannot read values without fetching rows.
+    public func forEachValues(_ request: StoreFetchRequest, _ body: (ObjectValues) throws -> Void) throws -> Bool { false }
 
     /// Reads the current row (for stores that never defer values).
     public func loadDeferredAttribute(_ name: String, of objectID: ObjectID, version: RowVersion) throws -> AttributeValue {

@@ -55,29 +55,20 @@ public struct RecipeBook {
     /// The summaries of the recipes a query selects.
     public func list(_ query: RecipeQuery = RecipeQuery()) throws(RecipesError) -> [RecipeSummary] {
         var summaries: [RecipeSummary] = []
-        try summaryPages(query, pageSize: 500, lettingGo: false) { summaries += $0 }
+        try forEachSummaryPage(query, pageSize: 4096) { summaries += $0 }
         return summaries
     }
 
     /// The summaries of the recipes a query selects, in its order, handed to `body` at most
     /// `pageSize` at a time, so that printing a large book never holds all of it.
     ///
-    /// In the name order without a search, only the recipes' IDs are read up front (from the
-    /// index, when the store has one for the query); each page's recipes are then read,
-    /// summarized and let go together, the context reset between pages unless it holds
-    /// unsaved changes (so recipes obtained from the book before are detached: fetch them
-    /// again afterwards). A search by relevance and the type and prep-time orders come as
-    /// one page, as ``list(_:)`` gives them.
+    /// In the name order without a search, the recipes are not read as objects: their
+    /// summaries come from a values fetch (``ObjectContext/fetchValues(_:_:)``) reading the
+    /// listed fields alone, in index order, streamed; the book's context is left as it was.
+    /// A search by relevance and the type and prep-time orders come as one page, as
+    /// ``list(_:)`` gives them.
     public func forEachSummaryPage(_ query: RecipeQuery = RecipeQuery(), pageSize: Int = 500,
                                    _ body: (_ page: [RecipeSummary]) -> Void) throws(RecipesError) {
-        try summaryPages(query, pageSize: pageSize, lettingGo: true, body)
-    }
-
-    /// Reads and summarizes a query's recipes a page at a time, so each page's rows are
-    /// summarized while the adapter still holds their to-many lists; with `lettingGo`, the
-    /// context and the coordinator's cache forget each page once it is handed over.
-    private func summaryPages(_ query: RecipeQuery, pageSize: Int, lettingGo: Bool,
-                              _ body: ([RecipeSummary]) -> Void) throws(RecipesError) {
         try Self.checkPage(limit: query.limit, offset: query.offset)
         guard (query.sort ?? .name) == .name, query.search.flatMap(Self.nonEmpty) == nil, pageSize > 0 else {
             let recipes = try recipes(matching: query)
@@ -86,21 +77,43 @@ public struct RecipeBook {
         }
         if query.limit == 0 { return body([]) }
         try graph {
-            let resets = lettingGo && !context.hasChanges
+            let typeNames = try self.typeNames()
             let request = FetchRequest(entityName: Recipe.entityName, predicate: try Self.predicate(for: query),
-                                       sortDescriptors: [Self.byName], fetchLimit: query.limit, fetchOffset: query.offset)
-            let ids = try context.fetchObjectIDs(request)
-            if ids.isEmpty { return body([]) }
-            for start in stride(from: 0, to: ids.count, by: pageSize) {
-                let pageIDs = Array(ids[start..<min(start + pageSize, ids.count)])
-                let objects = try context.existingObjects(with: pageIDs)
-                body(try pageIDs.compactMap { id in try objects[id].map { try summary(of: Recipe(unchecked: $0)) } })
-                if resets {
-                    context.reset()
-                    context.coordinator.invalidateCache(for: pageIDs)
-                }
+                                       sortDescriptors: [Self.byName], fetchLimit: query.limit, fetchOffset: query.offset,
+                                       propertiesToFetch: Self.summaryProperties)
+            var page: [RecipeSummary] = []
+            var handedOne = false
+            try context.fetchValues(request) { values in
+                page.append(Self.summary(of: values, typeNames: typeNames))
+                guard page.count >= pageSize else { return }
+                body(page)
+                handedOne = true
+                page.removeAll(keepingCapacity: true)
             }
+            if !page.isEmpty || !handedOne { body(page) }
         }
+    }
+
+    /// What a summary reads of a recipe.
+    static let summaryProperties = ["name", "prepTime", "overview", "type", "ingredients", "image"]
+
+    /// The list line of a recipe read by a values fetch of ``summaryProperties``; the type's
+    /// name comes from `typeNames` (a type not in the store yet, as during a sync, shows none).
+    static func summary(of values: ObjectValues, typeNames: [ObjectID: String]) -> RecipeSummary {
+        RecipeSummary(id: values.objectID.referenceString, name: values.attributes["name"]?.stringValue ?? "",
+                      type: values.toOne["type"].flatMap { typeNames[$0] }, prepTime: values.attributes["prepTime"]?.stringValue,
+                      overview: values.attributes["overview"]?.stringValue, ingredientCount: values.toMany["ingredients"]?.count ?? 0,
+                      hasImage: values.toOne["image"] != nil)
+    }
+
+    /// Every recipe type's name by its ID, read as values (a type's document also lists all
+    /// its recipes, which this leaves unread).
+    private func typeNames() throws -> [ObjectID: String] {
+        var names: [ObjectID: String] = [:]
+        try context.fetchValues(FetchRequest(entityName: RecipeType.entityName, propertiesToFetch: ["name"])) { values in
+            names[values.objectID] = values.attributes["name"]?.stringValue
+        }
+        return names
     }
 
     /// How many recipes a query selects, before paging (counted in the store: from its
@@ -272,11 +285,10 @@ public struct RecipeBook {
     private func typeGroups() throws -> [(display: String, ids: [ObjectID])] {
         var groups: [String: (display: String, ids: [ObjectID])] = [:]
         // Only names: a type's document also lists every recipe of the type.
-        for type in try context.fetch(FetchRequest(entityName: RecipeType.entityName, propertiesToFetch: ["name"])) {
-            let name = try type.string("name") ?? ""
+        for (id, name) in try typeNames() {
             let key = Self.folded(name)
             let display = groups[key].map { min($0.display, name) } ?? name
-            groups[key] = (display, (groups[key]?.ids ?? []) + [type.objectID])
+            groups[key] = (display, (groups[key]?.ids ?? []) + [id])
         }
         return groups.keys.sorted().map { groups[$0]! }
     }
