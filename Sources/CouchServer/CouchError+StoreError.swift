@@ -19,6 +19,8 @@ extension CouchError {
             self = .badRequest("Revision history of '\(id)' is too deep.")
         case .storage(let message):
             self = CouchError(status: 500, error: "internal_server_error", reason: message)
+        case .foreignDatabase:
+            self = CouchError(status: 500, error: "internal_server_error", reason: storeError.description)
         case .sqlite(let failure) where failure.isTransient:
             self = .storeBusy
         case .sqlite(let failure):

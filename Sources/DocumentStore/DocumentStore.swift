@@ -65,6 +65,7 @@ public final class DocumentStore: Sendable {
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
             try Self.createPrivateFile(path)
+            try Self.refuseRollbackJournalFile(path)
             pool = try Self.openPool(path: path, configuration: configuration)
             (storeID, creationTime) = try pool.read { db in
                 (try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store_id'") ?? "",
@@ -91,6 +92,22 @@ public final class DocumentStore: Sendable {
         }
     }
 
+    /// Refuses an SQLite database that is not in WAL mode (the header's read and write
+    /// versions, bytes 18 and 19, are 2 in WAL mode): every store is, so it is another
+    /// program's, and opening it as a store would switch it to WAL and add tables to it.
+    /// Files too short for a header (a new, empty one) and files that are not SQLite at all
+    /// are left for SQLite to judge.
+    private static func refuseRollbackJournalFile(_ path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        guard let header = try handle.read(upToCount: 20), header.count == 20,
+              header.prefix(16).elementsEqual("SQLite format 3\0".utf8) else { return }
+        let bytes = Array(header)
+        if bytes[18] != 2 || bytes[19] != 2 {
+            throw DocumentStoreError.foreignDatabase(path: path, reason: "it is an SQLite database of another program (not in WAL mode)")
+        }
+    }
+
     /// Opens the pool and brings the schema up to date, tolerating other processes that
     /// create the same new file at the same moment: switching a brand-new file to WAL can
     /// find it locked, and two creators both see an empty schema, the later one failing once
@@ -104,6 +121,11 @@ public final class DocumentStore: Sendable {
                 let pool = try DatabasePool(path: path, configuration: configuration)
                 // An up-to-date file is only read at open: no write transaction, no fsync.
                 if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
+                    if let foreign = try pool.read({ try StoreSchema.foreignTables($0) }) {
+                        try? pool.close()
+                        throw DocumentStoreError.foreignDatabase(
+                            path: path, reason: "it is an SQLite database of another program (its tables: \(foreign.prefix(5).joined(separator: ", ")))")
+                    }
                     do {
                         try migrator.migrate(pool)
                     } catch {

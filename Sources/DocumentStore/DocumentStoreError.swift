@@ -24,6 +24,8 @@ public enum DocumentStoreError: Error, Sendable, Equatable, CustomStringConverti
     /// SQLite failed; its codes and message are kept, so a busy store (``isTransient``) can
     /// be told from a broken one.
     case sqlite(SQLiteFailure)
+    /// The file at `path` is an SQLite database of another program; it is left untouched.
+    case foreignDatabase(path: String, reason: String)
 
     /// A sentence naming the cause and what to do about it.
     public var description: String {
@@ -51,6 +53,9 @@ public enum DocumentStoreError: Error, Sendable, Equatable, CustomStringConverti
             return "The revision history of '\(id)' is too deep. Compact the store or lower the history sent."
         case .storage(let message):
             return "Storage failure: \(message). Check the store file's disk space and permissions."
+        case .foreignDatabase(let path, let reason):
+            return "The file \(path) is not a store: \(reason). It was left as it is; choose another file, "
+                + "or move this one away to start a new store there."
         case .sqlite(let failure) where failure.isTransient:
             return "The store is busy (\(failure)): another connection held its lock longer than the store waits. "
                 + "Retry the operation."

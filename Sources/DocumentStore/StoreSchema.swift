@@ -26,6 +26,15 @@ enum StoreSchema {
     /// Bytes per stored attachment chunk.
     static let chunkSize = 256 * 1024
 
+    /// The tables of a database that is not a store, or `nil` when it is one: empty, or
+    /// holding the migrator's table and only tables a store has (possibly part-way through
+    /// its first migration by another process).
+    static func foreignTables(_ db: Database) throws -> [String]? {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        guard !tables.isEmpty else { return nil }
+        return tables.contains("grdb_migrations") && (tables.count == 1 || tables.contains("docs")) ? nil : tables
+    }
+
     static func migrator() -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RecipesKit
 
 /// A command's failure: the one-line reason printed on stderr and the exit status.
 struct CommandFailure: Error, CustomStringConvertible {
@@ -23,6 +24,9 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
     } catch let failure as CommandFailure {
         Terminal.error(failure.message)
         throw ExitCode(failure.status)
+    } catch let error as RecipesError where error.isStoreLocked {
+        Terminal.error(Session.lockedMessage(path: Session.openedStorePaths.last))
+        throw ExitCode.failure
     } catch is CancellationError {
         Terminal.error("cancelled; nothing was lost, run the command again to finish")
         throw ExitCode(130)

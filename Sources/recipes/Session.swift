@@ -34,7 +34,12 @@ struct Session {
     /// Resolves the configuration, opens the store, gives it the password when `unlocking`
     /// says so (a wrong one fails here, before anything is written) and seeds it if this is
     /// its first use.
-    static func open(_ options: GlobalOptions, purpose: Purpose = .normal, unlocking: Unlocking = .never) async throws -> Session {
+    ///
+    /// A write waits at most ``interactiveLockWait`` for another process's write to finish
+    /// (so a command a person waits on answers within a second when an import holds the
+    /// store), unless `waitsForWriters` (a sync, whose batches queue behind a command's).
+    static func open(_ options: GlobalOptions, purpose: Purpose = .normal, unlocking: Unlocking = .never,
+                     waitsForWriters: Bool = false) async throws -> Session {
         let configuration: RecipesConfiguration
         do {
             configuration = try RecipesConfiguration.resolve(
@@ -46,7 +51,10 @@ struct Session {
         logger.logLevel = options.verbose ? .info : .warning
         let store: RecipesStore
         do {
-            store = try RecipesStore(url: configuration.storeURL)
+            store = waitsForWriters ? try RecipesStore(url: configuration.storeURL)
+                : try RecipesStore(url: configuration.storeURL, lockWait: interactiveLockWait)
+        } catch where error.isStoreLocked {
+            throw CommandFailure(message: lockedMessage(path: configuration.storeURL.path))
         } catch {
             throw CommandFailure(message: error.description)
         }
@@ -76,6 +84,18 @@ struct Session {
     /// 20,000 listed recipes costs more than printing them. Every write has committed (and is
     /// on disk) before the command returns; SQLite needs no close to keep it.
     private static let openStores = Mutex<[RecipesStore]>([])
+
+    /// Seconds a command's write waits for another process's write before it gives up.
+    static let interactiveLockWait = 0.75
+
+    /// The one line for a write that gave up waiting for another process's write.
+    static func lockedMessage(path: String?) -> String {
+        "the store\(path.map { " " + $0 } ?? "") is locked by another process writing to it (a running import or sync); "
+            + "nothing was changed: run the command again when that has finished"
+    }
+
+    /// The paths of the stores this command opened, in order.
+    static var openedStorePaths: [String] { openStores.withLock { $0.map(\.url.path) } }
 
     /// Reads a password file's first line (without its line end).
     static func readPassword(_ url: URL) throws -> String {

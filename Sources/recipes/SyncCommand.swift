@@ -63,7 +63,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let session = try await Session.open(global)
+            let session = try await Session.open(global, waitsForWriters: true)
             guard let remoteURL = session.configuration.remoteURL else {
                 throw CommandFailure(message: "no remote configured; give --remote URL, set RECIPES_REMOTE, or put {\"remote\": \"URL\"} in \(session.configuration.configFileURL.path)")
             }

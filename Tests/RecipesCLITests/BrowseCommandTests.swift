@@ -157,9 +157,23 @@ struct BrowseCommandTests {
             try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
         let good = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("good.sqlite")))
+        // SQLite databases of another program: one in the default journal mode, one in WAL.
+        var others: [Data] = []
+        for (name, wal) in [("other.db", false), ("other-wal.db", true)] {
+            let queue = try DatabaseQueue(path: sandbox.path(name))
+            try await queue.writeWithoutTransaction { db in
+                if wal { try db.execute(sql: "PRAGMA journal_mode = WAL") }
+                try db.execute(sql: "CREATE TABLE shopping (item TEXT); INSERT INTO shopping VALUES ('eggs')")
+                if wal { try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            }
+            try queue.close()
+            others.append(try Data(contentsOf: URL(fileURLWithPath: sandbox.path(name))))
+        }
         let cases = [
             ("notes.sqlite", Data("shopping: eggs, milk, flour\n".utf8), "is not a store"),
             ("cut.sqlite", good.prefix(good.count / 2), "is damaged"),
+            ("another.sqlite", others[0], "is not a store: it is an SQLite database of another program"),
+            ("another-wal.sqlite", others[1], "is not a store: it is an SQLite database of another program (its tables: shopping)"),
         ]
         for (name, bytes, problem) in cases {
             let path = try sandbox.write(name, bytes)
@@ -171,5 +185,33 @@ struct BrowseCommandTests {
                 #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "\(name) was written to")
             }
         }
+    }
+
+    @Test("a write while another process holds the store's write lock: one line naming the file, exit 1 within seconds, nothing written; reads go on")
+    func lockedStore() async throws {
+        let sandbox = try Sandbox()
+        let path = sandbox.path("book.sqlite")
+        let store = ["--store", path, "--no-samples"]
+        #expect(try await sandbox.run(["add", "--name", "Pho"] + store).status == 0)
+        // Another writer (as a long import would) holds the write lock throughout.
+        var configuration = Configuration()
+        configuration.allowsUnsafeTransactions = true
+        let holder = try DatabaseQueue(path: path, configuration: configuration)
+        try await holder.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
+        let start = ContinuousClock.now
+        let add = try await sandbox.run(["add", "--name", "Stew"] + store)
+        let waited = ContinuousClock.now - start
+        #expect(add.status == 1, "\(add)")
+        let lines = add.stderr.trimmingCharacters(in: .newlines).split(separator: "\n")
+        #expect(lines.count == 1 && lines[0].contains(path) && lines[0].contains("locked by another process"), "\(add)")
+        // The command gives up after its short wait (0.75 s) plus its start, not after the
+        // 30 s a sync waits; a loose bound, since test machines are slow and busy.
+        #expect(waited < .seconds(10), "waited \(waited)")
+        let list = try await sandbox.run(["list", "--json"] + store)
+        #expect(list.status == 0, "reading is not blocked by a writer: \(list)")
+        try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }
+        try holder.close()
+        let names = try #require(try await sandbox.run(["list", "--json"] + store).json() as? [[String: Any]]).compactMap { $0["name"] as? String }
+        #expect(names == ["Pho"], "nothing was written")
     }
 }

@@ -21,7 +21,11 @@ public final class RecipesStore: Sendable {
     public let container: RecipesContainer
 
     /// Opens (creating it and its folder if needed) the store file at `url`.
-    public init(url: URL) throws(RecipesError) {
+    /// - Parameter lockWait: how long, in seconds, a write waits for another process's
+    ///   write (a running import or sync) to finish before it fails with a
+    ///   ``RecipesError/store(_:cause:)`` whose cause is transient (``RecipesError/isStoreLocked``);
+    ///   a program a person waits on keeps it short.
+    public init(url: URL, lockWait: Double = 30) throws(RecipesError) {
         self.url = url
         do {
             // A folder made here holds only stores, so only their owner may enter it.
@@ -31,7 +35,13 @@ public final class RecipesStore: Sendable {
             throw .store("cannot create the folder \(url.deletingLastPathComponent().path): \(error.localizedDescription); check its permissions or choose another --store", cause: error)
         }
         do {
-            documentStore = try DocumentStore(path: url.path)
+            var options = DocumentStore.Options()
+            options.busyTimeout = max(0, lockWait)
+            documentStore = try DocumentStore(path: url.path, options: options)
+        } catch let error as DocumentStoreError {
+            // The datastore's sentence names the cause and the fix.
+            if case .foreignDatabase = error { throw .store(error.description, cause: error) }
+            throw .store("cannot open the store \(url.path): \(error)", cause: error)
         } catch {
             throw .store("cannot open the store \(url.path): \(error); check the path or choose another --store", cause: error)
         }

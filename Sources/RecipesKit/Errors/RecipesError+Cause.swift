@@ -1,4 +1,5 @@
 import DocumentIncrementalStore
+import DocumentStore
 import ObjectGraph
 import Replication
 
@@ -24,6 +25,14 @@ extension RecipesError {
         case ObjectGraphError.mergeConflicts?, IncrementalStoreError.conflicts?: true
         default: false
         }
+    }
+
+    /// Whether the store was locked by another process's write (a running import or sync)
+    /// for longer than this one waits: nothing was written, and the same command is expected
+    /// to work once that write has finished.
+    public var isStoreLocked: Bool {
+        if case DocumentStoreError.sqlite(let failure)? = rootCause { return failure.isTransient }
+        return false
     }
 
     /// The error one layer under `error`, if `error` wraps one.
