@@ -56,7 +56,8 @@ struct StoreFailureCauseTests {
             }
             #expect(failure.resultCode == 26)
             #expect(error.description.hasPrefix("cannot open the store \(url.path): "))
-            #expect(error.description.hasSuffix("; check the path or choose another --store"))
+            // The datastore's sentence names the fix; nothing is added after it.
+            #expect(error.description.hasSuffix("Choose another file, or move this one away and start a new store."))
         }
     }
 
