@@ -55,6 +55,15 @@ struct GettingStartedArticleTests {
         #expect(items.sorted() == ["onion", "stock", "tomatoes"])
         #expect(try context.count(for: FetchRequest(entityName: "Item")) == 3)
 
+        // Read values without objects.
+        let lines = FetchRequest(entityName: "Dish", sortDescriptors: [FetchSortDescriptor("name")],
+                                 propertiesToFetch: ["name", "ingredients"])
+        var printed: [String] = []
+        try context.fetchValues(lines) { dish in
+            printed.append("\(dish.attributes["name"]?.stringValue ?? "") \(dish.toMany["ingredients"]?.count ?? 0)")
+        }
+        #expect(printed == ["Sourdough 0", "Tomato Soup 3"])
+
         // A second context sees what the first saved.
         let reader = ObjectContext(coordinator: coordinator, name: "reader")
         #expect(try reader.count(for: FetchRequest(entityName: "Dish")) == 2)
