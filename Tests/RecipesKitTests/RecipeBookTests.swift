@@ -1,4 +1,7 @@
 import Foundation
+import TestSupport
+import DocumentFormat
+import DocumentStore
 import ObjectGraph
 import Testing
 @testable import RecipesKit
@@ -110,5 +113,42 @@ struct RecipeBookTests {
         #expect(throws: RecipesError.self) { try IngredientInput(parsing: "flour") }
         #expect(throws: RecipesError.self) { try IngredientInput(parsing: "1|") }
         #expect(throws: RecipesError.self) { try IngredientInput(parsing: "1|a|b") }
+    }
+}
+
+/// A replica can hold a recipe before the documents it refers to: the image or type saved
+/// with it may arrive in a later batch of a sync.
+@Suite("Recipe book: references not replicated yet")
+struct UnreplicatedReferenceTests {
+    @Test("a recipe whose image and type have not arrived shows and edits without them, and keeps the references")
+    func editBeforeTheImageArrives() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RecipesStore(url: directory.file("book.sqlite"))
+        let book = store.container.book
+        let added = try book.add(RecipeDraft(name: "Apple pie", type: "Dessert", prepTime: "1 hour",
+                                             ingredients: [IngredientInput(amount: "6", name: "apples"), IngredientInput(amount: nil, name: "pastry")],
+                                             image: Fixtures.jpegBytes))
+        let recipe = try book.recipe(named: "Apple pie")
+        let imageID = try #require(try recipe.object.objectIDs(forKey: "image").first)
+        let typeID = try #require(try recipe.object.objectIDs(forKey: "type").first)
+        // As on a replica that has the recipe but not yet its image and type.
+        let pastry = try #require(added.ingredients.last?.id)
+        for id in [imageID, typeID, ObjectID(entityName: Ingredient.entityName, referenceString: pastry)] {
+            let leaves = try store.documentStore.leafRevisions(id: id.referenceString)
+            _ = try store.documentStore.purge([id.referenceString: leaves.map(\.rev)])
+        }
+        store.container.viewContext.reset()
+        store.container.viewContext.coordinator.discardCachedRows()
+        let again = try book.recipe(named: "Apple pie")
+        let shown = try book.details(of: again)
+        #expect(shown.name == "Apple pie" && shown.image == nil && shown.type == nil)
+        #expect(shown.ingredients.map(\.name) == ["apples"])
+        let edited = try book.edit(again, RecipeEdit(overview: "With cinnamon"))
+        #expect(edited.overview == "With cinnamon")
+        // The references stay, so the image and type show once they arrive.
+        let saved = try #require(try store.documentStore.get(id: added.id))
+        #expect(saved.body["image"]?.stringValue == imageID.referenceString)
+        #expect(saved.body["type"]?.stringValue == typeID.referenceString)
+        #expect(try book.list().map(\.name) == ["Apple pie"])
     }
 }

@@ -214,7 +214,7 @@ public struct RecipeBook {
             let rank: Int
             if name.hasPrefix(needle) { rank = 0 }
             else if name.contains(needle) { rank = 1 }
-            else if try recipe.type.map({ Self.folded(try $0.name ?? "").contains(needle) }) ?? false { rank = 2 }
+            else if try Self.arrived({ try recipe.type?.name }).map({ Self.folded($0).contains(needle) }) ?? false { rank = 2 }
             else if byIngredient.contains(recipe.objectID) { rank = 3 }
             else { rank = 4 }
             return (rank, name, recipe)
@@ -246,14 +246,35 @@ public struct RecipeBook {
                 notesProblem = error.description
             }
             return RecipeDetails(
-                id: recipe.documentID, name: try recipe.name, type: try recipe.type?.name,
+                id: recipe.documentID, name: try recipe.name, type: try Self.arrived { try recipe.type?.name },
                 overview: try recipe.overview, prepTime: try recipe.prepTime, instructions: try recipe.instructions,
                 ingredients: try recipe.ingredients.map {
                     RecipeDetails.Line(id: $0.documentID, amount: try $0.amount, name: try $0.name, displayOrder: Int(try $0.displayOrder ?? 0))
                 },
-                image: try recipe.image?.data.map(ImageInfo.init(data:)),
+                image: try Self.arrived { try recipe.image?.data }.map(ImageInfo.init(data:)),
                 thumbnail: try recipe.thumbnailImage.map(ImageInfo.init(data:)),
                 notes: notes, notesEncrypted: notesProblem != nil, notesProblem: notesProblem)
+        }
+    }
+
+    /// A value read through a reference, or `nil` when the object referred to is not in the
+    /// store yet: a sync can bring a recipe before its image, type or ingredients (each is a
+    /// document of its own), and the recipe must still show and edit meanwhile.
+    static func arrived<T>(_ read: () throws -> T?) throws -> T? {
+        do {
+            return try read()
+        } catch ObjectGraphError.objectNotFound {
+            return nil
+        }
+    }
+
+    /// The recipe's image when it is in the store; `nil` when there is none or it has not
+    /// arrived yet (its reference is then kept, unless the edit replaces or clears it).
+    static func arrivedImage(of recipe: Recipe) throws -> Image? {
+        try arrived { () throws -> Image? in
+            guard let image = try recipe.image else { return nil }
+            _ = try image.object.objectIDs(forKey: "recipe")
+            return image
         }
     }
 
@@ -261,7 +282,7 @@ public struct RecipeBook {
     public func summary(of recipe: Recipe) throws(RecipesError) -> RecipeSummary {
         try graph {
             RecipeSummary(
-                id: recipe.documentID, name: try recipe.name, type: try recipe.type?.name, prepTime: try recipe.prepTime,
+                id: recipe.documentID, name: try recipe.name, type: try Self.arrived { try recipe.type?.name }, prepTime: try recipe.prepTime,
                 overview: try recipe.overview, ingredientCount: try recipe.object.objectIDs(forKey: "ingredients").count,
                 hasImage: !(try recipe.object.objectIDs(forKey: "image")).isEmpty)
         }
@@ -375,7 +396,7 @@ public struct RecipeBook {
         try Self.checkIngredientCount(lines.count - removals.count + edit.ingredients.count)
         // The recipe's text as it will be: each field edited or as it is.
         let text = try graph { () throws -> [(name: String, text: String?)] in
-            [("name", edit.name ?? currentName), ("type", try edit.type ?? recipe.type?.name),
+            [("name", edit.name ?? currentName), ("type", try edit.type ?? Self.arrived { try recipe.type?.name }),
              ("overview", try edit.overview ?? recipe.overview), ("prep time", try edit.prepTime ?? recipe.prepTime),
              ("instructions", try edit.instructions ?? recipe.instructions), ("notes", edit.notes)]
         }
@@ -402,11 +423,11 @@ public struct RecipeBook {
                 }
             }
             if edit.clearImage {
-                try recipe.image?.delete()
+                if let image = try Self.arrivedImage(of: recipe) { try image.delete() } else { try recipe.setImage(nil) }
                 try recipe.setThumbnailImage(nil)
             }
             if let data = edit.image {
-                if let image = try recipe.image {
+                if let image = try Self.arrivedImage(of: recipe) {
                     try image.setData(data)
                 } else {
                     let image = try Image.insert(into: context)
@@ -488,7 +509,7 @@ public struct RecipeBook {
 
     static func sorted(_ recipes: [Recipe], by sort: RecipeSort) throws -> [Recipe] {
         let keyed = try recipes.map { recipe in
-            (recipe: recipe, name: folded(try recipe.name), type: try recipe.type?.name.map(folded),
+            (recipe: recipe, name: folded(try recipe.name), type: try arrived { try recipe.type?.name }.map(folded),
              minutes: try recipe.prepTime.flatMap(PrepTimeParser.minutes(in:)))
         }
         func byName(_ a: (recipe: Recipe, name: String, type: String?, minutes: Double?),

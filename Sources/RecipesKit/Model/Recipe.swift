@@ -3,11 +3,19 @@ import ObjectGraph
 /// A recipe's ingredient lines in display order, kept numbered from 0.
 extension Recipe {
     /// The ingredients in display order (`displayOrder`, then name, then ID, so the order
-    /// is the same on every machine even when two lines share a position).
+    /// is the same on every machine even when two lines share a position). Lines not in the
+    /// store yet (a sync can bring a recipe before its ingredients) are left out.
     public var ingredients: [Ingredient] {
         get throws {
-            try ingredientSet.map { (key: (try $0.displayOrder ?? 0, try $0.name ?? "", $0.objectID), line: $0) }
-                .sorted { $0.key < $1.key }.map(\.line)
+            var keyed: [(key: (Int16, String, ObjectID), line: Ingredient)] = []
+            for line in try ingredientSet {
+                do {
+                    keyed.append(((try line.displayOrder ?? 0, try line.name ?? "", line.objectID), line))
+                } catch ObjectGraphError.objectNotFound {
+                    continue
+                }
+            }
+            return keyed.sorted { $0.key < $1.key }.map(\.line)
         }
     }
 
