@@ -107,7 +107,10 @@ enum AttributeCodec {
     /// Returns `nil` when the key is absent (the caller decides: default or null).
     static func decode(_ attribute: AttributeDescription, from body: JSONObject,
                        attachment: (String) throws -> Data?) throws -> AttributeValue? {
-        let meta = body[DocumentLayout.metaKey(attribute.name)]?.objectValue
+        // Only binary, number and date values have a side key: strings, the common case on
+        // every row of a list, skip building its name.
+        let hasSideKey = isAttachment(attribute.type) || [.double, .float, .date].contains(attribute.type)
+        let meta = hasSideKey ? body[DocumentLayout.metaKey(attribute.name)]?.objectValue : nil
         if isAttachment(attribute.type) {
             guard let data = try attachment(attribute.name) else {
                 return body[attribute.name] == nil && meta == nil ? nil : .null
