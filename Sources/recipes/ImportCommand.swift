@@ -28,9 +28,11 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let sets: [SampleSet]
+            // A JSON set file is checked whole here, then read again a batch at a time
+            // while it is imported.
+            let sets: [any ImportableSampleSet]
             do {
-                sets = try SampleSource.sampleSets(at: URL(fileURLWithPath: file))
+                sets = try SampleSource.importableSets(at: URL(fileURLWithPath: file))
             } catch let error as SampleSourceError {
                 throw CommandFailure(message: error.summary)
             }
