@@ -6,9 +6,11 @@ public import ObjectGraph
 ///
 /// An import is all or nothing: it runs inside one store transaction
 /// (`PersistentStoreCoordinator.performAtomically(_:)`), saving a batch of recipes (with
-/// their ingredients and pictures) at a time and forgetting each batch once saved, so a set
-/// of 20,000 recipes needs the memory of one batch, not of the whole set. On any error
-/// nothing is written. Objects already in the store are read in bulk and updated only where
+/// their ingredients and pictures) at a time and forgetting each batch once saved. The sets
+/// come as ``ImportableSampleSet``s, which hand out their recipes a batch at a time (a
+/// ``SampleSetFile`` reads them from the file as it goes), and each batch's objects are
+/// derived only when it is staged, so a set of 100,000 recipes needs the memory of one
+/// batch, not of the whole set. On any error nothing is written. Objects already in the store are read in bulk and updated only where
 /// their values differ from the set's, so a repeated import writes nothing.
 public struct SampleImporter {
     /// The context the import is staged in.

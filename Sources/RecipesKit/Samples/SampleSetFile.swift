@@ -8,7 +8,7 @@ public import Foundation
 /// ``SampleSetLoader/checkedSet(contentsOf:)`` makes one after reading the file through
 /// once with ``JSONStreamReader``, validating each recipe (its images included) as
 /// ``SampleSetLoader/load(contentsOf:)`` does and keeping only the set's name, its types,
-/// the recipe names (for uniqueness) and counts. Anything wrong or unusual on that reading
+/// a hash of each recipe name (for uniqueness) and counts. Anything wrong or unusual on that reading
 /// sends the loader to its whole-file reading, which gives the same set or the same error
 /// as before. The second reading, during the import, validates each recipe again; if the
 /// file changed in between so that it no longer matches, the import fails with
@@ -135,7 +135,9 @@ public struct SampleSetFile: ImportableSampleSet {
         var keys = Set<String>()
         var name: String?
         var declaredTypes: [String] = []
-        var recipeNames = Set<String>()
+        // Hashes, not names, keep a large set's reading small; two names with one hash
+        // (as for a name used twice) send the loader to the whole-file reading, which tells.
+        var recipeNameHashes = Set<Int>()
         try reader.beginObject()
         while let key = try reader.nextKey() {
             guard keys.insert(key).inserted else { throw JSONStreamError.unexpected("a repeated key", offset: 0) }
@@ -150,8 +152,8 @@ public struct SampleSetFile: ImportableSampleSet {
                 var index = 0
                 while let element = try reader.nextElement() {
                     let recipe = try valid(validator.recipe(element, at: path.appending(index)))
-                    guard recipeNames.insert(recipe.name).inserted else {
-                        throw JSONStreamError.unexpected("a duplicate recipe name", offset: 0)
+                    guard recipeNameHashes.insert(recipe.name.hashValue).inserted else {
+                        throw JSONStreamError.unexpected("a duplicate recipe name (or hash)", offset: 0)
                     }
                     try body(index, recipe)
                     index += 1
