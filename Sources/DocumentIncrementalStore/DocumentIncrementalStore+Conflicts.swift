@@ -188,6 +188,6 @@ extension DocumentIncrementalStore {
         for loser in leaves.dropFirst() { operations.append(.delete(id: id, parent: loser.rev)) }
         let written = try ds { try documentStore.write(operations) }
         toManyCache[id] = nil
-        if let first = written.first, !first.deleted { ownRevisions[id] = first.rev }
+        if let first = written.first, !first.deleted { rememberOwn(first.rev, of: id) }
     }
 }

@@ -143,7 +143,7 @@ extension DocumentIncrementalStore {
                     return try store.write(operations)
                 }
                 for revision in written {
-                    ownRevisions[revision.id] = revision.rev
+                    rememberOwn(revision.rev, of: revision.id)
                     toManyCache[revision.id] = nil
                 }
                 encryption = newEncryption

@@ -42,7 +42,11 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// recipe-sized lists; tests lower it).
     var toManyCacheLimit = 32_768
     /// The latest revision this instance wrote per document (tells own writes from others').
+    /// Started afresh when it reaches ``ownRevisionsLimit`` entries (see
+    /// ``rememberOwn(_:of:)``), so one long import does not keep an entry per document.
     var ownRevisions: [String: RevisionID] = [:]
+    /// How many documents ``ownRevisions`` remembers at most (about 10 MB; tests lower it).
+    var ownRevisionsLimit = 65_536
     /// Changes-feed position up to which external changes were processed.
     private var processedSequence: Int64 = 0
     /// Whether the store holds a `CDTISMetaData` document; until it does, each save adds ours.
@@ -149,6 +153,16 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
             remember(toMany: decoded.toMany, of: revision.id, rev: revision.rev.description)
         }
         return decoded
+    }
+
+    /// Remembers `rev` as this instance's latest write of document `id`. When the map is
+    /// full it starts afresh: the instance then no longer knows its older writes as its own,
+    /// exactly as after reopening the store (every process starts with none). Such a write
+    /// seen in the changes feed is reported as an external change (contexts refresh the
+    /// object, which is already current), and a replica conflict on it has no local leaf.
+    func rememberOwn(_ rev: RevisionID, of id: String) {
+        if ownRevisions.count >= ownRevisionsLimit, ownRevisions[id] == nil { ownRevisions.removeAll(keepingCapacity: true) }
+        ownRevisions[id] = rev
     }
 
     /// Caches the to-many lists of one document revision, starting the cache afresh when it
@@ -542,7 +556,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
             }
             var versions: [ObjectID: RowVersion] = [:]
             for (index, revision) in revisions.enumerated() {
-                ownRevisions[revision.id] = revision.rev
+                rememberOwn(revision.rev, of: revision.id)
                 if index < written.count {
                     let change = index < request.inserted.count ? request.inserted[index] : request.updated[index - request.inserted.count]
                     versions[written[index]] = RowVersion(revision.rev.description)

@@ -9,8 +9,9 @@ struct ImportCommand: AsyncParsableCommand {
         abstract: "Import recipes from a JSON sample set, a folder of them, or a Core Data SQLite store.",
         discussion: """
             Everything is checked before anything is written, and written in one transaction \
-            (a large set is saved in batches inside it, so memory stays flat; progress goes to \
-            stderr when it takes more than a second). Objects \
+            (a set file is read through once to check it, then again a batch at a time while \
+            the batches are saved inside that transaction, so memory stays flat however large \
+            the set; progress goes to stderr when it takes more than a second). Objects \
             get IDs derived from the set, so importing again changes nothing. --json prints \
             {sets, changes: [{action, entity, id, name, keys}], created, updated, unchanged, skipped}.
             """)
@@ -28,9 +29,11 @@ struct ImportCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let sets: [SampleSet]
+            // A JSON set file is checked whole here, then read again a batch at a time
+            // while it is imported.
+            let sets: [any ImportableSampleSet]
             do {
-                sets = try SampleSource.sampleSets(at: URL(fileURLWithPath: file))
+                sets = try SampleSource.importableSets(at: URL(fileURLWithPath: file))
             } catch let error as SampleSourceError {
                 throw CommandFailure(message: error.summary)
             }

@@ -155,6 +155,28 @@ struct RoundTripTests {
         }
     }
 
+    /// A long import must not keep an entry per document it wrote; writes the map let go
+    /// of come back from the changes feed as external, as after reopening the store.
+    @Test func theOwnRevisionsMapStaysBoundedAndForgottenWritesComeBackAsExternal() throws {
+        let dir = try TemporaryDirectory()
+        let stack = try DocumentStack(model: TestSupport.allTypesModel, directory: dir)
+        stack.store.ownRevisionsLimit = 16
+        let ctx = stack.context()
+        var parts: [ManagedObject] = []
+        for n in 0..<40 {
+            let part = try ctx.insert("Part")
+            try part.setValue(.int(Int64(n)), forKey: "n")
+            parts.append(part)
+        }
+        try ctx.save()
+        let written = Set(parts.map(\.objectID))
+        #expect(stack.store.ownRevisions.count <= 16)
+        let changes = try stack.store.processExternalChanges()
+        #expect(changes.updated.isSubset(of: written))
+        #expect(changes.updated.count >= 40 - 16 && changes.updated.count < 40)
+        #expect(try stack.store.processExternalChanges().updated.isEmpty)
+    }
+
     @Test func aPartialFetchDefersTheRestAndASaveLosesNothing() throws {
         let dir = try TemporaryDirectory()
         let id: ObjectID

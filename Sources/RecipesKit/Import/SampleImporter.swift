@@ -6,9 +6,11 @@ public import ObjectGraph
 ///
 /// An import is all or nothing: it runs inside one store transaction
 /// (`PersistentStoreCoordinator.performAtomically(_:)`), saving a batch of recipes (with
-/// their ingredients and pictures) at a time and forgetting each batch once saved, so a set
-/// of 20,000 recipes needs the memory of one batch, not of the whole set. On any error
-/// nothing is written. Objects already in the store are read in bulk and updated only where
+/// their ingredients and pictures) at a time and forgetting each batch once saved. The sets
+/// come as ``ImportableSampleSet``s, which hand out their recipes a batch at a time (a
+/// ``SampleSetFile`` reads them from the file as it goes), and each batch's objects are
+/// derived only when it is staged, so a set of 100,000 recipes needs the memory of one
+/// batch, not of the whole set. On any error nothing is written. Objects already in the store are read in bulk and updated only where
 /// their values differ from the set's, so a repeated import writes nothing.
 public struct SampleImporter {
     /// The context the import is staged in.
@@ -35,21 +37,31 @@ public struct SampleImporter {
     ///     picture go too); seeding passes the samples the user deleted.
     @discardableResult
     public func importSets(_ sets: [SampleSet], excluding: Set<String> = []) throws(RecipesError) -> ImportPlan {
-        try Self.checkLimits(sets)
+        try importSets(sets.map { $0 as any ImportableSampleSet }, excluding: excluding)
+    }
+
+    /// Imports `sets` (in memory, or set files read a batch at a time) and saves; returns
+    /// what changed. Every set's limits are checked before anything is written.
+    /// - Parameters:
+    ///   - sets: the sample sets to import.
+    ///   - excluding: document IDs to leave out (with a recipe, its ingredients and
+    ///     picture go too); seeding passes the samples the user deleted.
+    @discardableResult
+    public func importSets(_ sets: [any ImportableSampleSet], excluding: Set<String> = []) throws(RecipesError) -> ImportPlan {
+        for set in sets { try set.checkLimits() }
         var plan = ImportPlan(sets: sets.map(\.name))
         do {
             try context.coordinator.performAtomically {
-                let all = sets.map(SampleObjects.init)
-                let total = all.reduce(0) { $0 + $1.types.count + $1.recipes.count + $1.images.count + $1.ingredients.count }
+                let total = sets.reduce(0) { $0 + $1.objectCount }
                 var done = 0
                 var listedTypes = Set<String>()
-                for objects in all {
-                    let batches = Batches(objects, excluding: excluding, size: batchSize)
-                    for batch in batches.ranges {
+                for set in sets {
+                    try set.forEachBatch(of: batchSize) { firstIndex, recipes in
+                        let batch = Batch(set, recipes: recipes, firstIndex: firstIndex, excluding: excluding)
                         // On the context's queue throughout: every accessor the staging calls
                         // then runs in place instead of dispatching to the queue.
                         try context.performAndWait {
-                            done += try stage(batches, batch, into: &plan, listedTypes: &listedTypes)
+                            done += try stage(batch, into: &plan, listedTypes: &listedTypes)
                             try context.save()
                             context.reset()
                         }
@@ -66,9 +78,16 @@ public struct SampleImporter {
         }
     }
 
-    /// What ``importSets(_:excluding:)`` would change, without writing anything.
+    /// What ``importSets(_:excluding:)-([SampleSet],_)`` would change, without writing anything.
     public func plan(_ sets: [SampleSet], excluding: Set<String> = []) throws(RecipesError) -> ImportPlan {
-        try Self.checkLimits(sets)
+        try plan(sets.map { $0 as any ImportableSampleSet }, excluding: excluding)
+    }
+
+    /// What ``importSets(_:excluding:)-([any ImportableSampleSet],_)`` would change, without
+    /// writing anything. Each set is staged as one batch (nothing is saved, so the context
+    /// holds it all anyway).
+    public func plan(_ sets: [any ImportableSampleSet], excluding: Set<String> = []) throws(RecipesError) -> ImportPlan {
+        for set in sets { try set.checkLimits() }
         defer {
             context.rollback()
             context.reset()
@@ -76,10 +95,11 @@ public struct SampleImporter {
         var plan = ImportPlan(sets: sets.map(\.name))
         do {
             for set in sets {
-                let objects = SampleObjects(set)
-                let batches = Batches(objects, excluding: excluding, size: max(1, objects.recipes.count))
                 var listedTypes = Set<String>()
-                for batch in batches.ranges { _ = try stage(batches, batch, into: &plan, listedTypes: &listedTypes) }
+                try set.forEachBatch(of: max(1, set.recipeCount)) { firstIndex, recipes in
+                    let batch = Batch(set, recipes: recipes, firstIndex: firstIndex, excluding: excluding)
+                    _ = try stage(batch, into: &plan, listedTypes: &listedTypes)
+                }
             }
             return plan
         } catch {
@@ -91,51 +111,46 @@ public struct SampleImporter {
     /// ``RecipeLimits`` allow (whatever the source: a set file or another app's store); the
     /// error names the set and the recipe.
     static func checkLimits(_ sets: [SampleSet]) throws(RecipesError) {
-        for set in sets {
-            for recipe in set.recipes {
-                do {
-                    try RecipeLimits.check(fields: [("name", recipe.name), ("type", recipe.type), ("overview", recipe.overview),
-                                                    ("prep time", recipe.prepTime), ("instructions", recipe.instructions)])
-                    for line in recipe.ingredients {
-                        try RecipeLimits.check(fields: [("ingredient amount", line.amount), ("ingredient", line.name)])
-                    }
-                    try RecipeLimits.check(image: recipe.image?.data)
-                    try RecipeLimits.check(image: recipe.thumbnail?.data)
-                } catch {
-                    guard case .invalidValue(let field, let reason) = error else { throw error }
-                    throw .invalidValue(field: "\(field) of recipe \"\(recipe.name.prefix(80))\" in set \"\(set.name)\"", reason: reason)
-                }
+        for set in sets { try set.checkLimits() }
+    }
+
+    /// Refuses `recipe` of the set named `setName` when it is larger than ``RecipeLimits``
+    /// allow; the error names the set and the recipe.
+    static func checkLimits(_ recipe: SampleRecipe, inSet setName: String) throws(RecipesError) {
+        do {
+            try RecipeLimits.check(fields: [("name", recipe.name), ("type", recipe.type), ("overview", recipe.overview),
+                                            ("prep time", recipe.prepTime), ("instructions", recipe.instructions)])
+            for line in recipe.ingredients {
+                try RecipeLimits.check(fields: [("ingredient amount", line.amount), ("ingredient", line.name)])
             }
+            try RecipeLimits.check(image: recipe.image?.data)
+            try RecipeLimits.check(image: recipe.thumbnail?.data)
+        } catch {
+            guard case .invalidValue(let field, let reason) = error else { throw error }
+            throw .invalidValue(field: "\(field) of recipe \"\(recipe.name.prefix(80))\" in set \"\(setName)\"", reason: reason)
         }
     }
 
     // MARK: - Staging
 
-    /// A set's objects cut into batches of recipes, each with its ingredients and picture;
-    /// the types go with the first batch.
-    struct Batches {
+    /// One batch of a set's recipes as objects, each recipe with its ingredients and
+    /// picture; the types go with the first batch.
+    struct Batch {
         let objects: SampleObjects
+        let includesTypes: Bool
         let excluded: Set<String>
-        let ranges: [Range<Int>]
-        let ingredientsOf: [String: [Int]]
-        let imagesOf: [String: [Int]]
 
-        init(_ objects: SampleObjects, excluding: Set<String>, size: Int) {
-            self.objects = objects
+        init(_ set: any ImportableSampleSet, recipes: [SampleRecipe], firstIndex: Int, excluding: Set<String>) {
+            objects = SampleObjects(setName: set.name, types: set.types, recipes: recipes, firstIndex: firstIndex)
+            includesTypes = firstIndex == 0
             var excluded = excluding
-            for recipe in objects.recipes where excluding.contains(recipe.id) {
-                excluded.formUnion(recipe.ingredientIDs)
-                if let imageID = recipe.imageID { excluded.insert(imageID) }
+            if !excluding.isEmpty {
+                for recipe in objects.recipes where excluding.contains(recipe.id) {
+                    excluded.formUnion(recipe.ingredientIDs)
+                    if let imageID = recipe.imageID { excluded.insert(imageID) }
+                }
             }
             self.excluded = excluded
-            let count = objects.recipes.count
-            ranges = count == 0 ? [0..<0] : stride(from: 0, to: count, by: size).map { $0..<min(count, $0 + size) }
-            var ingredientsOf: [String: [Int]] = [:]
-            for (index, record) in objects.ingredients.enumerated() { ingredientsOf[record.recipeID, default: []].append(index) }
-            var imagesOf: [String: [Int]] = [:]
-            for (index, record) in objects.images.enumerated() { imagesOf[record.recipeID, default: []].append(index) }
-            self.ingredientsOf = ingredientsOf
-            self.imagesOf = imagesOf
         }
     }
 
@@ -143,14 +158,13 @@ public struct SampleImporter {
     /// returns how many objects of the set it covered. `listedTypes` carries the types the
     /// plan already lists from earlier batches (later batches touch them again through
     /// their recipes).
-    private func stage(_ batches: Batches, _ range: Range<Int>, into plan: inout ImportPlan,
-                       listedTypes: inout Set<String>) throws -> Int {
-        let objects = batches.objects
-        let excluded = batches.excluded
-        let types = range.lowerBound == 0 ? objects.types : []
-        let recipes = objects.recipes[range]
-        let images = recipes.flatMap { batches.imagesOf[$0.id] ?? [] }.map { objects.images[$0] }
-        let ingredients = recipes.flatMap { batches.ingredientsOf[$0.id] ?? [] }.map { objects.ingredients[$0] }
+    private func stage(_ batch: Batch, into plan: inout ImportPlan, listedTypes: inout Set<String>) throws -> Int {
+        let objects = batch.objects
+        let excluded = batch.excluded
+        let types = batch.includesTypes ? objects.types : []
+        let recipes = objects.recipes
+        let images = objects.images
+        let ingredients = objects.ingredients
         // Which of the batch's objects the store already has, read in bulk.
         var ids = types.map { ObjectID(entityName: RecipeType.entityName, referenceString: $0.id) }
         ids += recipes.map { ObjectID(entityName: Recipe.entityName, referenceString: $0.id) }

@@ -79,17 +79,26 @@ public struct SampleObjects: Sendable, Equatable {
 
     /// Flattens `set` into records.
     public init(_ set: SampleSet) {
-        setName = set.name
+        self.init(setName: set.name, types: set.types, recipes: set.recipes)
+    }
+
+    /// Flattens part of a set into records: `recipes` are the set's recipes from index
+    /// `firstIndex` on (a recipe's creation date follows from its index in the set), and
+    /// `types` all of its types. An importer reading a large set a batch at a time makes one
+    /// per batch; each type's ``TypeRecord/recipeIDs`` then lists the batch's recipes only.
+    public init(setName: String, types typeNames: [String], recipes setRecipes: some Collection<SampleRecipe>, firstIndex: Int = 0) {
+        self.setName = setName
         var typeIndex: [String: Int] = [:]
-        types = set.types.enumerated().map { index, name in
+        types = typeNames.enumerated().map { index, name in
             typeIndex[name] = index
-            return TypeRecord(id: SampleIdentity.recipeTypeID(set: set.name, type: name), name: name, recipeIDs: [])
+            return TypeRecord(id: SampleIdentity.recipeTypeID(set: setName, type: name), name: name, recipeIDs: [])
         }
         recipes = []
         ingredients = []
         images = []
-        for (index, recipe) in set.recipes.enumerated() {
-            let recipeID = SampleIdentity.recipeID(set: set.name, recipe: recipe.name)
+        recipes.reserveCapacity(setRecipes.count)
+        for (offset, recipe) in setRecipes.enumerated() {
+            let recipeID = SampleIdentity.recipeID(set: setName, recipe: recipe.name)
             var typeID: String?
             if let type = recipe.type, let position = typeIndex[type] {
                 typeID = types[position].id
@@ -97,13 +106,13 @@ public struct SampleObjects: Sendable, Equatable {
             }
             var imageID: String?
             if let image = recipe.image {
-                let id = SampleIdentity.imageID(set: set.name, recipe: recipe.name)
+                let id = SampleIdentity.imageID(set: setName, recipe: recipe.name)
                 imageID = id
                 images.append(ImageRecord(id: id, recipeID: recipeID, image: image))
             }
             var ingredientIDs: [String] = []
             for (order, ingredient) in recipe.ingredients.enumerated() {
-                let id = SampleIdentity.ingredientID(set: set.name, recipe: recipe.name, displayOrder: order, name: ingredient.name)
+                let id = SampleIdentity.ingredientID(set: setName, recipe: recipe.name, displayOrder: order, name: ingredient.name)
                 ingredientIDs.append(id)
                 ingredients.append(IngredientRecord(
                     id: id, recipeID: recipeID, name: ingredient.name, amount: ingredient.amount, displayOrder: order))
@@ -111,7 +120,7 @@ public struct SampleObjects: Sendable, Equatable {
             recipes.append(RecipeRecord(
                 id: recipeID, name: recipe.name, overview: recipe.overview, prepTime: recipe.prepTime,
                 instructions: recipe.instructions, thumbnail: recipe.thumbnail,
-                creationDate: SampleIdentity.creationDate(recipeIndex: index),
+                creationDate: SampleIdentity.creationDate(recipeIndex: firstIndex + offset),
                 typeID: typeID, imageID: imageID, ingredientIDs: ingredientIDs))
         }
     }

@@ -69,9 +69,34 @@ public struct SampleSetLoader: Sendable {
         return set
     }
 
+    /// Checks the set file at `fileURL` as ``load(contentsOf:)`` does, with the same errors,
+    /// but for importing: a valid file is read a recipe at a time and handed back as a
+    /// ``SampleSetFile``, which the importer reads again a batch at a time, so a large set is
+    /// never held whole. A file the streaming reading cannot take as it is (not valid, or
+    /// unusual: a repeated key, another text encoding) is loaded whole, giving the same set
+    /// or the same error as ``load(contentsOf:)``.
+    public func checkedSet(contentsOf fileURL: URL) throws(SampleSetError) -> any ImportableSampleSet {
+        if let file = SampleSetFile.check(fileURL, maximumImageBytes: maximumImageBytes) { return file }
+        return try load(contentsOf: fileURL)
+    }
+
     /// Loads every `*.json` file directly inside `directory`, sorted by file name, and
     /// checks that no two declare the same set name. Stops at the first invalid file.
     public func loadAll(in directory: URL) throws(SampleSetError) -> [SampleSet] {
+        try each(in: directory, named: \.name) { file throws(SampleSetError) in try load(contentsOf: file) }
+    }
+
+    /// ``loadAll(in:)`` for importing: each file as ``checkedSet(contentsOf:)`` gives it.
+    public func checkAll(in directory: URL) throws(SampleSetError) -> [any ImportableSampleSet] {
+        try each(in: directory, named: \.name) { file throws(SampleSetError) in try checkedSet(contentsOf: file) }
+    }
+
+    /// Reads every `*.json` file directly inside `directory` with `read`, sorted by file
+    /// name, and checks that no two declare the same set name (`name`). Stops at the first
+    /// invalid file.
+    private func each<Loaded>(
+        in directory: URL, named name: KeyPath<Loaded, String>, _ read: (URL) throws(SampleSetError) -> Loaded
+    ) throws(SampleSetError) -> [Loaded] {
         let files: [URL]
         do {
             // Foundation lists a symbolic link to a folder as empty: list its target.
@@ -83,17 +108,18 @@ public struct SampleSetLoader: Sendable {
                 fileURL: directory,
                 issues: [SampleSetIssue(path: nil, problem: .unreadableFile(reason: Self.readFailure(directory, error)))])
         }
-        var sets: [SampleSet] = []
+        var sets: [Loaded] = []
         var fileForName: [String: URL] = [:]
         for file in files {
-            let set = try load(contentsOf: file)
-            if let other = fileForName[set.name] {
+            let set = try read(file)
+            let setName = set[keyPath: name]
+            if let other = fileForName[setName] {
                 throw SampleSetError(
                     fileURL: file,
                     issues: [SampleSetIssue(path: JSONPath.root.appending("name"),
-                                            problem: .duplicateSetName(set.name, otherFile: other.lastPathComponent))])
+                                            problem: .duplicateSetName(setName, otherFile: other.lastPathComponent))])
             }
-            fileForName[set.name] = file
+            fileForName[setName] = file
             sets.append(set)
         }
         return sets

@@ -24,6 +24,10 @@ public enum SampleSetProblem: Sendable, Equatable, Hashable, CustomStringConvert
     case unsupportedImage(path: String)
     /// An image file larger than the loader accepts.
     case imageTooLarge(path: String, bytes: Int, limit: Int)
+    /// The file changed between being checked and being imported (a large set is read
+    /// twice: whole to check it, then a batch at a time to import it), so the import stopped
+    /// and wrote nothing.
+    case changedWhileImporting
 
     /// A sentence naming the problem and, where it helps, the fix.
     public var description: String {
@@ -56,6 +60,8 @@ public enum SampleSetProblem: Sendable, Equatable, Hashable, CustomStringConvert
             "image \"\(path)\" is neither PNG nor JPEG; convert it to one of those"
         case .imageTooLarge(let path, let bytes, let limit):
             "image \"\(path)\" is \(bytes) bytes; the limit is \(limit) bytes, scale it down"
+        case .changedWhileImporting:
+            "the file changed while it was being imported, so nothing was imported; import it again"
         }
     }
 }

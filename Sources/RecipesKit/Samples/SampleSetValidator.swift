@@ -50,7 +50,7 @@ struct SampleSetValidator {
         return SampleSet(name: name, types: types, recipes: recipes)
     }
 
-    private mutating func declaredTypes(_ value: JSONValue?, at path: JSONPath) -> [String] {
+    mutating func declaredTypes(_ value: JSONValue?, at path: JSONPath) -> [String] {
         switch value {
         case nil, .null?:
             return []
@@ -74,7 +74,7 @@ struct SampleSetValidator {
         }
     }
 
-    private mutating func recipe(_ tree: JSONValue, at path: JSONPath) -> SampleRecipe? {
+    mutating func recipe(_ tree: JSONValue, at path: JSONPath) -> SampleRecipe? {
         guard let members = object(tree, at: path, allowed: Self.recipeKeys) else { return nil }
         let name = requiredName(members, at: path)
         let type = optionalString(members, "type", at: path, allowEmpty: false)
@@ -138,7 +138,7 @@ struct SampleSetValidator {
         return nonEmptyString(value, at: path.appending("name"))
     }
 
-    private mutating func nonEmptyString(_ tree: JSONValue, at path: JSONPath) -> String? {
+    mutating func nonEmptyString(_ tree: JSONValue, at path: JSONPath) -> String? {
         guard case .string(let text) = tree else {
             report(path, .wrongType(expected: Self.nonEmptyString, found: tree.kindDescription))
             return nil

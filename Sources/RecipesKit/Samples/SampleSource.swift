@@ -35,6 +35,34 @@ public enum SampleSource {
         }
     }
 
+    /// The sets found at `url`, fully validated, for importing: a JSON set file is checked
+    /// as ``SampleSetLoader/checkedSet(contentsOf:)`` does, so the importer reads it again a
+    /// batch at a time instead of holding the whole set (same errors as
+    /// ``sampleSets(at:)``).
+    public static func importableSets(at url: URL) throws(SampleSourceError) -> [any ImportableSampleSet] {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        do {
+            if exists && isDirectory.boolValue {
+                return try SampleSetLoader().checkAll(in: url)
+            }
+        } catch {
+            throw .sampleSet(error)
+        }
+        if exists && isSQLite(url) {
+            do {
+                return [try CoreDataStoreReader().read(storeAt: url)]
+            } catch {
+                throw .coreDataStore(error)
+            }
+        }
+        do {
+            return [try SampleSetLoader().checkedSet(contentsOf: url)]
+        } catch {
+            throw .sampleSet(error)
+        }
+    }
+
     /// Whether the file at `url` starts with the SQLite header.
     static func isSQLite(_ url: URL) -> Bool {
         guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
