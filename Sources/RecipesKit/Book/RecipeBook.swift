@@ -63,7 +63,7 @@ public struct RecipeBook {
     /// `pageSize` at a time, so that printing a large book never holds all of it.
     ///
     /// In the name order without a search, the recipes are not read as objects: their
-    /// summaries come from a values fetch (``ObjectContext/fetchValues(_:_:)``) reading the
+    /// summaries come from a values fetch (`ObjectContext.fetchValues(_:_:)`) reading the
     /// listed fields alone, in index order, streamed; the book's context is left as it was.
     /// A search by relevance and the type and prep-time orders come as one page, as
     /// ``list(_:)`` gives them.

@@ -21,10 +21,12 @@ public final class RecipesStore: Sendable {
     public let container: RecipesContainer
 
     /// Opens (creating it and its folder if needed) the store file at `url`.
-    /// - Parameter lockWait: how long, in seconds, a write waits for another process's
-    ///   write (a running import or sync) to finish before it fails with a
-    ///   ``RecipesError/store(_:cause:)`` whose cause is transient (``RecipesError/isStoreLocked``);
-    ///   a program a person waits on keeps it short.
+    /// - Parameters:
+    ///   - url: the store file.
+    ///   - lockWait: how long, in seconds, a write waits for another process's write (a
+    ///     running import or sync) to finish before it fails with a
+    ///     ``RecipesError/store(_:cause:)`` whose cause is transient
+    ///     (``RecipesError/isStoreLocked``); a program a person waits on keeps it short.
     public init(url: URL, lockWait: Double = 30) throws(RecipesError) {
         self.url = url
         do {
