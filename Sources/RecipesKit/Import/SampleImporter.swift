@@ -83,7 +83,7 @@ public struct SampleImporter {
         try plan(sets.map { $0 as any ImportableSampleSet }, excluding: excluding)
     }
 
-    /// What ``importSets(_:excluding:)-([any ImportableSampleSet],_)`` would change, without
+    /// What ``importSets(_:excluding:)-([ImportableSampleSet],_)`` would change, without
     /// writing anything. Each set is staged as one batch (nothing is saved, so the context
     /// holds it all anyway).
     public func plan(_ sets: [any ImportableSampleSet], excluding: Set<String> = []) throws(RecipesError) -> ImportPlan {

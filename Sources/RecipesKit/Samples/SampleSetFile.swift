@@ -6,7 +6,7 @@ public import Foundation
 /// file's text, its JSON tree or all its recipes at once.
 ///
 /// ``SampleSetLoader/checkedSet(contentsOf:)`` makes one after reading the file through
-/// once with ``JSONStreamReader``, validating each recipe (its images included) as
+/// once with `JSONStreamReader`, validating each recipe (its images included) as
 /// ``SampleSetLoader/load(contentsOf:)`` does and keeping only the set's name, its types,
 /// a hash of each recipe name (for uniqueness) and counts. Anything wrong or unusual on that reading
 /// sends the loader to its whole-file reading, which gives the same set or the same error
@@ -122,7 +122,7 @@ public struct SampleSetFile: ImportableSampleSet {
     }
 
     /// Reads the set file at `url` once, handing each valid recipe and its index to `body`.
-    /// Throws ``JSONStreamError`` at the first thing that is not a plainly valid set: a
+    /// Throws `JSONStreamError` at the first thing that is not a plainly valid set: a
     /// syntax error, a problem the validator reports, a duplicate recipe name, a repeated
     /// root key; rethrows what `body` throws.
     static func read(_ url: URL, maximumImageBytes: Int, recipe body: (Int, SampleRecipe) throws -> Void) throws -> Outline {
