@@ -93,7 +93,8 @@ package struct JSONParser {
             guard parser.index < parser.bytes.count, parser.bytes[parser.index] == UInt8(ascii: "{") else {
                 throw DocumentFormatError.invalidJSON("a document body must be a JSON object")
             }
-            var object = JSONObject()
+            // Sized for the kept members up front: growing it costs more than the parse.
+            var object = JSONObject(minimumCapacity: keys.count)
             try parser.parseMembers(closing: UInt8(ascii: "}"), in: "an object") { parser in
                 let key = try parser.parseKey()
                 if keys.contains(key) { object[key] = try parser.parseValue() } else { try parser.skipValue() }

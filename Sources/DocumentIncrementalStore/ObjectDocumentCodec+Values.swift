@@ -35,7 +35,9 @@ extension ObjectDocumentCodec {
         guard !revision.deleted else { return nil }
         let body = revision.body
         var values = ObjectValues(objectID: ObjectID(entityName: entityName, referenceString: revision.id),
-                                  attributes: [:], toOne: [:], toMany: [:])
+                                  attributes: Dictionary(minimumCapacity: reading.attributes.count),
+                                  toOne: Dictionary(minimumCapacity: reading.toOne.count),
+                                  toMany: Dictionary(minimumCapacity: reading.toMany.count))
         for attribute in reading.attributes {
             let value = try AttributeCodec.decode(attribute, from: body, attachment: { _ in nil }) ?? attribute.defaultValue
             if !value.isNull { values.attributes[attribute.name] = value }
