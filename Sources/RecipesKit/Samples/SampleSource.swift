@@ -12,27 +12,9 @@ public enum SampleSource {
 
     /// The sets found at `url`, fully validated.
     public static func sampleSets(at url: URL) throws(SampleSourceError) -> [SampleSet] {
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
-        do {
-            if exists && isDirectory.boolValue {
-                return try SampleSetLoader().loadAll(in: url)
-            }
-        } catch {
-            throw .sampleSet(error)
-        }
-        if exists && isSQLite(url) {
-            do {
-                return [try CoreDataStoreReader().read(storeAt: url)]
-            } catch {
-                throw .coreDataStore(error)
-            }
-        }
-        do {
-            return [try SampleSetLoader().load(contentsOf: url)]
-        } catch {
-            throw .sampleSet(error)
-        }
+        try sets(at: url, folder: { (folder) throws(SampleSetError) in try SampleSetLoader().loadAll(in: folder) },
+                 file: { (file) throws(SampleSetError) in try SampleSetLoader().load(contentsOf: file) },
+                 store: { $0 })
     }
 
     /// The sets found at `url`, fully validated, for importing: a JSON set file is checked
@@ -40,24 +22,34 @@ public enum SampleSource {
     /// batch at a time instead of holding the whole set (same errors as
     /// ``sampleSets(at:)``).
     public static func importableSets(at url: URL) throws(SampleSourceError) -> [any ImportableSampleSet] {
+        try sets(at: url, folder: { (folder) throws(SampleSetError) in try SampleSetLoader().checkAll(in: folder) },
+                 file: { (file) throws(SampleSetError) in try SampleSetLoader().checkedSet(contentsOf: file) },
+                 store: { $0 })
+    }
+
+    /// What `url` holds, told by its content: a folder of sets (`folder`), a Core Data store
+    /// (read whole, then given to `store`) or one set file (`file`).
+    private static func sets<Found>(at url: URL, folder: (URL) throws(SampleSetError) -> [Found],
+                                    file: (URL) throws(SampleSetError) -> Found,
+                                    store: (SampleSet) -> Found) throws(SampleSourceError) -> [Found] {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
         do {
             if exists && isDirectory.boolValue {
-                return try SampleSetLoader().checkAll(in: url)
+                return try folder(url)
             }
         } catch {
             throw .sampleSet(error)
         }
         if exists && isSQLite(url) {
             do {
-                return [try CoreDataStoreReader().read(storeAt: url)]
+                return [store(try CoreDataStoreReader().read(storeAt: url))]
             } catch {
                 throw .coreDataStore(error)
             }
         }
         do {
-            return [try SampleSetLoader().checkedSet(contentsOf: url)]
+            return [try file(url)]
         } catch {
             throw .sampleSet(error)
         }
