@@ -6,7 +6,7 @@ extension ObjectDocumentCodec {
     /// What a values fetch (`ObjectContext.fetchValues`) reads of one entity's documents,
     /// worked out once per fetch rather than once per document.
     struct ValuesReading {
-        /// The attributes read: the requested ones less binary, transformable and encrypted.
+        /// The attributes read (`ObjectValues.includes(_:wanted:)`).
         let attributes: [AttributeDescription]
         /// Every to-one relationship (values always carry them), with its destination.
         let toOne: [RelationshipDescription]
@@ -18,10 +18,7 @@ extension ObjectDocumentCodec {
 
         /// The reading of `entity` for `wanted` properties (`nil`: all).
         init(entity: EntityDescription, wanted: Set<String>?, model: ObjectModel) {
-            attributes = entity.attributes.filter { attribute in
-                guard wanted?.contains(attribute.name) ?? true, !attribute.isTransient, !attribute.isEncrypted else { return false }
-                return !AttributeCodec.isAttachment(attribute.type)
-            }
+            attributes = entity.attributes.filter { ObjectValues.includes($0, wanted: wanted) }
             let relationships = entity.relationships.filter { !$0.isTransient }
             toOne = relationships.filter { !$0.isToMany }
             toMany = relationships.filter { $0.isToMany && wanted?.contains($0.name) ?? true }

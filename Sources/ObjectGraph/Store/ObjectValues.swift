@@ -27,12 +27,16 @@ public struct ObjectValues: Sendable, Hashable {
 }
 
 extension ObjectValues {
-    /// The attributes of `entity` a values fetch returns: those `wanted` names (`nil`: all),
-    /// less transient, binary, transformable and encrypted ones.
+    /// Whether a values fetch returns `attribute` when it asks for the `wanted` names (`nil`:
+    /// all): never a transient, binary, transformable or encrypted one. Stores answering
+    /// ``IncrementalStore/forEachValues(_:_:)`` themselves follow the same rule.
+    public static func includes(_ attribute: AttributeDescription, wanted: Set<String>?) -> Bool {
+        guard wanted?.contains(attribute.name) ?? true, !attribute.isTransient, !attribute.isEncrypted else { return false }
+        return attribute.type != .binary && attribute.type != .transformable
+    }
+
+    /// The attributes of `entity` a values fetch returns (``includes(_:wanted:)``).
     static func attributeNames(of entity: EntityDescription, wanted: Set<String>?) -> Set<String> {
-        Set(entity.attributes.filter { attribute in
-            guard wanted?.contains(attribute.name) ?? true, !attribute.isTransient, !attribute.isEncrypted else { return false }
-            return attribute.type != .binary && attribute.type != .transformable
-        }.map(\.name))
+        Set(entity.attributes.filter { includes($0, wanted: wanted) }.map(\.name))
     }
 }
