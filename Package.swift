@@ -69,6 +69,7 @@ let package = Package(
             name: "RecipesKit",
             dependencies: [
                 "ObjectGraph",
+                "RecipeImages",
                 "DocumentFormat", "DocumentStore",
                 "DocumentIncrementalStore",
                 "Replication",
@@ -168,10 +169,34 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // A small C shim over libjpeg and libpng: both report errors with longjmp, which Swift
+        // cannot survive, so the shim catches them with setjmp and returns error codes.
+        .target(
+            name: "CPhotoCodec",
+            linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("png16")]
+        ),
+        // Photos checked by their content (a whole JPEG or PNG) and their upright thumbnails.
+        .target(name: "RecipeImages", dependencies: ["CPhotoCodec"]),
+        .testTarget(name: "RecipeImagesTests", dependencies: ["RecipeImages"], resources: [.copy("Fixtures")]),
+        // `recipes web`: the book as web pages over the same store, server-rendered.
+        .target(
+            name: "RecipesWeb",
+            dependencies: [
+                "RecipesKit", "ObjectGraph", "CouchProtocol", "RecipeImages", "AsyncBridge",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            resources: [.copy("Resources/app.js"), .copy("Resources/style.css")]
+        ),
         .executableTarget(
             name: "recipes",
             dependencies: [
                 "CouchServer",
+                "RecipesWeb",
                 "RecipesKit",
                 "ObjectGraph",
                 "DocumentFormat", "DocumentStore",
@@ -218,8 +243,14 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipesCLITests",
-            dependencies: ["TestSupport", "recipes", "RecipesKit", "InteropSupport", "DocumentFormat", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TestSupport", "recipes", "RecipesKit", "RecipesWeb", "BrowserSupport", "InteropSupport",
+                           "DocumentFormat", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // A small W3C WebDriver client that drives a real headless Chromium through
+        // chromedriver, for the end-to-end tests of `recipes web`. Foundation only: Linux
+        // URLSession refuses chromedriver's header lines, so it speaks HTTP/1.1 itself.
+        .target(name: "BrowserSupport", path: "Tests/BrowserSupport"),
+        .testTarget(name: "BrowserSupportTests", dependencies: ["BrowserSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -82,6 +82,11 @@ struct RecipeInputOptions: ParsableArguments {
             throw CommandFailure(message: RecipesError.unreadableFile(path: image, reason: error.localizedDescription).description)
         }
         guard SampleImage(data: data) != nil else { throw CommandFailure(message: RecipesError.invalidImage(path: image).description) }
+        do {
+            try RecipeLimits.check(photo: data)
+        } catch {
+            throw CommandFailure(message: "\(image): \(error.description)")
+        }
         return data
     }
 

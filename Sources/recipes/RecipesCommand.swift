@@ -17,7 +17,7 @@ struct RecipesCommand: AsyncParsableCommand {
             or RECIPES_NO_SAMPLES=1 is given.
             """,
         subcommands: [
-            ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self,
+            ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self, WebCommand.self,
             TypesCommand.self, ImportCommand.self, SyncCommand.self, StatusCommand.self, ServeCommand.self,
             RekeyCommand.self,
         ]

@@ -7,9 +7,10 @@ import TestSupport
 /// push to `recipes serve`, and no second sync may start while the first still runs.
 @Suite("An interrupted push keeps the sync lock until it has stopped", .serialized)
 struct InterruptedPushTests {
-    /// A PNG-signed picture of `megabytes` MiB that does not compress.
+    /// A picture of `megabytes` MiB that does not compress: a whole small PNG followed by
+    /// random bytes (which decoders, and `add --image`, ignore after its end).
     static func largePicture(megabytes: Int, seed: UInt64) -> Data {
-        var data = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var data = TestFixtures.pngBytes
         var state = seed | 1
         var bytes = [UInt8](repeating: 0, count: megabytes << 20)
         for index in bytes.indices {

@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 public import ObjectGraph
+import RecipeImages
 import DocumentIncrementalStore
 import DocumentFormat
 
@@ -156,6 +157,12 @@ public struct RecipeBook {
             }
             throw .ambiguousRecipe(text, candidates: candidates)
         }
+    }
+
+    /// The recipe whose document ID is `id`, or `nil` when there is none (a web page's
+    /// address names a recipe by its ID, never by a name that may be ambiguous).
+    public func recipe(id: String) throws(RecipesError) -> Recipe? {
+        try graph { try recipe(withID: id) }
     }
 
     /// The recipe whose document ID is `id`, or `nil`.
@@ -366,6 +373,7 @@ public struct RecipeBook {
                 let image = try Image.insert(into: context)
                 try image.setData(data)
                 try recipe.setImage(image)
+                try recipe.setThumbnailImage(Self.thumbnail(of: data))
             }
             return recipe
         }
@@ -393,7 +401,14 @@ public struct RecipeBook {
             guard !matching.isEmpty else { throw .ingredientNotFound(recipe: currentName, ingredient: name) }
             removals += matching
         }
-        try Self.checkIngredientCount(lines.count - removals.count + edit.ingredients.count)
+        if let list = edit.ingredientList {
+            try Self.checkIngredientCount(list.count)
+            for line in list where line.name.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw .malformedIngredient("\(line.amount ?? "")|", reason: "the name is empty")
+            }
+        } else {
+            try Self.checkIngredientCount(lines.count - removals.count + edit.ingredients.count)
+        }
         // The recipe's text as it will be: each field edited or as it is.
         let text = try graph { () throws -> [(name: String, text: String?)] in
             [("name", edit.name ?? currentName), ("type", try edit.type ?? Self.arrived { try recipe.type?.name }),
@@ -403,7 +418,9 @@ public struct RecipeBook {
         // Notes left as they are were checked when they were written (reading them would
         // need the password); ingredients are documents of their own.
         try RecipeLimits.check(fields: text)
-        for line in edit.ingredients { try RecipeLimits.check(fields: [("ingredient amount", line.amount), ("ingredient", line.name)]) }
+        for line in edit.ingredients + (edit.ingredientList ?? []) {
+            try RecipeLimits.check(fields: [("ingredient amount", line.amount), ("ingredient", line.name)])
+        }
         try write {
             if let name = edit.name { try recipe.setName(try Self.checkedName(name)) }
             if let overview = edit.overview { try recipe.setOverview(Self.nonEmpty(overview)) }
@@ -413,6 +430,7 @@ public struct RecipeBook {
             if let type = edit.type {
                 try recipe.setType(try Self.nonEmpty(type).map { try typeForWriting($0) })
             }
+            if let list = edit.ingredientList { try Self.replaceIngredients(of: recipe, with: list, present: lines) }
             for line in removals { try recipe.removeIngredient(line) }
             for line in edit.ingredients {
                 let key = Self.folded(line.name)
@@ -434,10 +452,42 @@ public struct RecipeBook {
                     try image.setData(data)
                     try recipe.setImage(image)
                 }
-                try recipe.setThumbnailImage(nil)
+                try recipe.setThumbnailImage(Self.thumbnail(of: data))
             }
         }
         return try details(of: recipe)
+    }
+
+    /// The thumbnail kept beside a new photo, so that lists (the web app's grid) never ship
+    /// the full photo: an upright JPEG of at most 320 × 320 pixels. `nil` when the bytes do
+    /// not decode (a store may hold any bytes a sync brought; the commands check a photo
+    /// before it reaches the book).
+    static func thumbnail(of photo: Data) -> Data? {
+        try? Photo.thumbnail(of: photo)
+    }
+
+    /// Makes `list` the recipe's ingredient lines, in order: a present line of the same name
+    /// (ignoring case and accents) is kept, with the new amount and position, so an edit
+    /// that moves a line does not replace it; the others are added, and the present lines
+    /// not in `list` are deleted.
+    private static func replaceIngredients(of recipe: Recipe, with list: [IngredientInput], present: [Ingredient]) throws {
+        var unused = present
+        for (position, input) in list.enumerated() {
+            let key = folded(input.name.trimmingCharacters(in: .whitespaces))
+            let line: Ingredient
+            if let index = try unused.firstIndex(where: { folded(try $0.name ?? "") == key }) {
+                line = unused.remove(at: index)
+                if try line.name != input.name { try line.setName(input.name) }
+            } else {
+                guard let context = recipe.object.managedObjectContext else { throw ObjectGraphError.objectNotFound(recipe.objectID) }
+                line = try Ingredient.insert(into: context)
+                try line.setName(input.name)
+                try recipe.addToIngredientSet(line)
+            }
+            if try line.amount != input.amount { try line.setAmount(input.amount) }
+            if try line.displayOrder != Int16(position) { try line.setDisplayOrder(Int16(position)) }
+        }
+        for line in unused { try line.delete() }
     }
 
     /// Deletes `recipe` with its ingredients and picture, and saves.

@@ -18,6 +18,11 @@ public struct RecipeEdit: Sendable, Equatable {
     /// Ingredient lines to add at the end; a line named like an existing one (ignoring
     /// case) changes that line's amount instead.
     public var ingredients: [IngredientInput]
+    /// The recipe's whole ingredient list, in order, replacing the one it has (the web
+    /// form's edit, where lines are added, removed and reordered at once); `nil` keeps the
+    /// list and applies ``removeIngredients`` and ``ingredients``. A line named like a
+    /// present one (ignoring case and accents) keeps that line, with the new amount and place.
+    public var ingredientList: [IngredientInput]?
     /// A new full-size picture (PNG or JPEG bytes); the old thumbnail, which showed the old
     /// picture, is dropped.
     public var image: Data?
@@ -30,8 +35,10 @@ public struct RecipeEdit: Sendable, Equatable {
     /// Makes an edit.
     public init(name: String? = nil, type: String? = nil, overview: String? = nil, prepTime: String? = nil,
                 instructions: String? = nil, removeIngredients: [String] = [], ingredients: [IngredientInput] = [],
-                image: Data? = nil, clearImage: Bool = false, notes: String? = nil) {
+                image: Data? = nil, clearImage: Bool = false, notes: String? = nil,
+                ingredientList: [IngredientInput]? = nil) {
         self.notes = notes
+        self.ingredientList = ingredientList
         self.name = name
         self.type = type
         self.overview = overview
@@ -46,6 +53,7 @@ public struct RecipeEdit: Sendable, Equatable {
     /// Whether the edit changes nothing.
     public var isEmpty: Bool {
         name == nil && type == nil && overview == nil && prepTime == nil && instructions == nil
-            && removeIngredients.isEmpty && ingredients.isEmpty && image == nil && !clearImage && notes == nil
+            && removeIngredients.isEmpty && ingredients.isEmpty && ingredientList == nil && image == nil && !clearImage
+            && notes == nil
     }
 }

@@ -1,4 +1,5 @@
 public import Foundation
+import RecipeImages
 
 /// The largest recipe `add`, `edit` and `import` accept, so every recipe the book writes can
 /// sync: CouchDB refuses a document whose JSON is over its `max_document_size` (8,000,000
@@ -42,6 +43,20 @@ public enum RecipeLimits {
         }
         if total > maximumRecipeTextBytes {
             throw .invalidValue(field: "recipe", reason: "its text is \(total) bytes in all; at most \(maximumRecipeTextBytes) are accepted, so that it stays under CouchDB's \(couchDBMaxDocumentSize)-byte document limit and can sync")
+        }
+    }
+
+    /// Refuses bytes that are not a whole JPEG or PNG photo, read by content (a file renamed
+    /// `.jpg`, a truncated download, a GIF, a picture too large to decode), so that every
+    /// photo the commands and the web app write can be shown and made a thumbnail of.
+    /// - Throws: ``RecipesError/invalidValue(field:reason:)`` for the field `image`, saying
+    ///   what is wrong and what to do.
+    public static func check(photo data: Data) throws(RecipesError) {
+        try check(image: data)
+        do {
+            _ = try Photo.check(data)
+        } catch {
+            throw .invalidValue(field: "image", reason: error.description)
         }
     }
 

@@ -1,0 +1,66 @@
+import Dispatch
+import Foundation
+import ObjectGraph
+import RecipesKit
+import Synchronization
+
+/// The store as the web app's requests use it: each request reads through a context of its
+/// own (so requests run side by side and nothing read piles up between them), off Swift's
+/// cooperative threads (SQLite blocks), and writes one at a time.
+final class WebBook: Sendable {
+    /// The store served.
+    let store: RecipesStore
+    /// Held by a write from its checks to its save, so two posts of the same form, or two
+    /// edits of one recipe, are not interleaved.
+    private let writing = Mutex<Void>(())
+    /// The store's change token last caught up with.
+    private let caughtUp = Mutex<StoreChangeToken?>(nil)
+    /// Where the blocking store work runs.
+    private let queue = DispatchQueue(label: "recipes.web.store", attributes: .concurrent)
+
+    /// Serves `store`.
+    init(store: RecipesStore) {
+        self.store = store
+    }
+
+    /// Runs `body` with a fresh book off the cooperative threads, after catching up with
+    /// writes made by other processes.
+    func read<T: Sendable>(_ body: @escaping @Sendable (RecipeBook) throws -> T) async throws -> T {
+        try await run {
+            try self.catchUp()
+            return try body(RecipeBook(context: self.store.container.newContext(name: "web")))
+        }
+    }
+
+    /// Runs `body` with a fresh book, holding the write lock, after catching up with writes
+    /// made by other processes (so a check for a duplicate sees them).
+    func write<T: Sendable>(_ body: @escaping @Sendable (RecipeBook) throws -> T) async throws -> T {
+        try await run {
+            try self.writing.withLock { _ in
+                try self.catchUp()
+                return try body(RecipeBook(context: self.store.container.newContext(name: "web-write")))
+            }
+        }
+    }
+
+    /// Runs blocking store work `body` off the cooperative threads.
+    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result { try body() }) }
+        }
+    }
+
+    /// Lets the store take in what other processes wrote since the last look, when its
+    /// change token moved; returns the token. Cheap when nothing moved (one read).
+    @discardableResult
+    func catchUp() throws -> StoreChangeToken? {
+        let coordinator = store.container.coordinator
+        let token = try coordinator.changeToken()
+        let moved = caughtUp.withLock { last -> Bool in
+            defer { last = token }
+            return last != token
+        }
+        if moved { try coordinator.processExternalChanges() }
+        return token
+    }
+}
