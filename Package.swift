@@ -243,7 +243,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipesCLITests",
-            dependencies: ["TestSupport", "recipes", "RecipesKit", "RecipesWeb", "BrowserSupport", "InteropSupport",
+            dependencies: ["TestSupport", "recipes", "RecipesKit", "RecipesWeb", "RecipeImages", "BrowserSupport", "InteropSupport",
                            "DocumentFormat", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // A small W3C WebDriver client that drives a real headless Chromium through

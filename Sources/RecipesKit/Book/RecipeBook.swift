@@ -548,6 +548,10 @@ public struct RecipeBook {
     static func checkedName(_ name: String) throws(RecipesError) -> String {
         let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidValue(field: "name", reason: "a recipe needs a name that is not empty") }
+        let length = trimmed.count
+        guard length <= RecipeLimits.maximumNameLength else {
+            throw .invalidValue(field: "name", reason: "it is \(length) characters long; at most \(RecipeLimits.maximumNameLength) are accepted, so that it fits a list, a page title and a file name")
+        }
         return trimmed
     }
 

@@ -19,6 +19,10 @@ public enum RecipeLimits {
     /// ``couchDBMaxDocumentSize``.
     public static let maximumRecipeTextBytes = 4_000_000
 
+    /// The most characters a recipe's name may have (`add`, `edit` and the web form): a name
+    /// is a title, shown in lists and page titles, not a place for text.
+    public static let maximumNameLength = 300
+
     /// The most bytes a picture may have: 10 MB. It travels as an attachment, which
     /// `max_document_size` does not count, but it is read whole into memory on the way.
     public static let maximumImageBytes = 10_000_000

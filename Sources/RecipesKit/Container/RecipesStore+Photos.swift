@@ -47,7 +47,7 @@ extension RecipesStore {
     }
 
     /// The document and attachment name that hold a recipe's picture: the image's document
-    /// and its `data` for the photo, the recipe's own document and its `thumbnailImage` for
+    /// and its `image` for the photo, the recipe's own document and its `thumbnailImage` for
     /// the thumbnail (attachments are named after their attribute).
     private func pictureLocation(ofRecipe id: String, _ kind: StoredPhoto.Kind) throws -> (String, String)? {
         let book = RecipeBook(context: container.newContext(name: "photo"))
@@ -57,7 +57,7 @@ extension RecipesStore {
             return (id, "thumbnailImage")
         case .photo:
             let image = try book.context.performAndWait { try RecipeBook.arrivedImage(of: recipe) }
-            return image.map { ($0.documentID, "data") }
+            return image.map { ($0.documentID, "image") }
         }
     }
 }
