@@ -15,6 +15,13 @@ final class WebBook: Sendable {
     private let writing = Mutex<Void>(())
     /// The store's change token last caught up with.
     private let caughtUp = Mutex<StoreChangeToken?>(nil)
+    /// The types' names, shared by every request's book.
+    private let typeNames = TypeNameCache()
+    /// Figures every book page shows (the types with their counts, a filter's count), kept
+    /// for the store's change token they were read at.
+    private let facts = Mutex<(token: StoreChangeToken, values: [String: any Sendable])?>(nil)
+    /// Figures kept at most between two writes.
+    static let rememberedLimit = 1024
     /// Where the blocking store work runs.
     private let queue = DispatchQueue(label: "recipes.web.store", attributes: .concurrent)
 
@@ -28,7 +35,7 @@ final class WebBook: Sendable {
     func read<T: Sendable>(_ body: @escaping @Sendable (RecipeBook) throws -> T) async throws -> T {
         try await run {
             try self.catchUp()
-            return try body(RecipeBook(context: self.store.container.newContext(name: "web")))
+            return try body(RecipeBook(context: self.store.container.newContext(name: "web"), typeNameCache: self.typeNames))
         }
     }
 
@@ -38,9 +45,24 @@ final class WebBook: Sendable {
         try await run {
             try self.writing.withLock { _ in
                 try self.catchUp()
-                return try body(RecipeBook(context: self.store.container.newContext(name: "web-write")))
+                return try body(RecipeBook(context: self.store.container.newContext(name: "web-write"), typeNameCache: self.typeNames))
             }
         }
+    }
+
+    /// The value `compute` gives for `key`, or the one it gave while the store has not
+    /// changed since (its change token is the same): counts and type lists that every page
+    /// of the book shows, which only a write can change.
+    func remembered<T: Sendable>(_ key: String, in book: RecipeBook, _ compute: () throws -> T) throws -> T {
+        guard let token = try book.context.coordinator.changeToken() else { return try compute() }
+        if let kept = facts.withLock({ $0?.token == token ? $0?.values[key] : nil }) as? T { return kept }
+        let value = try compute()
+        facts.withLock { facts in
+            // A new token, or many different searches since the last write: start afresh.
+            if facts?.token != token || (facts?.values.count ?? 0) >= Self.rememberedLimit { facts = (token, [:]) }
+            facts?.values[key] = value
+        }
+        return value
     }
 
     /// Runs blocking store work `body` off the cooperative threads.

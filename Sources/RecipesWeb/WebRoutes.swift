@@ -83,7 +83,7 @@ struct WebRoutes: Sendable {
         if let refusal = checkHost(request) { return refusal }
         let cookie = request.cookies[WebSessions.cookieName]?.value
         let known = cookie.map(sessions.isKnown) ?? false
-        let session = known ? cookie! : sessions.start()
+        let session = (known ? cookie : nil) ?? sessions.start()
         var visit = Visit(session: session, isNew: !known, csrf: sessions.csrfToken(for: session),
                           loggedIn: !configuration.requiresLogin || sessions.isLoggedIn(session))
         var response: Response
@@ -173,11 +173,15 @@ struct WebRoutes: Sendable {
         selection.page = parameters["page"].flatMap { Int(String($0)) }.map { min(max($0, 1), 1_000_000) } ?? 1
         let pageSize = configuration.pageSize
         let chosen = selection
+        let web = self.book
         let page = try await book.read { book in
             let query = RecipeQuery(type: chosen.type.isEmpty ? nil : chosen.type, search: chosen.search.isEmpty ? nil : chosen.search,
                                     sort: chosen.sort, limit: pageSize, offset: (chosen.page - 1) * pageSize)
-            let total = try book.count(matching: RecipeQuery(type: query.type, search: query.search))
-            return BookPage(selection: chosen, recipes: try book.list(query), total: total, pageSize: pageSize, types: try book.types())
+            let total = try web.remembered("count\u{0}\(chosen.type)\u{0}\(chosen.search)", in: book) {
+                try book.count(matching: RecipeQuery(type: query.type, search: query.search))
+            }
+            let types = try web.remembered("types", in: book) { try book.types() }
+            return BookPage(selection: chosen, recipes: try book.list(query), total: total, pageSize: pageSize, types: types)
         }
         return self.page(visit, title: selection.search.isEmpty ? "The book" : "Search", main: page.main(), search: selection.search)
     }
@@ -206,7 +210,8 @@ struct WebRoutes: Sendable {
 
     private func formPage(_ visit: Visit, _ form: RecipeForm, recipeID: String?, status: HTTPResponse.Status = .ok,
                           conflict: RecipeDetails? = nil) async throws -> Response {
-        let types = try await book.read { try $0.types().map(\.name) }
+        let web = self.book
+        let types = try await book.read { book in try web.remembered("types", in: book) { try book.types() }.map(\.name) }
         let view = RecipeFormPage(form: form, recipeID: recipeID, types: types, csrf: visit.csrf, conflict: conflict)
         return page(visit, status: status, title: view.title, main: view.main())
     }

@@ -2,71 +2,79 @@ import Crypto
 import Foundation
 import Synchronization
 
-/// The browsers the web app knows: each gets a random session ID in an `HttpOnly`,
+/// The browsers the web app knows: each gets a session ID in an `HttpOnly`,
 /// `SameSite=Strict` cookie, which binds its forms' CSRF tokens and, when the server is
-/// bound beyond loopback, records that it logged in. Kept in memory: a restart logs
-/// everyone out, which is what a household server wants.
+/// bound beyond loopback, records that it logged in. An ID is random bytes with the
+/// server's keyed digest of them, so a session costs the server nothing until it logs in
+/// (a client that never keeps cookies cannot fill its memory); the logged-in ones are kept
+/// in memory, so a restart logs everyone out, which a household server can afford.
 final class WebSessions: Sendable {
     /// The cookie's name.
     static let cookieName = "recipes_session"
-    /// Sessions kept at most; the least recently seen go first.
+    /// Logged-in sessions kept at most; the least recently seen go first.
     static let capacity = 10_000
 
     private let key = SymmetricKey(size: .bits256)
     private let state = Mutex<State>(State())
 
     private struct State {
-        var sessions: [String: Record] = [:]
+        /// Logged-in session IDs, with when each was last seen.
+        var loggedIn: [String: UInt64] = [:]
         var clock: UInt64 = 0
         var failures = 0
-    }
-
-    private struct Record {
-        var loggedIn: Bool
-        var lastSeen: UInt64
     }
 
     /// Makes an empty set.
     init() {}
 
-    /// A new random session ID.
+    /// A new random ID (also the form's one-time submission ID).
     static func newID() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
         return Base64URL.encode(Data(bytes))
     }
 
-    /// Whether `id` is a session this server made (and still keeps), marking it seen.
+    /// Whether `id` is a session ID this server made.
     func isKnown(_ id: String) -> Bool {
+        let parts = id.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let nonce = Base64URL.decode(String(parts[0])), let mac = Base64URL.decode(String(parts[1])),
+              nonce.count == 16 else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data("session:".utf8) + nonce, using: key)
+    }
+
+    /// Whether `id` has logged in (and marks it seen).
+    func isLoggedIn(_ id: String) -> Bool {
         state.withLock { state in
-            guard state.sessions[id] != nil else { return false }
+            guard state.loggedIn[id] != nil else { return false }
             state.clock += 1
-            state.sessions[id]?.lastSeen = state.clock
+            state.loggedIn[id] = state.clock
             return true
         }
     }
 
-    /// Whether `id` has logged in.
-    func isLoggedIn(_ id: String) -> Bool {
-        state.withLock { $0.sessions[id]?.loggedIn ?? false }
-    }
-
     /// Starts a session (logged in or not) and returns its ID.
     func start(loggedIn: Bool = false) -> String {
-        let id = Self.newID()
+        var generator = SystemRandomNumberGenerator()
+        let nonce = Data((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let mac = Data(HMAC<SHA256>.authenticationCode(for: Data("session:".utf8) + nonce, using: key))
+        let id = Base64URL.encode(nonce) + "." + Base64URL.encode(mac)
+        guard loggedIn else { return id }
         state.withLock { state in
             state.clock += 1
-            state.sessions[id] = Record(loggedIn: loggedIn, lastSeen: state.clock)
-            if state.sessions.count > Self.capacity, let oldest = state.sessions.min(by: { $0.value.lastSeen < $1.value.lastSeen }) {
-                state.sessions[oldest.key] = nil
+            state.loggedIn[id] = state.clock
+            if state.loggedIn.count > Self.capacity {
+                // Drop the least recently seen tenth at once, so a full table costs one sort
+                // now and then rather than a scan on every login.
+                let oldest = state.loggedIn.sorted { $0.value < $1.value }.prefix(Self.capacity / 10)
+                for (stale, _) in oldest { state.loggedIn[stale] = nil }
             }
         }
         return id
     }
 
-    /// Forgets `id` (logging out).
+    /// Forgets `id`'s login (logging out).
     func end(_ id: String) {
-        state.withLock { _ = $0.sessions.removeValue(forKey: id) }
+        state.withLock { _ = $0.loggedIn.removeValue(forKey: id) }
     }
 
     /// The CSRF token of session `id`: a keyed digest of it, so a page of another site,

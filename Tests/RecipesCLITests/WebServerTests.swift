@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import InteropSupport
 import RecipeImages
+import TestSupport
 import Testing
 
 /// `recipes web` as a real process answering real HTTP on 127.0.0.1, checked without a
@@ -217,5 +218,24 @@ struct WebServerTests {
         _ = try await client.post("/login", [("csrf", .text(csrf)), ("password", .text("guess")), ("next", .text("/"))])
         #expect(ContinuousClock.now - start >= .milliseconds(400), "a second failure is answered after a delay")
         #expect(try await client.post("/recipes", [("csrf", .text(csrf)), ("name", .text("x"))]).status == 403, "posts before logging in are refused")
+    }
+
+    @Test("with --remote --live, a recipe synced from another machine shows on the page")
+    func liveSyncInProcess() async throws {
+        let sandbox = try Sandbox()
+        try await withServer(ServedDatabase(in: sandbox)) { remote in
+            let other = ["--store", sandbox.path("other.sqlite"), "--no-samples"]
+            let mine = ["--store", sandbox.path("mine.sqlite"), "--no-samples"]
+            let server = try await WebServerProcess(in: sandbox, arguments: mine + ["--remote", remote.url(), "--live"])
+            let client = try await WebClient(server)
+            #expect(try await sandbox.run(["add", "--name", "Faraway Pie"] + other).status == 0)
+            #expect(try await sandbox.run(["sync", "--remote", remote.url()] + other).status == 0)
+            // The page fetched until it shows the recipe, as an open page does on each change event.
+            let arrived = await TestSupport.waitUntil(timeout: 30, interval: .milliseconds(100)) {
+                ((try? await client.page("/?q=faraway")) ?? "").contains("Faraway Pie")
+            }
+            #expect(arrived, "the live sync pulled the recipe: \(server.process.stderr)")
+            #expect(server.process.stderr.contains("live: connected"), "\(server.process.stderr)")
+        }
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 import Glibc
 #endif
 
-/// A `recipes serve` child process on 127.0.0.1 and a free port (or a given one).
+/// A `recipes serve` or `recipes web` child process on 127.0.0.1 and a free port (or a
+/// given one).
 final class ServerProcess {
     let process = Process()
     let port: Int
@@ -12,12 +13,19 @@ final class ServerProcess {
     /// Starts `recipes serve` with `access` (anonymous writes by default, or `--user …`
     /// options) and waits for its "listening on" line; `errorLog` receives its stderr.
     /// `port` 0 lets the server pick a free one; another restarts a server where one was.
-    init(executable: String, dataDirectory: URL, maxBodyMegabytes: Int = 64, access: [String] = ["--allow-anonymous"],
-         errorLog: URL? = nil, port requestedPort: Int = 0) throws {
+    convenience init(executable: String, dataDirectory: URL, maxBodyMegabytes: Int = 64, access: [String] = ["--allow-anonymous"],
+                     errorLog: URL? = nil, port requestedPort: Int = 0) throws {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        try self.init(executable: executable, arguments: [
+            "serve", "--data-dir", dataDirectory.path, "--bind", "127.0.0.1", "--port", String(requestedPort),
+        ] + access + ["--max-body-mb", String(maxBodyMegabytes)], errorLog: errorLog)
+    }
+
+    /// Starts `executable` with `arguments` (a server command that binds 127.0.0.1 and prints
+    /// "listening on http://127.0.0.1:PORT") and waits for that line.
+    init(executable: String, arguments: [String], errorLog: URL? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["serve", "--data-dir", dataDirectory.path, "--bind", "127.0.0.1", "--port", String(requestedPort)] + access
-            + ["--max-body-mb", String(maxBodyMegabytes)]
+        process.arguments = arguments
         if let errorLog {
             _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
             process.standardError = try FileHandle(forWritingTo: errorLog)
@@ -35,7 +43,7 @@ final class ServerProcess {
         guard let range = text.range(of: "listening on http://127.0.0.1:"),
               let port = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
             process.terminate()
-            throw ValidationError("`recipes serve` did not report its port (said: \(text))")
+            throw ValidationError("`recipes \(arguments.first ?? "")` did not report its port (said: \(text))")
         }
         self.port = port
         // Keep reading: the server logs warnings to stdout, and a full pipe would block it.

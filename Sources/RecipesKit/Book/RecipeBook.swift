@@ -14,9 +14,14 @@ public struct RecipeBook {
     /// The context the book reads and writes.
     public let context: ObjectContext
 
-    /// A book over `context`.
-    public init(context: ObjectContext) {
+    /// Where the types' names are kept between books, if anywhere.
+    public let typeNameCache: TypeNameCache?
+
+    /// A book over `context`; `typeNameCache`, shared by the books of a long-running
+    /// process, spares each list page reading the types' documents again.
+    public init(context: ObjectContext, typeNameCache: TypeNameCache? = nil) {
         self.context = context
+        self.typeNameCache = typeNameCache
     }
 
     // MARK: - Reading
@@ -108,13 +113,17 @@ public struct RecipeBook {
     }
 
     /// Every recipe type's name by its ID, read as values (a type's document also lists all
-    /// its recipes, which this leaves unread).
+    /// its recipes, which this leaves unread), or from ``typeNameCache`` while the store has
+    /// not changed.
     private func typeNames() throws -> [ObjectID: String] {
-        var names: [ObjectID: String] = [:]
-        try context.fetchValues(FetchRequest(entityName: RecipeType.entityName, propertiesToFetch: ["name"])) { values in
-            names[values.objectID] = values.attributes["name"]?.stringValue
+        let read = { () throws -> [ObjectID: String] in
+            var names: [ObjectID: String] = [:]
+            try context.fetchValues(FetchRequest(entityName: RecipeType.entityName, propertiesToFetch: ["name"])) { values in
+                names[values.objectID] = values.attributes["name"]?.stringValue
+            }
+            return names
         }
-        return names
+        return try typeNameCache.map { try $0.names(in: context, read) } ?? read()
     }
 
     /// How many recipes a query selects, before paging (counted in the store: from its
