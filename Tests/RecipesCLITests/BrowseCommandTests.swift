@@ -50,7 +50,7 @@ struct BrowseCommandTests {
 
         let shown = try await sandbox.run(["show", "pancakes"] + store)
         #expect(shown.status == 0)
-        #expect(shown.stdout.contains("Breakfast") && shown.stdout.contains("20 minutes") && shown.stdout.contains("12 bytes (image/png)"), "\(shown)")
+        #expect(shown.stdout.contains("Breakfast") && shown.stdout.contains("20 minutes") && shown.stdout.contains("\(TestFixtures.pngBytes.count) bytes (image/png)"), "\(shown)")
         let flour = try #require(shown.stdout.range(of: "flour")), eggs = try #require(shown.stdout.range(of: "eggs"))
         #expect(flour.lowerBound < eggs.lowerBound)
 
@@ -58,11 +58,12 @@ struct BrowseCommandTests {
         #expect(Set(details.keys) == ["id", "name", "type", "overview", "prepTime", "instructions", "ingredients", "image", "thumbnail",
                                      "notes", "notesEncrypted"])
         #expect(details["instructions"] as? String == "Mix.\nBake.")
-        #expect(details["thumbnail"] is NSNull)
+        // The thumbnail made when the photo was added: an upright JPEG.
+        #expect((details["thumbnail"] as? [String: Any])?["mimeType"] as? String == "image/jpeg")
         let lines = try #require(details["ingredients"] as? [[String: Any]])
         #expect(lines.map { $0["name"] as? String } == ["flour", "eggs", "salt"])
         #expect(lines[2]["amount"] is NSNull)
-        #expect((details["image"] as? [String: Any])?["bytes"] as? Int == 12)
+        #expect((details["image"] as? [String: Any])?["bytes"] as? Int == TestFixtures.pngBytes.count)
 
         let edited = try await sandbox.run(["edit", "Pancakes", "--name", "Crêpes", "--remove-ingredient", "EGGS", "--ingredient", "3|eggs",
                                       "--ingredient", "250 g|flour", "--type", "Dessert", "--clear-image"] + store)
