@@ -177,7 +177,7 @@ let package = Package(
         ),
         // Photos checked by their content (a whole JPEG or PNG) and their upright thumbnails.
         .target(name: "RecipeImages", dependencies: ["CPhotoCodec"]),
-        .testTarget(name: "RecipeImagesTests", dependencies: ["RecipeImages"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "RecipeImagesTests", dependencies: ["RecipeImages", "TestSupport"], resources: [.copy("Fixtures")]),
         // `recipes web`: the book as web pages over the same store, server-rendered.
         .target(
             name: "RecipesWeb",

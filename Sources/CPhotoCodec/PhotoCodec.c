@@ -233,6 +233,28 @@ static void rp_jpeg_progress(j_common_ptr cinfo) {
     }
 }
 
+/* Ends a decode: a failed one's partial pixels are freed, so the caller never sees half an
+ * image, and the code is recorded in the status. */
+static int rp_finish(int code, rp_pixels *out, rp_status *status) {
+    if (code != RP_OK && out != NULL) {
+        free(out->rgb);
+        memset(out, 0, sizeof *out);
+    }
+    status->code = code;
+    return code;
+}
+
+/* Whether a thumbnail call got somewhere to put the pixels and a size; says why not in
+ * `status` otherwise. */
+static int rp_thumbnail_arguments_valid(const rp_pixels *out, int max_side, rp_status *status) {
+    if (out != NULL && max_side >= 1) return 1;
+    if (status != NULL) {
+        rp_status_reset(status);
+        rp_fail(status, RP_INVALID_ARGUMENT, "bad thumbnail arguments");
+    }
+    return 0;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* JPEG decoding                                                                               */
 
@@ -373,12 +395,7 @@ static int rp_jpeg_decode_main(const unsigned char *data, size_t size, long long
     free(c->rgb_row);
     rp_sampler_free(&c->sampler);
     free(c);
-    if (code != RP_OK && out != NULL) {
-        free(out->rgb);
-        memset(out, 0, sizeof *out);
-    }
-    status->code = code;
-    return code;
+    return rp_finish(code, out, status);
 }
 
 int rp_jpeg_check(const unsigned char *data, size_t size, long long max_pixels, rp_status *status) {
@@ -387,13 +404,7 @@ int rp_jpeg_check(const unsigned char *data, size_t size, long long max_pixels, 
 
 int rp_jpeg_thumbnail_pixels(const unsigned char *data, size_t size, long long max_pixels, int max_side,
                              rp_pixels *out, rp_status *status) {
-    if (out == NULL || max_side < 1) {
-        if (status != NULL) {
-            rp_status_reset(status);
-            rp_fail(status, RP_INVALID_ARGUMENT, "bad thumbnail arguments");
-        }
-        return RP_INVALID_ARGUMENT;
-    }
+    if (!rp_thumbnail_arguments_valid(out, max_side, status)) return RP_INVALID_ARGUMENT;
     return rp_jpeg_decode_main(data, size, max_pixels, max_side, out, status);
 }
 
@@ -568,12 +579,7 @@ static int rp_png_decode_main(const unsigned char *data, size_t size, long long 
     free(c->rows);
     rp_sampler_free(&c->sampler);
     free(c);
-    if (code != RP_OK && out != NULL) {
-        free(out->rgb);
-        memset(out, 0, sizeof *out);
-    }
-    status->code = code;
-    return code;
+    return rp_finish(code, out, status);
 }
 
 int rp_png_check(const unsigned char *data, size_t size, long long max_pixels, rp_status *status) {
@@ -582,13 +588,7 @@ int rp_png_check(const unsigned char *data, size_t size, long long max_pixels, r
 
 int rp_png_thumbnail_pixels(const unsigned char *data, size_t size, long long max_pixels, int max_side,
                             rp_pixels *out, rp_status *status) {
-    if (out == NULL || max_side < 1) {
-        if (status != NULL) {
-            rp_status_reset(status);
-            rp_fail(status, RP_INVALID_ARGUMENT, "bad thumbnail arguments");
-        }
-        return RP_INVALID_ARGUMENT;
-    }
+    if (!rp_thumbnail_arguments_valid(out, max_side, status)) return RP_INVALID_ARGUMENT;
     return rp_png_decode_main(data, size, max_pixels, max_side, out, status);
 }
 

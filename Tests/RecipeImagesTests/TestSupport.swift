@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Testing
 @testable import RecipeImages
@@ -13,18 +14,6 @@ enum Fixture {
     static let pngNames = ["rgba-alpha.png", "palette.png", "rgb16.png", "gray.png", "interlaced.png", "noise.png"]
 }
 
-/// A deterministic random number generator (SplitMix64), so fuzz runs are reproducible.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Helpers that build and inspect JPEG byte streams in tests.
 enum JPEGBytes {
