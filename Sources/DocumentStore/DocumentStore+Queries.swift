@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 public import DocumentFormat
 
 extension DocumentStore {
@@ -269,7 +270,7 @@ extension DocumentStore {
     /// the sort keys in order when that reads fewer rows than sorting.
     private func plan(selector: Selector, sort: [QueryPlan.SortKey], useIndex: Bool, wanted: Int?, db: Database) throws -> Reading {
         guard useIndex else { return .plan(QueryPlan.scan(sort: sort)) }
-        let indexes = try QueryIndex.all(db)
+        let indexes = try queryIndexes(db)
         let rowCount: QueryPlan.RowCount = { index, leadingKeys in
             guard let leadingKeys else { return try? StoreCounters.value(db, StoreCounters.index(index.number)) }
             var rows = 0
@@ -286,6 +287,16 @@ extension DocumentStore {
             if let docNums = try candidates.docNums(selector) { return .candidates(docNums) }
         }
         return .plan(plan)
+    }
+
+    /// Every declared index (``QueryIndex/all(_:)``), from ``declaredIndexes`` while the
+    /// schema has not changed (reading `PRAGMA schema_version` costs no page read).
+    func queryIndexes(_ db: Database) throws -> [QueryIndex] {
+        let version = try Int32.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
+        if let kept = declaredIndexes.withLock({ $0?.schemaVersion == version ? $0?.indexes : nil }) { return kept }
+        let indexes = try QueryIndex.all(db)
+        declaredIndexes.withLock { $0 = (version, indexes) }
+        return indexes
     }
 
     /// The planner's form of sort fields.
@@ -310,7 +321,7 @@ extension DocumentStore {
         }
         let counted = try reading { db -> Int? in
             guard !parsed.wantsCandidateSet else { return nil }
-            let plan = QueryPlan.choose(selector: parsed, sort: [], indexes: try QueryIndex.all(db))
+            let plan = QueryPlan.choose(selector: parsed, sort: [], indexes: try queryIndexes(db))
             guard plan.exact, let sql = plan.countSQL else { return nil }
             // A whole (partial) index, e.g. every document of one entity: its row counter.
             if plan.countsWholeIndex, let index = plan.index, let rows = try StoreCounters.value(db, StoreCounters.index(index.number)) {

@@ -47,6 +47,10 @@ public final class DocumentStore: Sendable {
     let pool: DatabasePool
     /// Whether a transaction opened by ``inTransaction(_:)`` is open on the writer connection.
     private let transactionOpen = Mutex(false)
+    /// The declared query indexes as last read, with the database's schema version then:
+    /// declaring or deleting an index creates or drops its table, which moves the version,
+    /// so a query plans with the list it would read without reading it each time.
+    let declaredIndexes = Mutex<(schemaVersion: Int32, indexes: [QueryIndex])?>(nil)
     /// The writer's page cache while ``inTransaction(_:)`` is open, in KiB.
     private static let transactionCacheKiB = 32768
 

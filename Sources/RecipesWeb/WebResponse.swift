@@ -13,6 +13,9 @@ enum WebResponse {
     static let contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' blob:; "
         + "connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
+    /// `Server-Timing`: how long the server took to make an answer.
+    static let serverTiming = HTTPField.Name("Server-Timing")!
+
     /// The headers every answer has.
     static func headers(_ contentType: String) -> HTTPFields {
         var fields = HTTPFields()

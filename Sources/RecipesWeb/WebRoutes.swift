@@ -80,6 +80,7 @@ struct WebRoutes: Sendable {
     private func respond(_ request: Request, post: Bool = false, public isPublic: Bool = false,
                          _ handler: @Sendable (Request, Visit) async throws -> Response) async -> Response {
         var request = request
+        let started = ContinuousClock.now
         if let refusal = checkHost(request) { return refusal }
         let cookie = request.cookies[WebSessions.cookieName]?.value
         let known = cookie.map(sessions.isKnown) ?? false
@@ -98,13 +99,13 @@ struct WebRoutes: Sendable {
                 } catch {
                     response = page(visit, status: .contentTooLarge, title: "Too large",
                                     main: "<h1>Nothing was saved</h1><p class=\"error\" role=\"alert\">The form was over \(Self.maximumFormBytes / 1024 / 1024) MB. A photo may have at most 10 MB: go back and choose a smaller one.</p>")
-                    return finish(response, visit)
+                    return finish(response, visit, started: started)
                 }
                 let form = try PostedForm(body: Data(body.readableBytesView), contentType: request.headers[.contentType])
                 guard !visit.isNew, sessions.checkCSRF(form.text("csrf"), session: visit.session) else {
                     response = page(visit, status: .forbidden, title: "Refused",
                                     main: "<h1>Nothing was saved</h1><p class=\"error\" role=\"alert\">This form did not come from this page, or it is too old (the server may have restarted). Go back, reload the page and send it again.</p>")
-                    return finish(response, visit)
+                    return finish(response, visit, started: started)
                 }
                 visit.form = form
                 response = try await handler(request, visit)
@@ -122,16 +123,20 @@ struct WebRoutes: Sendable {
             response = page(visit, status: .internalServerError, title: "Not done",
                             main: "<h1>Nothing was changed</h1><p class=\"error\" role=\"alert\">\(HTML.escape(RecipeForm.sentence(String(describing: error))))</p>")
         }
-        return finish(response, visit)
+        return finish(response, visit, started: started)
     }
 
     /// What a write says when another process (a sync, an import) holds the store.
     static let lockedMessage = "the book is busy: another program (a running sync or import) is writing to it. Nothing was changed; wait a moment and send the form again"
 
-    /// Adds the session cookie when it is new.
-    private func finish(_ response: Response, _ visit: Visit) -> Response {
+    /// Adds the session cookie when it is new, and the time the server took to make the
+    /// answer (`Server-Timing`, which browsers' developer tools show and the benchmark reads).
+    private func finish(_ response: Response, _ visit: Visit, started: ContinuousClock.Instant) -> Response {
         var response = response
         if visit.isNew { response.setCookie(WebResponse.sessionCookie(visit.session)) }
+        let elapsed = (ContinuousClock.now - started).components
+        let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
+        response.headers[WebResponse.serverTiming] = "app;dur=" + String(format: "%.3f", milliseconds)
         return response
     }
 

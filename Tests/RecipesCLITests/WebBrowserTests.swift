@@ -184,6 +184,14 @@ struct WebBrowserTests {
                     try await browser.go(to: server.baseURL + path)
                     _ = try await Self.loadedImageWidths(browser, "img")
                     #expect(try await !Self.scrollsSideways(browser), "\(name) scrolls sideways on \(phone ? "a phone" : "a desktop")")
+                    // Every field has a label, every image a text alternative.
+                    let unlabelled = try await browser.execute("""
+                        return Array.from(document.querySelectorAll('input:not([type=hidden]), select, textarea'))
+                            .filter(e => e.labels.length === 0 && !e.getAttribute('aria-label')).map(e => e.id || e.name)
+                        """)
+                    #expect(unlabelled.arrayValue?.isEmpty == true, "\(name): fields without a label: \(unlabelled)")
+                    let withoutAlt = try await browser.execute("return Array.from(document.images).filter(i => !i.hasAttribute('alt')).length")
+                    #expect(withoutAlt.intValue == 0, "\(name): images without alt")
                     let picture = try await browser.screenshot()
                     #expect(picture.starts(with: [0x89, 0x50, 0x4E, 0x47]))
                     if let folder {

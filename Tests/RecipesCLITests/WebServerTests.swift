@@ -33,6 +33,7 @@ struct WebServerTests {
         let policy = try #require(first.header("Content-Security-Policy"))
         #expect(policy.contains("script-src 'self'") && !policy.contains("unsafe-inline"), "\(policy)")
         #expect(first.text.contains("Apple Crumble"), "the samples were seeded, as for every command")
+        #expect(first.header("Server-Timing")?.hasPrefix("app;dur=") == true, "the server says how long it took")
         #expect(!first.text.contains("/photo\""), "the grid links thumbnails only, never full photos")
 
         let client = try await WebClient(server)
@@ -236,6 +237,26 @@ struct WebServerTests {
             }
             #expect(arrived, "the live sync pulled the recipe: \(server.process.stderr)")
             #expect(server.process.stderr.contains("live: connected"), "\(server.process.stderr)")
+        }
+    }
+
+    @Test("private notes show only when the store's password was given")
+    func notesNeedThePassword() async throws {
+        let sandbox = try Sandbox()
+        let store = ["--store", sandbox.path("book.sqlite"), "--no-samples"]
+        let passwordFile = try sandbox.write("notes.pw", Data("pantry\n".utf8))
+        #expect(try await sandbox.run(["add", "--name", "Secret Sauce", "--notes", "Grandma's trick: anchovies", "--password-file", passwordFile] + store).status == 0)
+        for unlocked in [false, true] {
+            let server = try await WebServerProcess(in: sandbox, arguments: store + (unlocked ? ["--password-file", passwordFile] : []))
+            let client = try await WebClient(server)
+            let book = try await client.page("/")
+            let link = try #require(book.range(of: #"/recipes/CDTIS-Recipe-[A-F0-9-]+"#, options: .regularExpression).map { String(book[$0]) })
+            let page = try await client.page(link)
+            let edit = try await client.page(link + "/edit")
+            #expect(page.contains("anchovies") == unlocked, "notes on the page, unlocked: \(unlocked)")
+            #expect(edit.contains("id=\"notes\"") == unlocked, "the notes field, unlocked: \(unlocked)")
+            #expect(!edit.contains("anchovies") || unlocked)
+            server.process.stop()
         }
     }
 }
