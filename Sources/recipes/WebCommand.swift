@@ -57,6 +57,8 @@ struct WebCommand: AsyncParsableCommand {
             }
             var logger = Logger(label: "recipes.web") { StreamLogHandler.standardError(label: $0) }
             logger.logLevel = global.verbose ? .info : .warning
+            // A live sync without a remote is refused before anything listens.
+            let liveSync = try live ? prepareLiveSync(session, logger: logger) : nil
             let server: RecipesWebServer
             do {
                 server = try RecipesWebServer(store: session.store,
@@ -71,7 +73,7 @@ struct WebCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure(message: "\(error)")
             }
-            let sync = try live ? startLiveSync(session, logger: logger) : nil
+            let sync = liveSync.map(Self.startLiveSync)
             let host = bind.contains(":") ? "[\(bind)]" : bind
             // Written straight to the file descriptor: scripts wait for this line through a pipe.
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(boundPort)\n".utf8))
@@ -81,9 +83,8 @@ struct WebCommand: AsyncParsableCommand {
         }
     }
 
-    /// Starts `sync --live` with the configured remote in this process; its events go to
-    /// stderr, as `sync --live` writes them.
-    private func startLiveSync(_ session: Session, logger: Logger) throws -> Task<Void, Never> {
+    /// The sync with the configured remote that `--live` runs.
+    private func prepareLiveSync(_ session: Session, logger: Logger) throws -> RecipesSync {
         guard let remoteURL = session.configuration.remoteURL else {
             throw CommandFailure(message: "--live needs a remote; give --remote URL, set RECIPES_REMOTE, or put {\"remote\": \"URL\"} in \(session.configuration.configFileURL.path)")
         }
@@ -91,12 +92,16 @@ struct WebCommand: AsyncParsableCommand {
         if !global.verbose { quiet.logLevel = .critical }
         var clientOptions = CouchClientOptions()
         clientOptions.maxRetries = 2
-        let sync: RecipesSync
         do {
-            sync = try session.store.sync(with: remoteURL, clientOptions: clientOptions, logger: quiet)
+            return try session.store.sync(with: remoteURL, clientOptions: clientOptions, logger: quiet)
         } catch {
             throw CommandFailure(message: "\(error)")
         }
+    }
+
+    /// Starts `sync` as `sync --live` does, in this process; its events go to stderr, as
+    /// `sync --live` writes them.
+    private static func startLiveSync(_ sync: RecipesSync) -> Task<Void, Never> {
         let printer = LiveEventPrinter(json: false, remote: sync.remoteDescription)
         let storeURL = sync.storeURL
         return Task {

@@ -227,6 +227,8 @@ struct WebServerTests {
         try await withServer(ServedDatabase(in: sandbox)) { remote in
             let other = ["--store", sandbox.path("other.sqlite"), "--no-samples"]
             let mine = ["--store", sandbox.path("mine.sqlite"), "--no-samples"]
+            let refused = try await sandbox.run(["web", "--port", "0", "--live"] + mine)
+            #expect(refused.status == 1 && refused.stderr.contains("--live needs a remote"), "\(refused)")
             let server = try await WebServerProcess(in: sandbox, arguments: mine + ["--remote", remote.url(), "--live"])
             let client = try await WebClient(server)
             #expect(try await sandbox.run(["add", "--name", "Faraway Pie"] + other).status == 0)
