@@ -24,7 +24,7 @@ struct BookPage {
     }
 
     let selection: Selection
-    let recipes: [RecipeSummary]
+    let recipes: [RecipeCard]
     let total: Int
     let pageSize: Int
     let types: [RecipeTypeSummary]
@@ -82,7 +82,7 @@ struct BookPage {
     }
 
     /// One recipe's card: its thumbnail (never the full photo), name, type and prep time.
-    private func card(_ recipe: RecipeSummary) -> String {
+    private func card(_ recipe: RecipeCard) -> String {
         let link = "/recipes/\(HTML.queryValue(recipe.id))"
         let picture = recipe.hasImage
             ? "<img src=\"\(link)/thumbnail\" alt=\"\(HTML.escape(recipe.name))\" loading=\"lazy\" width=\"320\" height=\"240\">"

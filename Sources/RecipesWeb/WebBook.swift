@@ -33,9 +33,15 @@ final class WebBook: Sendable {
     /// Runs `body` with a fresh book off the cooperative threads, after catching up with
     /// writes made by other processes.
     func read<T: Sendable>(_ body: @escaping @Sendable (RecipeBook) throws -> T) async throws -> T {
+        try await readAt { book, _ in try body(book) }
+    }
+
+    /// ``read(_:)``, handing `body` the store's change token read before it (for
+    /// ``remembered(_:at:_:)``).
+    func readAt<T: Sendable>(_ body: @escaping @Sendable (RecipeBook, StoreChangeToken?) throws -> T) async throws -> T {
         try await run {
-            try self.catchUp()
-            return try body(RecipeBook(context: self.store.container.newContext(name: "web"), typeNameCache: self.typeNames))
+            let token = try self.catchUp()
+            return try body(RecipeBook(context: self.store.container.newContext(name: "web"), typeNameCache: self.typeNames), token)
         }
     }
 
@@ -51,10 +57,11 @@ final class WebBook: Sendable {
     }
 
     /// The value `compute` gives for `key`, or the one it gave while the store has not
-    /// changed since (its change token is the same): counts and type lists that every page
-    /// of the book shows, which only a write can change.
-    func remembered<T: Sendable>(_ key: String, in book: RecipeBook, _ compute: () throws -> T) throws -> T {
-        guard let token = try book.context.coordinator.changeToken() else { return try compute() }
+    /// changed since (its change token is still `token`, read before `compute` runs, so a
+    /// value is never kept past a write it did not see): counts and type lists that every
+    /// page of the book shows, which only a write can change.
+    func remembered<T: Sendable>(_ key: String, at token: StoreChangeToken?, _ compute: () throws -> T) throws -> T {
+        guard let token else { return try compute() }
         if let kept = facts.withLock({ $0?.token == token ? $0?.values[key] : nil }) as? T { return kept }
         let value = try compute()
         facts.withLock { facts in

@@ -179,14 +179,14 @@ struct WebRoutes: Sendable {
         let pageSize = configuration.pageSize
         let chosen = selection
         let web = self.book
-        let page = try await book.read { book in
+        let page = try await book.readAt { book, token in
             let query = RecipeQuery(type: chosen.type.isEmpty ? nil : chosen.type, search: chosen.search.isEmpty ? nil : chosen.search,
                                     sort: chosen.sort, limit: pageSize, offset: (chosen.page - 1) * pageSize)
-            let total = try web.remembered("count\u{0}\(chosen.type)\u{0}\(chosen.search)", in: book) {
+            let total = try web.remembered("count\u{0}\(chosen.type)\u{0}\(chosen.search)", at: token) {
                 try book.count(matching: RecipeQuery(type: query.type, search: query.search))
             }
-            let types = try web.remembered("types", in: book) { try book.types() }
-            return BookPage(selection: chosen, recipes: try book.list(query), total: total, pageSize: pageSize, types: types)
+            let types = try web.remembered("types", at: token) { try book.types() }
+            return BookPage(selection: chosen, recipes: try book.cards(query), total: total, pageSize: pageSize, types: types)
         }
         return self.page(visit, title: selection.search.isEmpty ? "The book" : "Search", main: page.main(), search: selection.search)
     }
@@ -216,7 +216,7 @@ struct WebRoutes: Sendable {
     private func formPage(_ visit: Visit, _ form: RecipeForm, recipeID: String?, status: HTTPResponse.Status = .ok,
                           conflict: RecipeDetails? = nil) async throws -> Response {
         let web = self.book
-        let types = try await book.read { book in try web.remembered("types", in: book) { try book.types() }.map(\.name) }
+        let types = try await book.readAt { book, token in try web.remembered("types", at: token) { try book.types() }.map(\.name) }
         let view = RecipeFormPage(form: form, recipeID: recipeID, types: types, csrf: visit.csrf, conflict: conflict)
         return page(visit, status: status, title: view.title, main: view.main())
     }

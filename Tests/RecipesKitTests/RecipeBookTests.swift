@@ -19,6 +19,26 @@ struct RecipeBookTests {
         return (container, book)
     }
 
+    @Test("cards are the list's lines without overview and ingredients, for every query, in both stores")
+    func cardsMatchTheList() throws {
+        let folder = try TemporaryDirectory()
+        let stored = try RecipesStore(url: folder.url.appendingPathComponent("book.sqlite")).container.book
+        try stored.add(RecipeDraft(name: "Pancakes", type: "Breakfast", prepTime: "20 minutes",
+                                   ingredients: [IngredientInput(amount: "200 g", name: "flour")]))
+        try stored.add(RecipeDraft(name: "Apple pie", type: "dessert", image: Fixtures.jpegBytes))
+        try stored.add(RecipeDraft(name: "Water"))
+        // The in-memory store builds values from rows; the document store reads them itself.
+        for book in [try book().1, stored] {
+            let queries = [RecipeQuery(), RecipeQuery(type: "dessert"), RecipeQuery(search: "flour"), RecipeQuery(sort: .prepTime),
+                           RecipeQuery(limit: 2), RecipeQuery(limit: 1, offset: 1), RecipeQuery(limit: 0)]
+            for query in queries {
+                let cards = try book.cards(query)
+                #expect(cards == (try book.list(query)).map(RecipeCard.init), "\(query)")
+            }
+            #expect(try book.cards().contains { $0.name == "Apple pie" && $0.hasImage && $0.type?.lowercased() == "dessert" })
+        }
+    }
+
     @Test("list filters by type and text and sorts by name, type and prep time")
     func listing() throws {
         let (_, book) = try book()

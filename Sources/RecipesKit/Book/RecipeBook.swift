@@ -75,10 +75,29 @@ public struct RecipeBook {
     /// ``list(_:)`` gives them.
     public func forEachSummaryPage(_ query: RecipeQuery = RecipeQuery(), pageSize: Int = 500,
                                    _ body: (_ page: [RecipeSummary]) -> Void) throws(RecipesError) {
+        try forEachPage(query, pageSize: pageSize, reading: Self.summaryProperties, made: Self.summary(of:typeNames:),
+                        fromObject: summary(of:), body)
+    }
+
+    /// The cards of the recipes a query selects, in its order: ``list(_:)`` reading only
+    /// what a card shows, so a page of the web app's grid parses no ingredient lists.
+    public func cards(_ query: RecipeQuery = RecipeQuery()) throws(RecipesError) -> [RecipeCard] {
+        var cards: [RecipeCard] = []
+        try forEachPage(query, pageSize: 4096, reading: Self.cardProperties, made: Self.card(of:typeNames:),
+                        fromObject: { RecipeCard(try summary(of: $0)) }) { cards += $0 }
+        return cards
+    }
+
+    /// The rows of the recipes a query selects, made by `made` from a values fetch of
+    /// `properties` in the name order without a search, or by `fromObject` from the
+    /// recipes themselves otherwise; handed to `body` at most `pageSize` at a time.
+    private func forEachPage<Row>(_ query: RecipeQuery, pageSize: Int, reading properties: [String],
+                                  made: (ObjectValues, [ObjectID: String]) -> Row, fromObject: (Recipe) throws -> Row,
+                                  _ body: (_ page: [Row]) -> Void) throws(RecipesError) {
         try Self.checkPage(limit: query.limit, offset: query.offset)
         guard (query.sort ?? .name) == .name, query.search.flatMap(Self.nonEmpty) == nil, pageSize > 0 else {
             let recipes = try recipes(matching: query)
-            body(try graph { try recipes.map(summary(of:)) })
+            body(try graph { try recipes.map(fromObject) })
             return
         }
         if query.limit == 0 { return body([]) }
@@ -86,11 +105,11 @@ public struct RecipeBook {
             let typeNames = try self.typeNames()
             let request = FetchRequest(entityName: Recipe.entityName, predicate: try Self.predicate(for: query),
                                        sortDescriptors: [Self.byName], fetchLimit: query.limit, fetchOffset: query.offset,
-                                       propertiesToFetch: Self.summaryProperties)
-            var page: [RecipeSummary] = []
+                                       propertiesToFetch: properties)
+            var page: [Row] = []
             var handedOne = false
             try context.fetchValues(request) { values in
-                page.append(Self.summary(of: values, typeNames: typeNames))
+                page.append(made(values, typeNames))
                 guard page.count >= pageSize else { return }
                 body(page)
                 handedOne = true
@@ -102,6 +121,16 @@ public struct RecipeBook {
 
     /// What a summary reads of a recipe.
     static let summaryProperties = ["name", "prepTime", "overview", "type", "ingredients", "image"]
+
+    /// What a card reads of a recipe.
+    static let cardProperties = ["name", "prepTime", "type", "image"]
+
+    /// The card of a recipe read by a values fetch of ``cardProperties``.
+    static func card(of values: ObjectValues, typeNames: [ObjectID: String]) -> RecipeCard {
+        RecipeCard(id: values.objectID.referenceString, name: values.attributes["name"]?.stringValue ?? "",
+                   type: values.toOne["type"].flatMap { typeNames[$0] }, prepTime: values.attributes["prepTime"]?.stringValue,
+                   hasImage: values.toOne["image"] != nil)
+    }
 
     /// The list line of a recipe read by a values fetch of ``summaryProperties``; the type's
     /// name comes from `typeNames` (a type not in the store yet, as during a sync, shows none).
