@@ -362,8 +362,14 @@ struct WebRoutes: Sendable {
         return WebResponse.asset(asset, ifNoneMatch: request.headers[.ifNoneMatch])
     }
 
+    /// Open event streams at most: each holds a connection and a task.
+    static let maximumEventStreams = 1000
+
     private func events() -> Response {
-        WebResponse.eventStream(feed.subscribe())
+        guard feed.subscriberCount < Self.maximumEventStreams else {
+            return WebResponse.text(status: .serviceUnavailable, "Too many pages are open; live updates resume when some close.\n")
+        }
+        return WebResponse.eventStream(feed.subscribe())
     }
 
     // MARK: - Logging in

@@ -59,6 +59,9 @@ struct WebCommand: AsyncParsableCommand {
             logger.logLevel = global.verbose ? .info : .warning
             // A live sync without a remote is refused before anything listens.
             let liveSync = try live ? prepareLiveSync(session, logger: logger) : nil
+            // Serving a store file that was deleted or replaced would show a book nobody
+            // writes any more: say so and stop, as `list --watch` and `sync --live` do.
+            let fileGuard = try StoreFileGuard(store: session.store)
             let server: RecipesWebServer
             do {
                 server = try RecipesWebServer(store: session.store,
@@ -77,9 +80,25 @@ struct WebCommand: AsyncParsableCommand {
             let host = bind.contains(":") ? "[\(bind)]" : bind
             // Written straight to the file descriptor: scripts wait for this line through a pipe.
             FileHandle.standardOutput.write(Data("listening on http://\(host):\(boundPort)\n".utf8))
-            try await server.waitUntilStopped()
+            // The guard cancels this task when the file changes; the server then stops.
+            let serving = Task {
+                try await withTaskCancellationHandler {
+                    try await server.waitUntilStopped()
+                } onCancel: {
+                    Task { await server.stop() }
+                }
+            }
+            let outcome: Result<Void, any Error>
+            do {
+                outcome = try await fileGuard.outcome(of: serving)
+            } catch {
+                await server.stop()
+                sync?.cancel()
+                throw error
+            }
             sync?.cancel()
             _ = await sync?.result
+            try outcome.get()
         }
     }
 
