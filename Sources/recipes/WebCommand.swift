@@ -27,7 +27,8 @@ struct WebCommand: AsyncParsableCommand {
             notes show and can be edited; without it they never show.
 
             With --remote URL --live it also keeps syncing with the remote, as sync --live does, \
-            so pages follow changes made on other machines; sync events are logged on stderr.
+            so pages follow changes made on other machines; sync events are logged on stderr. If \
+            the store file is deleted or replaced meanwhile, it says so and exits with status 1.
             """)
 
     @OptionGroup var global: GlobalOptions

@@ -89,18 +89,17 @@ struct WebBenchmark: AsyncParsableCommand {
         let middle = String(format: "Scale Recipe %06d", recipes / 2)
 
         // The anchor: `recipes show`'s fetch of the recipe, in this process, each with a
-        // context of its own as a fresh `show` has.
+        // context of its own as a fresh `show` has; timed interleaved with the pages below,
+        // so that the machine's drift touches both alike.
         let opened = try RecipesStore(url: URL(fileURLWithPath: store))
         let recipeID = try opened.container.book.recipe(named: middle).documentID
-        var anchorTimes: [Double] = []
-        for _ in 0..<runs {
+        let anchorRun = { () throws -> Double in
             let start = ContinuousClock.now
             let book = RecipeBook(context: opened.container.newContext(name: "anchor"))
             _ = try book.details(of: try book.recipe(named: middle))
-            anchorTimes.append(SyncBenchmark.seconds(since: start) * 1000)
+            return SyncBenchmark.seconds(since: start) * 1000
         }
-        let anchor = anchorTimes.median
-        log(String(format: "anchor (in-process show fetch): %.2f ms", anchor))
+        _ = try anchorRun()
 
         let server = try ServerProcess(executable: executable, arguments: ["web", "--store", store, "--no-samples", "--port", "0"])
         defer { server.terminate() }
@@ -108,7 +107,7 @@ struct WebBenchmark: AsyncParsableCommand {
         let client = HTTPClient(eventLoopGroupProvider: .singleton)
         do {
             try await measure(client: client, base: base, server: server, executable: executable, store: store,
-                              recipeID: recipeID, anchor: anchor, speedBefore: speedBefore)
+                              recipeID: recipeID, anchorRun: anchorRun, speedBefore: speedBefore)
             try await client.shutdown()
         } catch {
             try? await client.shutdown()
@@ -118,7 +117,7 @@ struct WebBenchmark: AsyncParsableCommand {
 
     /// Everything measured against the running server.
     private func measure(client: HTTPClient, base: String, server: ServerProcess, executable: String, store: String,
-                         recipeID: String, anchor: Double, speedBefore: Double) async throws {
+                         recipeID: String, anchorRun: () throws -> Double, speedBefore: Double) async throws {
 
         // One request at a time.
         let recipePath = "/recipes/\(recipeID)"
@@ -128,7 +127,9 @@ struct WebBenchmark: AsyncParsableCommand {
         let cookie = first.headers.first(name: "Set-Cookie").flatMap { $0.split(separator: ";").first.map(String.init) }
         var bookTimes: [Double] = [], bookServer: [Double] = []
         var recipeTimes: [Double] = [], recipeServer: [Double] = []
+        var anchorTimes: [Double] = []
         for _ in 0..<runs {
+            anchorTimes.append(try anchorRun())
             let book = try await Self.timedExchange(client, base + "/", cookie: cookie)
             bookTimes.append(book.client)
             bookServer.append(book.server)
@@ -136,6 +137,8 @@ struct WebBenchmark: AsyncParsableCommand {
             recipeTimes.append(recipe.client)
             recipeServer.append(recipe.server)
         }
+        let anchor = anchorTimes.median
+        log(String(format: "anchor (in-process show fetch): %.2f ms", anchor))
         log(String(format: "book page: server %.2f ms (%.2f×), client %.2f ms; recipe page: server %.2f ms (%.2f×), client %.2f ms",
                    bookServer.median, bookServer.median / anchor, bookTimes.median,
                    recipeServer.median, recipeServer.median / anchor, recipeTimes.median))
