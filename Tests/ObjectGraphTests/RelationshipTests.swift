@@ -111,6 +111,54 @@ struct RelationshipTests {
         #expect(table[cake.objectID]?["ingredients"]?.count == 1)
     }
 
+    @Test("primitive relationship setters leave the inverse alone, save what they are given, and refuse a wrong entity")
+    func primitiveSettersSkipTheInverse() throws {
+        let stack = try Stack()
+        let setup = stack.context()
+        let dessert = try setup.recipeType("Dessert")
+        try setup.recipe("Cake", type: dessert)
+        try setup.recipe("Pie")
+        try setup.save()
+
+        let ctx = stack.context()
+        let recipes = try ctx.fetch(FetchRequest(entityName: "Recipe", sortDescriptors: [FetchSortDescriptor("name")]))
+        let (cake, pie) = (recipes[0], recipes[1])
+        let type = try #require(try cake.object(forKey: "type"))
+        try pie.setPrimitiveObjectID(type.objectID, forKey: "type")
+        #expect(try pie.objectIDs(forKey: "type") == [type.objectID])
+        #expect(try type.objectIDs(forKey: "recipes") == [cake.objectID])
+        #expect(!type.hasChanges)
+        try type.setPrimitiveObjectIDs([pie.objectID, cake.objectID], forKey: "recipes")
+        #expect(try cake.objectIDs(forKey: "type") == [type.objectID])
+        try ctx.save()
+
+        let check = stack.context()
+        #expect(try check.existingObject(with: type.objectID).objectIDs(forKey: "recipes") == [pie.objectID, cake.objectID])
+        #expect(try check.existingObject(with: pie.objectID).objectIDs(forKey: "type") == [type.objectID])
+
+        // Setting what is there already changes nothing.
+        let again = try check.existingObject(with: pie.objectID)
+        try again.setPrimitiveObjectID(type.objectID, forKey: "type")
+        #expect(!again.hasChanges)
+
+        let wrongEntity = #expect(throws: ObjectGraphError.self) { try again.setPrimitiveObjectID(cake.objectID, forKey: "type") }
+        guard case .wrongDestination("Recipe", "type", "RecipeType", "Recipe")? = wrongEntity else {
+            Issue.record("a recipe as a recipe's type: \(String(describing: wrongEntity))")
+            return
+        }
+        let wrongMember = #expect(throws: ObjectGraphError.self) { try type.setPrimitiveObjectIDs([pie.objectID, type.objectID], forKey: "recipes") }
+        guard case .wrongDestination("RecipeType", "recipes", "Recipe", "RecipeType")? = wrongMember else {
+            Issue.record("a type among a type's recipes: \(String(describing: wrongMember))")
+            return
+        }
+        let toMany = #expect(throws: ObjectGraphError.self) { try again.setPrimitiveObjectID(nil, forKey: "ingredients") }
+        guard case .unknownProperty("Recipe", "ingredients", _)? = toMany else {
+            Issue.record("a to-many set as a to-one: \(String(describing: toMany))")
+            return
+        }
+        #expect(!again.hasChanges && !type.hasChanges)
+    }
+
     @Test func nullifyAndCascade() throws {
         let stack = try Stack()
         let ctx = stack.context()

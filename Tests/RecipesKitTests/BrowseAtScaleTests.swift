@@ -205,3 +205,54 @@ private final class ProgressLog: @unchecked Sendable {
     func append(_ done: Int, _ total: Int) { lock.withLock { stored.append((done, total)) } }
     var entries: [(Int, Int)] { lock.withLock { stored } }
 }
+
+extension BrowseAtScaleTests {
+    @Test("a batched import writes each type's list of recipes once, in the set's order; moving a recipe to another type updates both lists")
+    func typeListsAreWrittenOnce() throws {
+        let directory = try TemporaryDirectory()
+        let store = try RecipesStore(url: directory.file("book.sqlite"))
+        func set(firstType: String) -> SampleSet {
+            SampleSet(name: "lists", types: ["Soup", "Dessert"], recipes: (0..<7).map { index in
+                SampleRecipe(name: "Listed \(index)", type: index == 0 ? firstType : (index.isMultiple(of: 2) ? "Soup" : "Dessert"),
+                             ingredients: [SampleIngredient(amount: nil, name: "water")])
+            })
+        }
+        let objects = SampleObjects(set(firstType: "Soup"))
+        let recipeIDs = objects.recipes.map(\.id)
+        func typeID(_ name: String) throws -> String { try #require(objects.types.first { $0.name == name }).id }
+        // A type's list as the object graph reads it, and how many times its document was written.
+        func list(_ name: String) throws -> (recipes: [String], generation: Int) {
+            let id = try typeID(name)
+            let context = store.container.newContext()
+            let type = try context.existingObject(with: ObjectID(entityName: "RecipeType", referenceString: id))
+            let revision = try #require(try store.documentStore.get(id: id))
+            return (try type.objectIDs(forKey: "recipes").map(\.referenceString), revision.rev.generation)
+        }
+
+        // Four batches of two recipes: each type is created, then its list written once.
+        let created = try SampleImporter(context: store.container.newContext(name: "import"), batchSize: 2).importSets([set(firstType: "Soup")])
+        #expect(created.created == 2 + 7 + 7 && created.updated == 0)
+        #expect(try list("Soup") == ([0, 2, 4, 6].map { recipeIDs[$0] }, 2))
+        #expect(try list("Dessert") == ([1, 3, 5].map { recipeIDs[$0] }, 2))
+
+        // The first recipe moves from Soup to Dessert: a dry run and the import agree.
+        let moved = set(firstType: "Dessert")
+        let dryRun = try SampleImporter(context: store.container.newContext(name: "dry run")).plan([moved])
+        let plan = try SampleImporter(context: store.container.newContext(name: "import"), batchSize: 2).importSets([moved])
+        #expect(plan == dryRun)
+        #expect(plan.changes == [
+            ImportChange(action: .update, entity: "Recipe", id: recipeIDs[0], name: "Listed 0", keys: ["type"]),
+            ImportChange(action: .update, entity: "RecipeType", id: try typeID("Dessert"), name: "Dessert", keys: ["recipes"]),
+            ImportChange(action: .update, entity: "RecipeType", id: try typeID("Soup"), name: "Soup", keys: ["recipes"]),
+        ].sorted { $0.entity == $1.entity ? $0.id < $1.id : $0.entity == "Recipe" })
+        #expect(plan.unchanged == 16 - 3)
+        #expect(try list("Soup") == ([2, 4, 6].map { recipeIDs[$0] }, 3))
+        #expect(try list("Dessert") == ([1, 3, 5, 0].map { recipeIDs[$0] }, 3))
+        #expect(try store.container.book.list(RecipeQuery(type: "Dessert")).map(\.name) == ["Listed 0", "Listed 1", "Listed 3", "Listed 5"])
+
+        // Again: nothing to write.
+        let again = try SampleImporter(context: store.container.newContext(name: "again"), batchSize: 2).importSets([moved])
+        #expect(again.isEmpty && again.unchanged == 16)
+        #expect(try list("Dessert").generation == 3)
+    }
+}

@@ -5,7 +5,8 @@ public import Foundation
 /// Values are read and written by key with type checking against the model. A fetched or
 /// referenced object starts as a *fault*: its row loads on first access, and each to-many
 /// relationship loads separately on first access. Setting a relationship keeps its inverse
-/// up to date. Managed objects are not `Sendable`: use them inside their context's
+/// up to date (the primitive setters, ``setPrimitiveObjectID(_:forKey:)`` and
+/// ``setPrimitiveObjectIDs(_:forKey:)``, leave it to a bulk writer). Managed objects are not `Sendable`: use them inside their context's
 /// ``ObjectContext/perform(_:)-9vkd3`` and pass ``objectID`` between contexts.
 public final class ManagedObject: Hashable, CustomStringConvertible {
     /// A pending (unsaved) value of one property.
@@ -170,7 +171,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         return a
     }
 
-    private func relationshipDescription(_ key: String, toMany: Bool) throws -> RelationshipDescription {
+    func relationshipDescription(_ key: String, toMany: Bool) throws -> RelationshipDescription {
         guard let r = entity.relationship(named: key), r.isToMany == toMany else {
             throw ObjectGraphError.unknownProperty(entity: entity.name, key: key, expected: toMany ? "a to-many relationship" : "a to-one relationship")
         }

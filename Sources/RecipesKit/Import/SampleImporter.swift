@@ -10,7 +10,10 @@ public import ObjectGraph
 /// come as ``ImportableSampleSet``s, which hand out their recipes a batch at a time (a
 /// ``SampleSetFile`` reads them from the file as it goes), and each batch's objects are
 /// derived only when it is staged, so a set of 100,000 recipes needs the memory of one
-/// batch, not of the whole set. On any error nothing is written. Objects already in the store are read in bulk and updated only where
+/// batch, not of the whole set. A recipe type's list of recipes, which grows with the set, is
+/// not rewritten with every batch: recipes are linked to their type alone while the batches
+/// go, and each type's list is written once at the end (`PendingTypeLists`), still inside
+/// the transaction. On any error nothing is written. Objects already in the store are read in bulk and updated only where
 /// their values differ from the set's, so a repeated import writes nothing.
 public struct SampleImporter {
     /// The context the import is staged in.
@@ -55,13 +58,14 @@ public struct SampleImporter {
                 let total = sets.reduce(0) { $0 + $1.objectCount }
                 var done = 0
                 var listedTypes = Set<String>()
+                var typeLists = PendingTypeLists()
                 for set in sets {
                     try set.forEachBatch(of: batchSize) { firstIndex, recipes in
                         let batch = Batch(set, recipes: recipes, firstIndex: firstIndex, excluding: excluding)
                         // On the context's queue throughout: every accessor the staging calls
                         // then runs in place instead of dispatching to the queue.
                         try context.performAndWait {
-                            done += try stage(batch, into: &plan, listedTypes: &listedTypes)
+                            done += try stage(batch, into: &plan, listedTypes: &listedTypes, typeLists: &typeLists)
                             try context.save()
                             context.reset()
                         }
@@ -69,6 +73,14 @@ public struct SampleImporter {
                         progress?(done, total)
                     }
                 }
+                // Each type's list of recipes, written once, one type at a time.
+                try context.performAndWait {
+                    try writeTypeLists(typeLists, into: &plan, listedTypes: listedTypes) {
+                        try context.save()
+                        context.reset()
+                    }
+                }
+                context.coordinator.discardCachedRows()
             }
             return plan
         } catch {
@@ -94,13 +106,15 @@ public struct SampleImporter {
         }
         var plan = ImportPlan(sets: sets.map(\.name))
         do {
+            var listedTypes = Set<String>()
+            var typeLists = PendingTypeLists()
             for set in sets {
-                var listedTypes = Set<String>()
                 try set.forEachBatch(of: max(1, set.recipeCount)) { firstIndex, recipes in
                     let batch = Batch(set, recipes: recipes, firstIndex: firstIndex, excluding: excluding)
-                    _ = try stage(batch, into: &plan, listedTypes: &listedTypes)
+                    _ = try stage(batch, into: &plan, listedTypes: &listedTypes, typeLists: &typeLists)
                 }
             }
+            try writeTypeLists(typeLists, into: &plan, listedTypes: listedTypes) {}
             return plan
         } catch {
             throw RecipeBook.recipesError(error)
@@ -158,7 +172,8 @@ public struct SampleImporter {
     /// returns how many objects of the set it covered. `listedTypes` carries the types the
     /// plan already lists from earlier batches (later batches touch them again through
     /// their recipes).
-    private func stage(_ batch: Batch, into plan: inout ImportPlan, listedTypes: inout Set<String>) throws -> Int {
+    private func stage(_ batch: Batch, into plan: inout ImportPlan, listedTypes: inout Set<String>,
+                       typeLists: inout PendingTypeLists) throws -> Int {
         let objects = batch.objects
         let excluded = batch.excluded
         let types = batch.includesTypes ? objects.types : []
@@ -205,8 +220,14 @@ public struct SampleImporter {
             if object.entity.attribute(named: "createdAt") != nil {
                 try assign(.date(record.creationDate), to: "createdAt", of: object, keys: &keys)
             }
-            let type = try record.typeID.flatMap { excluded.contains($0) ? nil : try context.object(with: ObjectID(entityName: RecipeType.entityName, referenceString: $0)) }
-            try link(object, "type", to: type, keys: &keys)
+            // The type's side is written once at the end (``writeTypeLists``).
+            let type = record.typeID.flatMap { excluded.contains($0) ? nil : ObjectID(entityName: RecipeType.entityName, referenceString: $0) }
+            let currentType = try object.objectIDs(forKey: "type").first
+            if currentType != type {
+                try object.setPrimitiveObjectID(type, forKey: "type")
+                typeLists.move(object.objectID, from: currentType, to: type)
+                keys.insert("type")
+            }
             note(object, isNew: isNew, name: record.name, keys: keys)
         }
         for record in images {
@@ -241,6 +262,35 @@ public struct SampleImporter {
             plan.unchanged = max(0, plan.unchanged - 1)
         }
         return types.count + recipes.count + images.count + ingredients.count
+    }
+
+    /// Writes the recipe lists of the types the import linked recipes to or away from
+    /// (``PendingTypeLists``), calling `saved` after each type, and reports each type whose
+    /// list changed as updated unless the plan lists it already. Runs on the context's queue.
+    /// - Throws: ``ObjectGraphError/objectNotFound(_:)`` when a recipe was linked to a type
+    ///   that is not in the store.
+    private func writeTypeLists(_ lists: PendingTypeLists, into plan: inout ImportPlan, listedTypes: Set<String>,
+                                saved: () throws -> Void) throws {
+        guard !lists.isEmpty,
+              let inverse = context.coordinator.model.entity(named: Recipe.entityName)?.relationship(named: "type")?.inverseName else { return }
+        for typeID in lists.types {
+            let type = try context.existingObject(with: typeID)
+            let current = try type.objectIDs(forKey: inverse)
+            let list = lists.list(of: typeID, from: current)
+            guard list != current else { continue }
+            try type.setPrimitiveObjectIDs(list, forKey: inverse)
+            if !listedTypes.contains(typeID.referenceString) && !type.isInserted {
+                let name = try type.string("name") ?? ""
+                if listsChanges {
+                    plan.changes.append(ImportChange(action: .update, entity: type.entity.name, id: typeID.referenceString,
+                                                     name: name, keys: [inverse]))
+                } else {
+                    plan.unlistedChanges[.update, default: [:]][type.entity.name, default: 0] += 1
+                }
+                plan.unchanged = max(0, plan.unchanged - 1)
+            }
+            try saved()
+        }
     }
 
     /// The stored object with this ID, or a new one inserted with it.
