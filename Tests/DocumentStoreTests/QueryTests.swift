@@ -94,13 +94,21 @@ import DocumentFormat
     }
 
     @Test func partialParsingStepsOverAnyValueAndStillRefusesBrokenText() throws {
-        let text = #"{"skip": [1, {"a": "x]}\"y", "b": [[], {}]}, -2.5e3, true, null, "[{"], "keep": {"n": [1, 2]}, "s": "t\u00e9"}"#
+        // Canonical text (keys in UTF-8 order, as stored bodies are): the values before and
+        // between the wanted members are stepped over, whatever their shape.
+        let text = #"{"a": [1, {"a": "x]}\"y", "b": [[], {}]}, -2.5e3, true, null, "[{"], "keep": {"n": [1, 2]}, "m": {"[": "}"}, "s": "t\u00e9"}"#
         let kept = try JSONParser.parseObject(Data(text.utf8), keeping: ["keep", "s"])
         #expect(kept == ["keep": ["n": [1, 2]], "s": "té"])
-        #expect(try JSONParser.parseObject(Data(text.utf8), keeping: []) == [:])
+        #expect(try JSONParser.parseObject(Data(text.utf8), keeping: ["zz"]) == [:])
         for broken in [#"{"skip": [1, 2"#, #"{"skip": "open}"#, #"{"skip": 1"#, #"["not", "an object"]"#, #"{"skip": 1} x"#] {
-            #expect(throws: DocumentFormatError.self, "\(broken)") { try JSONParser.parseObject(Data(broken.utf8), keeping: ["keep"]) }
+            #expect(throws: DocumentFormatError.self, "\(broken)") { try JSONParser.parseObject(Data(broken.utf8), keeping: ["zz"]) }
         }
+        // The reading stops at the first key after every wanted one: what follows (here a
+        // list cut short) is not read at all.
+        let typeBody = #"{"CDTISEntityName": "RecipeType", "name": "Soup", "recipes": ["r1", "r2", "#
+        #expect(try JSONParser.parseObject(Data(typeBody.utf8), keeping: ["CDTISEntityName", "name"])
+                == ["CDTISEntityName": "RecipeType", "name": "Soup"])
+        #expect(throws: DocumentFormatError.self) { try JSONParser.parseObject(Data(typeBody.utf8), keeping: ["name", "recipes"]) }
     }
 
     @Test func sortLimitAndSkip() throws {
