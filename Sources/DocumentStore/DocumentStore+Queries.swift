@@ -194,6 +194,16 @@ extension DocumentStore {
                         throw Stopped()
                     }
                 }
+                // A late page of an exact, sorted index plan: its IDs come from the index
+                // (SQLite steps over the skipped entries itself), then only its rows are read.
+                if skip > 0, plan.exact, plan.ordered, !sort.isEmpty, let idSQL = plan.idSQL,
+                   let limit = query.limit, limit <= Self.pageReadByIDsLimit {
+                    for revision in try Self.page(db, idSQL: idSQL, arguments: plan.arguments, limit: limit, skip: skip, keeping: read)
+                    where selector.matches(revision.body, id: revision.id) {
+                        try emit(revision)
+                    }
+                    return
+                }
                 // Rows an exact, ordered index plan decides alone are skipped without reading
                 // their bodies, so a late page costs little more than an early one.
                 var unread = plan.exact && plan.ordered ? skip : 0
@@ -228,6 +238,29 @@ extension DocumentStore {
             if let callerError { throw callerError }
             throw error
         }
+    }
+
+    /// The most rows a late page reads by their IDs (``page(_:idSQL:arguments:limit:skip:keeping:)``);
+    /// a longer one steps through the plan's rows instead.
+    static let pageReadByIDsLimit = 1000
+
+    /// The winners of one page of an exact, sorted plan, in its order: the page's IDs from
+    /// the plan's index alone (`idSQL`, design documents left out, as the plan's rows are),
+    /// then their rows in one read. With `keeping`, bodies hold only those members.
+    private static func page(_ db: Database, idSQL: String, arguments: [any DatabaseValueConvertible], limit: Int, skip: Int,
+                             keeping: Set<String>?) throws -> [DocumentRevision] {
+        let ids = try String.fetchAll(db, sql: idSQL + " LIMIT ? OFFSET ?", arguments: StatementArguments(arguments + [max(0, limit), skip]))
+        guard !ids.isEmpty else { return [] }
+        var byID: [String: DocumentRevision] = [:]
+        let rows = try Row.fetchCursor(db, sql: """
+            SELECT \(QueryPlan.columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
+            WHERE d.deleted = 0 AND d.doc_id IN (SELECT value FROM json_each(?))
+            """, arguments: [TreeRows.idList(ids)])
+        while let row = try rows.next() {
+            let revision = try winnerRevision(row, keeping: keeping)
+            byID[revision.id] = revision
+        }
+        return ids.compactMap { byID[$0] }
     }
 
     /// The IDs of the documents ``find(_:)`` returns for `query`, in the same order and page,

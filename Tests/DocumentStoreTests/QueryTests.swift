@@ -206,3 +206,37 @@ import DocumentFormat
         #expect(try store.find(Query(selector: ["a.b.c": ["$gte": 1]])).map(\.id) == ["n"])
     }
 }
+
+extension QueryTests {
+    @Test("a late page of a sorted index read by its IDs equals the same page stepped to, design documents left out, deleted ones too")
+    func latePagesReadByIDs() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        try store.ensureIndex(fields: ["kind", "name"], name: "by-kind-name")
+        var writes: [DocumentStore.WriteOperation] = []
+        for index in 0..<40 {
+            let name = String(format: "Dish %02d", (index * 17) % 40)
+            let body: JSONObject = ["kind": "recipe", "name": .string(name), "notes": .string(String(repeating: "n", count: index))]
+            writes.append(.create(id: "doc-\(index)", body: body, attachments: []))
+        }
+        try store.write(writes)
+        // Would sort first and shift every page if it were counted.
+        try store.create(id: "_design/views", body: ["kind": "recipe", "name": "Dish 00 design"])
+        let deleted = try #require(try store.get(id: "doc-3"))
+        try store.delete(id: "doc-3", parent: deleted.rev)
+
+        func page(skip: Int, limit: Int, fields: [String]?) throws -> [DocumentRevision] {
+            var query = Query(selector: ["kind": "recipe"], sort: [SortField(field: "kind"), SortField(field: "name")], limit: limit, skip: skip)
+            query.fields = fields
+            return try store.find(query)
+        }
+        let everything = try page(skip: 0, limit: DocumentStore.pageReadByIDsLimit + 1, fields: nil)
+        #expect(everything.count == 39 && !everything.contains { $0.id.hasPrefix("_design/") || $0.id == "doc-3" })
+        for (skip, limit) in [(1, 5), (10, 7), (35, 10), (39, 3), (60, 5)] {
+            let expected = Array(everything.dropFirst(skip).prefix(limit))
+            #expect(try page(skip: skip, limit: limit, fields: nil) == expected, "skip \(skip), limit \(limit)")
+            #expect(try page(skip: skip, limit: limit, fields: ["name"]).map(\.body) == expected.map { ["name": $0.body["name"]!] })
+            #expect(try page(skip: skip, limit: limit, fields: ["name"]).map(\.id) == expected.map(\.id))
+        }
+    }
+}
