@@ -251,15 +251,7 @@ extension DocumentStore {
                              keeping: Set<String>?) throws -> [DocumentRevision] {
         let ids = try String.fetchAll(db, sql: idSQL + " LIMIT ? OFFSET ?", arguments: StatementArguments(arguments + [max(0, limit), skip]))
         guard !ids.isEmpty else { return [] }
-        var byID: [String: DocumentRevision] = [:]
-        let rows = try Row.fetchCursor(db, sql: """
-            SELECT \(QueryPlan.columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
-            WHERE d.deleted = 0 AND d.doc_id IN (SELECT value FROM json_each(?))
-            """, arguments: [TreeRows.idList(ids)])
-        while let row = try rows.next() {
-            let revision = try winnerRevision(row, keeping: keeping)
-            byID[revision.id] = revision
-        }
+        let byID = Dictionary(try winnerRevisions(db, withIDs: ids, keeping: keeping).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return ids.compactMap { byID[$0] }
     }
 

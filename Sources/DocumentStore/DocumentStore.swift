@@ -238,13 +238,16 @@ public final class DocumentStore: Sendable {
     /// check thousands of IDs at once.
     public func documents(withIDs ids: [String]) throws -> [DocumentRevision] {
         guard !ids.isEmpty else { return [] }
-        let json = TreeRows.idList(ids)
-        return try reading { db in
-            try Self.winnerRevisions(db, sql: """
-                SELECT \(QueryPlan.columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
-                WHERE d.deleted = 0 AND d.doc_id IN (SELECT value FROM json_each(?))
-                """, arguments: [json])
-        }
+        return try reading { db in try Self.winnerRevisions(db, withIDs: ids) }
+    }
+
+    /// The winning revisions of the live documents among `ids`, in the database's order; with
+    /// `keeping`, their bodies hold only those top-level members.
+    static func winnerRevisions(_ db: Database, withIDs ids: [String], keeping: Set<String>? = nil) throws -> [DocumentRevision] {
+        try winnerRevisions(db, sql: """
+            SELECT \(QueryPlan.columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
+            WHERE d.deleted = 0 AND d.doc_id IN (SELECT value FROM json_each(?))
+            """, arguments: [TreeRows.idList(ids)], keeping: keeping)
     }
 
     /// Any stored revision that still has its body, deleted ones included.
@@ -340,10 +343,11 @@ public final class DocumentStore: Sendable {
 
     /// The winners of a query selecting ``QueryPlan/columns``, read through a cursor: each row
     /// is read in place, where fetching the rows first would copy every body once more.
-    static func winnerRevisions(_ db: Database, sql: String, arguments: StatementArguments) throws -> [DocumentRevision] {
+    static func winnerRevisions(_ db: Database, sql: String, arguments: StatementArguments,
+                                keeping: Set<String>? = nil) throws -> [DocumentRevision] {
         var revisions: [DocumentRevision] = []
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let row = try rows.next() { revisions.append(try winnerRevision(row)) }
+        while let row = try rows.next() { revisions.append(try winnerRevision(row, keeping: keeping)) }
         return revisions
     }
 

@@ -16,7 +16,7 @@ extension ManagedObject {
         let ctx = try context()
         try ctx.performAndWait {
             let relationship = try relationshipDescription(key, toMany: false)
-            if let id { try checkPrimitiveDestination(id, of: relationship, in: ctx) }
+            if let id { try ctx.checkDestinationEntity(self, relationship, id.entityName) }
             guard try currentToOne(key) != id else { return }
             try primitiveSet(key, .toOne(id))
         }
@@ -33,20 +33,11 @@ extension ManagedObject {
             let relationship = try relationshipDescription(key, toMany: true)
             var checkedEntities = Set<String>()
             for id in ids where checkedEntities.insert(id.entityName).inserted {
-                try checkPrimitiveDestination(id, of: relationship, in: ctx)
+                try ctx.checkDestinationEntity(self, relationship, id.entityName)
             }
             guard try currentToMany(key) != ids else { return }
             try primitiveSet(key, .toMany(ids))
         }
     }
 
-    /// Refuses an ID whose entity is not the relationship's destination or one of its
-    /// sub-entities.
-    private func checkPrimitiveDestination(_ id: ObjectID, of relationship: RelationshipDescription, in ctx: ObjectContext) throws {
-        guard let wanted = ctx.model.entity(named: relationship.destinationEntityName),
-              let given = ctx.model.entity(named: id.entityName), ctx.model.entity(given, isKindOf: wanted) else {
-            throw ObjectGraphError.wrongDestination(entity: entity.name, key: relationship.name,
-                                                    expected: relationship.destinationEntityName, got: id.entityName)
-        }
-    }
 }

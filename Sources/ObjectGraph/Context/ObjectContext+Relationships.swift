@@ -11,8 +11,15 @@ extension ObjectContext {
 
     func checkDestination(_ source: ManagedObject, _ rel: RelationshipDescription, _ dest: ManagedObject) throws {
         try checkOwned(dest)
-        guard let want = model.entity(named: rel.destinationEntityName), model.entity(dest.entity, isKindOf: want) else {
-            throw ObjectGraphError.wrongDestination(entity: source.entity.name, key: rel.name, expected: rel.destinationEntityName, got: dest.entity.name)
+        try checkDestinationEntity(source, rel, dest.entity.name)
+    }
+
+    /// Refuses a destination of entity `entityName` unless it is the relationship's
+    /// destination entity or one of its sub-entities.
+    func checkDestinationEntity(_ source: ManagedObject, _ rel: RelationshipDescription, _ entityName: String) throws {
+        guard let want = model.entity(named: rel.destinationEntityName), let given = model.entity(named: entityName),
+              model.entity(given, isKindOf: want) else {
+            throw ObjectGraphError.wrongDestination(entity: source.entity.name, key: rel.name, expected: rel.destinationEntityName, got: entityName)
         }
     }
 

@@ -252,14 +252,7 @@ public struct SampleImporter {
         // again) are written too: report them as updates.
         for object in context.updatedObjects.sorted(by: { $0.objectID < $1.objectID })
         where !listed.contains(object.objectID.referenceString) && !listedTypes.contains(object.objectID.referenceString) {
-            let name = object.entity.attribute(named: "name") != nil ? (try object.string("name") ?? "") : ""
-            if listsChanges {
-                plan.changes.append(ImportChange(action: .update, entity: object.entity.name, id: object.objectID.referenceString,
-                                                 name: name, keys: object.changedKeys.sorted()))
-            } else {
-                plan.unlistedChanges[.update, default: [:]][object.entity.name, default: 0] += 1
-            }
-            plan.unchanged = max(0, plan.unchanged - 1)
+            try noteInverseUpdate(of: object, keys: object.changedKeys.sorted(), into: &plan)
         }
         return types.count + recipes.count + images.count + ingredients.count
     }
@@ -280,17 +273,23 @@ public struct SampleImporter {
             guard list != current else { continue }
             try type.setPrimitiveObjectIDs(list, forKey: inverse)
             if !listedTypes.contains(typeID.referenceString) && !type.isInserted {
-                let name = try type.string("name") ?? ""
-                if listsChanges {
-                    plan.changes.append(ImportChange(action: .update, entity: type.entity.name, id: typeID.referenceString,
-                                                     name: name, keys: [inverse]))
-                } else {
-                    plan.unlistedChanges[.update, default: [:]][type.entity.name, default: 0] += 1
-                }
-                plan.unchanged = max(0, plan.unchanged - 1)
+                try noteInverseUpdate(of: type, keys: [inverse], into: &plan)
             }
             try saved()
         }
+    }
+
+    /// Reports `object`, counted as unchanged when it was staged, as updated through an
+    /// inverse relationship (a type gaining a recipe) in the `keys` given.
+    private func noteInverseUpdate(of object: ManagedObject, keys: [String], into plan: inout ImportPlan) throws {
+        if listsChanges {
+            let name = object.entity.attribute(named: "name") != nil ? (try object.string("name") ?? "") : ""
+            plan.changes.append(ImportChange(action: .update, entity: object.entity.name, id: object.objectID.referenceString,
+                                             name: name, keys: keys))
+        } else {
+            plan.unlistedChanges[.update, default: [:]][object.entity.name, default: 0] += 1
+        }
+        plan.unchanged = max(0, plan.unchanged - 1)
     }
 
     /// The stored object with this ID, or a new one inserted with it.
