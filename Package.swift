@@ -192,9 +192,13 @@ let package = Package(
             ],
             resources: [.copy("Resources/app.js"), .copy("Resources/style.css")]
         ),
+        // Crash reports for a `recipes` built with the Swift runtime linked in statically (the
+        // fast build the README gives): names the runtime's static backtracer before it starts.
+        .target(name: "CStaticBacktrace"),
         .executableTarget(
             name: "recipes",
             dependencies: [
+                "CStaticBacktrace",
                 "CouchServer",
                 "RecipesWeb",
                 "RecipesKit",

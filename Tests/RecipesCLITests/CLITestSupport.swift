@@ -53,9 +53,9 @@ final class Sandbox: @unchecked Sendable {
         return try await process.finish()
     }
 
-    /// Starts `recipes` without waiting.
-    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunningProcess {
-        try RunningProcess(arguments: arguments, environment: environment.merging(extra) { $1 })
+    /// Starts `recipes` (or the program at `executable`) without waiting.
+    func start(_ arguments: [String], environment extra: [String: String] = [:], executable: URL? = nil) throws -> RunningProcess {
+        try RunningProcess(arguments: arguments, environment: environment.merging(extra) { $1 }, executable: executable)
     }
 
     /// Writes a file in the sandbox and returns its path.
@@ -74,14 +74,14 @@ final class RunningProcess: @unchecked Sendable {
     private let outURL: URL
     private let errURL: URL
 
-    init(arguments: [String], environment: [String: String]) throws {
+    init(arguments: [String], environment: [String: String], executable: URL? = nil) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         outURL = folder.appendingPathComponent("stdout")
         errURL = folder.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.executableURL = try CLIBinary.url()
+        process.executableURL = try executable ?? CLIBinary.url()
         process.arguments = arguments
         process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: outURL)
