@@ -18,41 +18,60 @@ public struct ModelVersionSet: Sendable {
     /// versions with `digest`.
     /// - Throws: ``ModelError`` for an invalid version or a missing/invalid current version.
     public static func load(contentsOf url: URL, digest: VersionDigest) throws -> ModelVersionSet {
-        let fm = FileManager.default
-        let names: [String]
+        let names = try versionNames(in: url)
+        var versions: [String: ObjectModel] = [:]
+        for name in names {
+            versions[name] = try ObjectModel.load(contentsOf: url.appendingPathComponent(name + ".xcdatamodel"), digest: digest)
+        }
+        return ModelVersionSet(versions: versions, currentVersionName: try currentVersionName(in: url, among: names))
+    }
+
+    /// Loads only the current version of the `.xcdatamodeld` folder at `url` (see
+    /// ``load(contentsOf:digest:)`` for how it is picked): all that opening a store with
+    /// the model needs, without parsing the older versions at every start of a program.
+    /// - Throws: ``ModelError`` for an invalid current version or a missing/invalid
+    ///   `.xccurrentversion`.
+    public static func loadCurrent(contentsOf url: URL, digest: VersionDigest) throws -> ObjectModel {
+        let name = try currentVersionName(in: url, among: try versionNames(in: url))
+        return try ObjectModel.load(contentsOf: url.appendingPathComponent(name + ".xcdatamodel"), digest: digest)
+    }
+
+    /// The names of the `.xcdatamodel` versions inside `url`, without the extension, sorted.
+    private static func versionNames(in url: URL) throws -> [String] {
+        let entries: [String]
         do {
-            names = try fm.contentsOfDirectory(atPath: url.path)
+            entries = try FileManager.default.contentsOfDirectory(atPath: url.path)
         } catch {
             throw ModelError(file: url.path, line: 0, element: "xcdatamodeld", reason: "cannot list the folder (\(error.localizedDescription)); check the path")
         }
-        var versions: [String: ObjectModel] = [:]
-        for n in names.sorted() where n.hasSuffix(".xcdatamodel") {
-            let model = try ObjectModel.load(contentsOf: url.appendingPathComponent(n), digest: digest)
-            versions[String(n.dropLast(".xcdatamodel".count))] = model
-        }
-        guard !versions.isEmpty else {
+        let names = entries.filter { $0.hasSuffix(".xcdatamodel") }.map { String($0.dropLast(".xcdatamodel".count)) }.sorted()
+        guard !names.isEmpty else {
             throw ModelError(file: url.path, line: 0, element: "xcdatamodeld", reason: "no .xcdatamodel version inside; add one")
         }
+        return names
+    }
+
+    /// The current version's name: the one the `.xccurrentversion` plist names, or the only
+    /// version when there is no plist.
+    private static func currentVersionName(in url: URL, among names: [String]) throws -> String {
         let plistURL = url.appendingPathComponent(".xccurrentversion")
-        var current: String
-        if fm.fileExists(atPath: plistURL.path) {
-            let plistPath = plistURL.path
-            guard let data = fm.contents(atPath: plistPath),
-                  let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
-                  let name = plist["_XCCurrentVersionName"] as? String else {
-                throw ModelError(file: plistPath, line: 1, element: "_XCCurrentVersionName", reason: "not a property list naming the current version; write a dict with key _XCCurrentVersionName")
+        let plistPath = plistURL.path
+        guard FileManager.default.fileExists(atPath: plistPath) else {
+            guard names.count == 1 else {
+                throw ModelError(file: plistPath, line: 0, element: ".xccurrentversion", reason: "several versions but no .xccurrentversion; add one naming the current version")
             }
-            current = name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
-            guard versions[current] != nil else {
-                throw ModelError(file: plistPath, line: 1, element: "_XCCurrentVersionName", reason: "names version \"\(name)\" which is not in the folder (have \(versions.keys.sorted().joined(separator: ", "))); fix the name")
-            }
-        } else {
-            guard versions.count == 1 else {
-                throw ModelError(file: plistURL.path, line: 0, element: ".xccurrentversion", reason: "several versions but no .xccurrentversion; add one naming the current version")
-            }
-            current = versions.keys.first!
+            return names[0]
         }
-        return ModelVersionSet(versions: versions, currentVersionName: current)
+        guard let data = FileManager.default.contents(atPath: plistPath),
+              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any],
+              let name = plist["_XCCurrentVersionName"] as? String else {
+            throw ModelError(file: plistPath, line: 1, element: "_XCCurrentVersionName", reason: "not a property list naming the current version; write a dict with key _XCCurrentVersionName")
+        }
+        let current = name.hasSuffix(".xcdatamodel") ? String(name.dropLast(".xcdatamodel".count)) : name
+        guard names.contains(current) else {
+            throw ModelError(file: plistPath, line: 1, element: "_XCCurrentVersionName", reason: "names version \"\(name)\" which is not in the folder (have \(names.joined(separator: ", "))); fix the name")
+        }
+        return current
     }
 
     /// The version whose hash is `versionHash` (to open a store written with an older version).

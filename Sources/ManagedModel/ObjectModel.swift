@@ -64,7 +64,7 @@ public final class ObjectModel: Sendable {
     /// current version of a `.xcdatamodeld` folder, hashing versions with `digest`.
     /// - Throws: ``ModelError`` naming file, line and element when the model is invalid.
     public static func load(contentsOf url: URL, digest: VersionDigest) throws -> ObjectModel {
-        if url.pathExtension == "xcdatamodeld" { return try ModelVersionSet.load(contentsOf: url, digest: digest).current }
+        if url.pathExtension == "xcdatamodeld" { return try ModelVersionSet.loadCurrent(contentsOf: url, digest: digest) }
         var isDirectory: ObjCBool = false
         var fileURL = url
         var name = url.deletingPathExtension().lastPathComponent

@@ -204,6 +204,31 @@ struct ModelLoadingTests {
         try Data(plist.utf8).write(to: dir.appendingPathComponent(".xccurrentversion"))
         #expect(throws: ModelError.self) { try ModelVersionSet.load(contentsOf: dir) }
         #expect(throws: ModelError.self) { try ObjectModel.load(contentsOf: dir.appendingPathComponent("Missing.xcdatamodel")) }
+        #expect(throws: ModelError.self) { try ObjectModel.load(contentsOf: dir) }
+    }
+
+    @Test("the current version alone: the same model, and older versions are not read")
+    func loadsTheCurrentVersionAlone() throws {
+        let whole = try ModelVersionSet.load(contentsOf: TestSupport.recipesModeld)
+        let current = try ObjectModel.load(contentsOf: TestSupport.recipesModeld)
+        #expect(current.versionHash == whole.current.versionHash)
+        #expect(current.entities.map(\.name) == whole.current.entities.map(\.name))
+
+        // A broken older version fails the whole set but not the current version.
+        let temporary = try TemporaryDirectory("og")
+        let dir = temporary.file("Test.xcdatamodeld")
+        for (version, xml) in [("V1", Data("<model><entity name=".utf8)), ("V2", TestSupport.modelXML("<entity name=\"A\"/>"))] {
+            let folder = dir.appendingPathComponent("\(version).xcdatamodel")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try xml.write(to: folder.appendingPathComponent("contents"))
+        }
+        let plist = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<plist version=\"1.0\"><dict><key>_XCCurrentVersionName</key><string>V2.xcdatamodel</string></dict></plist>"
+        try Data(plist.utf8).write(to: dir.appendingPathComponent(".xccurrentversion"))
+        #expect(throws: ModelError.self) { try ModelVersionSet.load(contentsOf: dir) }
+        #expect(try ObjectModel.load(contentsOf: dir).entities.map(\.name) == ["A"])
+        // Without the plist, several versions leave the current one undecided.
+        try FileManager.default.removeItem(at: dir.appendingPathComponent(".xccurrentversion"))
+        #expect(throws: ModelError.self) { try ObjectModel.load(contentsOf: dir) }
     }
 }
 

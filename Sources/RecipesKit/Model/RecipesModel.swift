@@ -14,22 +14,24 @@ public enum RecipesModel {
 
     /// Every version of the bundled model, loaded once per process.
     public static func versions() throws(RecipesError) -> ModelVersionSet {
-        switch cached {
-        case .success(let set): return set
-        case .failure(let error): throw error
-        }
+        try cachedVersions.get()
     }
 
-    /// The current version of the bundled model.
+    /// The current version of the bundled model, loaded once per process without the older
+    /// versions (every command opens its store with it, so a start parses one version).
     public static func current() throws(RecipesError) -> ObjectModel {
-        try versions().current
+        try cachedCurrent.get()
     }
 
-    private static let cached: Result<ModelVersionSet, RecipesError> = {
+    private static let cachedVersions = loading { try ModelVersionSet.load(contentsOf: modelURL) }
+    private static let cachedCurrent = loading { try ObjectModel.load(contentsOf: modelURL) }
+
+    /// The outcome of loading the bundled model, a failure naming its path.
+    private static func loading<Model>(_ load: () throws -> Model) -> Result<Model, RecipesError> {
         do {
-            return .success(try ModelVersionSet.load(contentsOf: modelURL))
+            return .success(try load())
         } catch {
             return .failure(.modelUnavailable(path: modelURL.path, reason: "\(error)"))
         }
-    }()
+    }
 }
