@@ -210,13 +210,14 @@ extension DocumentStore {
                 var toSkip = skip - unread
                 var handed = 0
                 var gathered: [DocumentRevision] = []
-                let cursor = try Row.fetchCursor(db, sql: plan.sql, arguments: StatementArguments(plan.arguments))
+                let sql = read == nil ? plan.sql : plan.readingPartially().sql
+                let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(plan.arguments))
                 while let row = try cursor.next() {
                     if unread > 0 {
                         if !DesignDocuments.isDesign(row[0]) { unread -= 1 }
                         continue
                     }
-                    let revision = try Self.winnerRevision(row, keeping: read)
+                    let revision = try Self.winnerRevision(row, keeping: read, in: db)
                     guard selector.matches(revision.body, id: revision.id), !DesignDocuments.isDesign(revision.id) else { continue }
                     guard plan.ordered else {
                         gathered.append(revision)

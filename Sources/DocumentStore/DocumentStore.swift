@@ -245,7 +245,8 @@ public final class DocumentStore: Sendable {
     /// `keeping`, their bodies hold only those top-level members.
     static func winnerRevisions(_ db: Database, withIDs ids: [String], keeping: Set<String>? = nil) throws -> [DocumentRevision] {
         try winnerRevisions(db, sql: """
-            SELECT \(QueryPlan.columns) FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
+            SELECT \(keeping == nil ? QueryPlan.columns : LongBodyReader.partialColumns)
+            FROM docs d JOIN revs r ON r.rev_num = d.winner_rev_num
             WHERE d.deleted = 0 AND d.doc_id IN (SELECT value FROM json_each(?))
             """, arguments: [TreeRows.idList(ids)], keeping: keeping)
     }
@@ -347,15 +348,22 @@ public final class DocumentStore: Sendable {
                                 keeping: Set<String>? = nil) throws -> [DocumentRevision] {
         var revisions: [DocumentRevision] = []
         let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
-        while let row = try rows.next() { revisions.append(try winnerRevision(row, keeping: keeping)) }
+        while let row = try rows.next() { revisions.append(try winnerRevision(row, keeping: keeping, in: db)) }
         return revisions
     }
 
     /// Builds a winner from a row of `doc_id, seq, rev_num, rev, parent, deleted, leaf, body, atts`.
-    /// With `keeping`, the body holds only those top-level members.
-    static func winnerRevision(_ row: Row, keeping: Set<String>? = nil) throws -> DocumentRevision {
+    /// With `keeping`, the body holds only those top-level members; a row of a partial read
+    /// (``LongBodyReader/partialColumns``) that left its long body out has them read from
+    /// `db` by ``LongBodyReader``.
+    static func winnerRevision(_ row: Row, keeping: Set<String>? = nil, in db: Database? = nil) throws -> DocumentRevision {
         let rev = RevRow(revNum: row[2], rev: try TreeRows.parseRev(row[3]), parent: row[4], deleted: row[5],
                          leaf: row[6], body: row[7], atts: row[8])
+        if let keeping, let db, rev.body == nil, row.count > 9, (row[9] as Int64?) != nil {
+            var revision = try TreeRows.revision(rev, id: row[0], sequence: row[1])
+            revision.body = try LongBodyReader.members(keeping, ofRevision: rev.revNum, in: db)
+            return revision
+        }
         return try TreeRows.revision(rev, id: row[0], sequence: row[1], keeping: keeping)
     }
 

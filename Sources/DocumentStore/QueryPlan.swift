@@ -13,7 +13,7 @@ struct QueryPlan {
     }
 
     let index: QueryIndex?
-    let sql: String
+    private(set) var sql: String
     let arguments: [any DatabaseValueConvertible]
     /// Rows come in the query's sort order, so reading can stop after skip + limit matches.
     let ordered: Bool
@@ -32,6 +32,17 @@ struct QueryPlan {
     var idSQL: String?
 
     static let columns = "d.doc_id, d.seq, r.rev_num, r.rev, r.parent, r.deleted, r.leaf, r.body, r.atts"
+
+    /// The same plan for a partial read: its rows leave out long bodies, whose members
+    /// ``LongBodyReader`` then reads from their beginning. Every plan's SQL starts with
+    /// ``columns``; one that did not would be kept as it is, reading whole bodies.
+    func readingPartially() -> QueryPlan {
+        let full = "SELECT \(Self.columns)"
+        guard sql.hasPrefix(full) else { return self }
+        var plan = self
+        plan.sql = "SELECT \(LongBodyReader.partialColumns)" + sql.dropFirst(full.count)
+        return plan
+    }
 
     /// A full scan of live documents.
     static func scan(sort: [SortKey]) -> QueryPlan {
