@@ -191,4 +191,16 @@ struct RecipesConfigurationTests {
             try resolve(.init(store: "somewhere/"), ["HOME": home.url.path], in: home)
         }
     }
+
+    @Test("a store location of spaces and tabs is refused; a name with spaces in it is not")
+    func blankStorePath() throws {
+        let home = try TemporaryDirectory()
+        for blank in ["", " ", "\t \t", "\u{00A0}\u{2003}"] {
+            #expect(throws: RecipesConfigurationError.invalidStorePath(path: blank, source: "--store")) {
+                try resolve(.init(store: blank), ["HOME": home.url.path], in: home)
+            }
+        }
+        let spaced = try resolve(.init(store: " my book.sqlite "), ["HOME": home.url.path], in: home)
+        #expect(spaced.storeURL.lastPathComponent == " my book.sqlite ")
+    }
 }

@@ -226,7 +226,7 @@ public struct RecipesConfiguration: Sendable, Equatable {
     private static func storeFile(
         _ path: String, source: String, currentDirectory: URL, home: URL
     ) throws(RecipesConfigurationError) -> URL {
-        guard !path.trimmingCharacters(in: .whitespaces).isEmpty, !path.hasSuffix("/") else {
+        guard !isBlank(path), !path.hasSuffix("/") else {
             throw .invalidStorePath(path: path, source: source)
         }
         let url = expandedPath(path, currentDirectory: currentDirectory, home: home)
@@ -235,6 +235,12 @@ public struct RecipesConfiguration: Sendable, Equatable {
             throw .invalidStorePath(path: path, source: source)
         }
         return url
+    }
+
+    /// Whether `text` holds only spaces and tabs (what `CharacterSet.whitespaces` holds),
+    /// checked without Foundation's string bridging, which every command's start would pay.
+    static func isBlank(_ text: String) -> Bool {
+        text.unicodeScalars.allSatisfy { $0 == "\t" || $0.properties.generalCategory == .spaceSeparator }
     }
 
     private static func remoteLocation(
