@@ -68,7 +68,7 @@ extern void _swift_stdlib_overrideUnsafeArgvArgc(char **argv, int argc) __attrib
 // glibc calls each constructor with the program's argc, argv and environment.
 __attribute__((constructor(101))) static void chooseStaticBacktracer(int argc, char **argv, char **envp) {
     (void)envp;
-    if (getenv("SWIFT_BACKTRACE") != NULL) return;
+    if (argv == NULL || argc < 0 || getenv("SWIFT_BACKTRACE") != NULL) return;
     // A shared Swift runtime exports its entry points and finds its own backtracer.
     if (dlsym(RTLD_DEFAULT, "swift_retain") != NULL) return;
 
@@ -91,6 +91,5 @@ __attribute__((constructor(101))) static void chooseStaticBacktracer(int argc, c
     char setting[PATH_MAX + 32];
     int written = snprintf(setting, sizeof setting, "swift-backtrace=%s", chosenPath);
     if (written <= 0 || (size_t)written >= sizeof setting) return;
-    if (argv == NULL || argc < 0) return;
     if (setenv("SWIFT_BACKTRACE", setting, 0) == 0) _swift_stdlib_overrideUnsafeArgvArgc(argv, argc);
 }

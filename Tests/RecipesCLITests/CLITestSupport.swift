@@ -53,9 +53,9 @@ final class Sandbox: @unchecked Sendable {
         return try await process.finish()
     }
 
-    /// Starts `recipes` (or the program at `executable`) without waiting.
-    func start(_ arguments: [String], environment extra: [String: String] = [:], executable: URL? = nil) throws -> RunningProcess {
-        try RunningProcess(arguments: arguments, environment: environment.merging(extra) { $1 }, executable: executable)
+    /// Starts `recipes` without waiting.
+    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunningProcess {
+        try RunningProcess(arguments: arguments, environment: environment.merging(extra) { $1 })
     }
 
     /// Writes a file in the sandbox and returns its path.
