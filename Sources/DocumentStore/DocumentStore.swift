@@ -63,11 +63,6 @@ public final class DocumentStore: Sendable {
             configuration.busyMode = .timeout(options.busyTimeout)
             // ``inTransaction(_:)`` keeps one transaction open across several writer accesses.
             configuration.allowsUnsafeTransactions = true
-            configuration.prepareDatabase { db in
-                // Every commit is on disk before it returns, so a replication checkpoint written
-                // after a batch can never outlive the batch, even across a power cut.
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-            }
             try Self.createPrivateFile(path)
             try Self.refuseRollbackJournalFile(path)
             pool = try Self.openPool(path: path, configuration: configuration)
@@ -123,6 +118,10 @@ public final class DocumentStore: Sendable {
         while true {
             do {
                 let pool = try DatabasePool(path: path, configuration: configuration)
+                // Every commit is on disk before it returns: what a command reports as saved
+                // survives a power cut. GRDB's WAL set-up leaves the writer at NORMAL (commits
+                // synced only at checkpoints), so FULL is set after it, on the writer.
+                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
                 // An up-to-date file is only read at open: no write transaction, no fsync.
                 if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
                     if let foreign = try pool.read({ try StoreSchema.foreignTables($0) }) {
