@@ -2,8 +2,9 @@ import Foundation
 import PackagePlugin
 
 /// Generates the typed entity views of every `.xcdatamodeld` folder inside a target: one
-/// `<Model>Entities.swift` per model, written by the `entity-codegen` tool into the plugin's
-/// work directory and compiled with the target. The command runs again whenever a file of
+/// `<Model>Entities.swift` per model, and `<Model>ModelDefinition.swift`, the current version
+/// compiled in (so the target builds its model without parsing XML at start), written by the
+/// `entity-codegen` tool into the plugin's work directory and compiled with the target. The command runs again whenever a file of
 /// the model changes; an invalid model fails the build at the model's file and line.
 @main
 struct EntityCodegenPlugin: BuildToolPlugin {
@@ -16,13 +17,14 @@ struct EntityCodegenPlugin: BuildToolPlugin {
         }
         return try models.map { model in
             let name = model.deletingPathExtension().lastPathComponent
-            let output = context.pluginWorkDirectoryURL.appendingPathComponent("\(name)Entities.swift")
+            let entities = context.pluginWorkDirectoryURL.appendingPathComponent("\(name)Entities.swift")
+            let definition = context.pluginWorkDirectoryURL.appendingPathComponent("\(name)ModelDefinition.swift")
             return .buildCommand(
-                displayName: "Generating entity types from \(model.lastPathComponent)",
+                displayName: "Generating entity types and the compiled model from \(model.lastPathComponent)",
                 executable: tool.url,
-                arguments: [model.path, output.path],
+                arguments: [model.path, entities.path, definition.path],
                 inputFiles: try Self.files(in: model),
-                outputFiles: [output])
+                outputFiles: [entities, definition])
         }
     }
 

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Validates a ``ParsedModel`` and turns it into an ``ObjectModel``: resolves parents and
+/// Validates a ``ModelDefinition`` and turns it into an ``ObjectModel``: resolves parents and
 /// inheritance, checks destinations and inverses, and computes version hashes.
 struct ModelBuilder {
-    let parsed: ParsedModel
+    let definition: ModelDefinition
     let path: String
     let name: String
     let digest: VersionDigest
@@ -19,9 +19,9 @@ struct ModelBuilder {
 
     func build() throws -> ObjectModel {
         // Entity names: present and unique.
-        var byName: [String: ParsedModel.Entity] = [:]
+        var byName: [String: ModelDefinition.Entity] = [:]
         var order: [String] = []
-        for entity in parsed.entities {
+        for entity in definition.entities {
             guard let n = entity.element.attributes["name"], !n.isEmpty else {
                 throw fail(entity.element.line, "entity", "entity without a name; add name=\"…\"")
             }
@@ -143,7 +143,7 @@ struct ModelBuilder {
         return ObjectModel(name: name, entities: entities, versionHash: modelHash, sourcePath: path)
     }
 
-    private func buildAttribute(_ el: ParsedModel.Element, entity: String) throws -> AttributeDescription {
+    private func buildAttribute(_ el: ModelDefinition.Element, entity: String) throws -> AttributeDescription {
         let a = el.attributes
         guard let n = a["name"], !n.isEmpty else {
             throw fail(el.line, "attribute of entity \"\(entity)\"", "attribute without a name; add name=\"…\"")
@@ -196,7 +196,7 @@ struct ModelBuilder {
         return attribute
     }
 
-    private func buildRelationship(_ el: ParsedModel.Element, entity: String, entities: [String: ParsedModel.Entity]) throws -> RelationshipDescription {
+    private func buildRelationship(_ el: ModelDefinition.Element, entity: String, entities: [String: ModelDefinition.Entity]) throws -> RelationshipDescription {
         let a = el.attributes
         guard let n = a["name"], !n.isEmpty else {
             throw fail(el.line, "relationship of entity \"\(entity)\"", "relationship without a name; add name=\"…\"")

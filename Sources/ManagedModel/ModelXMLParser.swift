@@ -9,7 +9,7 @@ final class ModelXMLParser: NSObject, XMLParserDelegate {
     /// Deepest element nesting accepted (Xcode's models use five levels).
     static let maximumDepth = 64
 
-    private var model = ParsedModel()
+    private var model = ModelDefinition()
     private var sawModelRoot = false
     private var stack: [String] = []
     private var failure: ModelError?
@@ -18,7 +18,7 @@ final class ModelXMLParser: NSObject, XMLParserDelegate {
 
     private init(path: String) { self.path = path }
 
-    static func parse(data: Data, path: String) throws -> ParsedModel {
+    static func parse(data: Data, path: String) throws -> ModelDefinition {
         // FoundationXML traps on some invalid UTF-8 it is handed back by libxml2 (found by
         // fuzzing), so bytes that are not UTF-8 are refused before they reach it.
         if let line = firstInvalidUTF8Line(in: data) {
@@ -79,7 +79,7 @@ final class ModelXMLParser: NSObject, XMLParserDelegate {
         }
         defer { stack.append(elementName) }
         let parent = stack.last
-        let element = ParsedModel.Element(attributes: attributeDict, line: parser.lineNumber)
+        let element = ModelDefinition.Element(attributes: attributeDict, line: parser.lineNumber)
         // Only elements on the model's own paths count; look-alikes elsewhere are ignored.
         let path = stack.joined(separator: "/")
         let inEntity = path == "model/entity" && !model.entities.isEmpty
@@ -94,7 +94,7 @@ final class ModelXMLParser: NSObject, XMLParserDelegate {
         case ("entity", "relationship") where inEntity:
             model.entities[model.entities.count - 1].relationships.append(element)
         case ("entity", "fetchIndex") where inEntity:
-            model.entities[model.entities.count - 1].fetchIndexes.append((element, []))
+            model.entities[model.entities.count - 1].fetchIndexes.append(.init(element: element))
         case ("fetchIndex", "fetchIndexElement") where inFetchIndex:
             let e = model.entities.count - 1
             let f = model.entities[e].fetchIndexes.count - 1

@@ -3,7 +3,8 @@ public import Foundation
 /// A loaded object model: the entities an application works with.
 ///
 /// Load one with ``ObjectModel/load(contentsOf:digest:)`` (a `.xcdatamodel` folder or its
-/// `contents` file) or a whole versioned `.xcdatamodeld` with ``ModelVersionSet``.
+/// `contents` file) or a whole versioned `.xcdatamodeld` with ``ModelVersionSet``, or build
+/// one from definitions compiled into the program with ``ObjectModel/build(_:name:path:digest:)``.
 ///
 /// Version hashes are digests (see ``VersionDigest``; SHA-256 in hex when ObjectGraph loads
 /// the model) of structural definitions, so two models hash alike exactly when a store
@@ -85,7 +86,14 @@ public final class ObjectModel: Sendable {
     /// Loads a model from XML bytes in Xcode's model format, hashing versions with `digest`;
     /// `path` names it in errors.
     public static func load(xml: Data, name: String, path: String, digest: VersionDigest) throws -> ObjectModel {
-        let parsed = try ModelXMLParser.parse(data: xml, path: path)
-        return try ModelBuilder(parsed: parsed, path: path, name: name, digest: digest).build()
+        try build(ModelDefinition(xml: xml, path: path), name: name, path: path, digest: digest)
+    }
+
+    /// Validates a model version's definitions and builds the model, hashing versions with
+    /// `digest`: the same model, with the same version hashes, as loading the XML they came
+    /// from. `name` is the model's name and `path` names it in errors.
+    /// - Throws: ``ModelError`` naming file, line and element when the model is invalid.
+    public static func build(_ definition: ModelDefinition, name: String, path: String, digest: VersionDigest) throws -> ObjectModel {
+        try ModelBuilder(definition: definition, path: path, name: name, digest: digest).build()
     }
 }

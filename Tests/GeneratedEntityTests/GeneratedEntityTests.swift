@@ -168,4 +168,19 @@ struct GeneratedEntityTests {
         #expect(try Loan.fetch(in: context).isEmpty)
         #expect(try Book.fetch(in: context).isEmpty)
     }
+
+    @Test("the compiled definition is the XML's current version, every character of its text kept, and builds the same model")
+    func compiledDefinition() throws {
+        let url = try #require(Bundle.module.url(forResource: "Shelf", withExtension: "xcdatamodeld"))
+        let versions = try ModelVersionSet.load(contentsOf: url)
+        let path = versions.current.sourcePath
+        #expect(ShelfModelDefinition.definition == (try ModelDefinition(xml: try Data(contentsOf: URL(fileURLWithPath: path)), path: path)))
+        let title = ShelfModelDefinition.definition.entities.first { $0.element.attributes["name"] == "Book" }?
+            .attributes.first { $0.attributes["name"] == "title" }
+        #expect(title?.userInfo["note"] == "Text the compiled definition must carry unchanged: \"quotes\", a backslash \\ and \\(no interpolation), #\"raw\"#, a tab\tand a line\nbreak, ✓ and é.")
+        let built = try ObjectModel.build(ShelfModelDefinition.definition, name: ShelfModelDefinition.versionName, path: ShelfModelDefinition.sourcePath)
+        #expect(built.name == versions.current.name)
+        #expect(built.versionHash == versions.current.versionHash)
+        #expect(built.entityVersionHashes == versions.current.entityVersionHashes)
+    }
 }

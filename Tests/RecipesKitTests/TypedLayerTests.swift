@@ -13,6 +13,20 @@ struct TypedLayerTests {
         #expect(try RecipesModel.versions().versions.count >= 1)
     }
 
+    @Test("the model compiled into the module is the bundled XML's current version: same definitions, same hashes")
+    func compiledModelIsTheXMLCurrentVersion() throws {
+        let versions = try RecipesModel.versions()
+        let path = versions.current.sourcePath
+        let parsed = try ModelDefinition(xml: try Data(contentsOf: URL(fileURLWithPath: path)), path: path)
+        #expect(RecipesModelDefinition.definition == parsed)
+        #expect(RecipesModelDefinition.versionName == versions.currentVersionName)
+        let compiled = try RecipesModel.current()
+        #expect(compiled.name == versions.current.name)
+        #expect(compiled.versionHash == versions.current.versionHash)
+        #expect(compiled.entityVersionHashes == versions.current.entityVersionHashes)
+        #expect(compiled.entities.map(\.name) == versions.current.entities.map(\.name))
+    }
+
     @Test("typed properties round-trip through a save and a fresh context")
     func roundTrip() throws {
         let container = try RecipesContainer.inMemory()

@@ -30,6 +30,13 @@ extension ObjectModel {
     public static func load(xml: Data, name: String, path: String) throws -> ObjectModel {
         try load(xml: xml, name: name, path: path, digest: .sha256)
     }
+
+    /// Builds a model from a version's definitions (such as those `entity-codegen` compiles
+    /// into a program), with SHA-256 version hashes; `path` names it in errors.
+    /// - Throws: `ModelError` naming file, line and element when the model is invalid.
+    public static func build(_ definition: ModelDefinition, name: String, path: String) throws -> ObjectModel {
+        try build(definition, name: name, path: path, digest: .sha256)
+    }
 }
 
 extension ModelVersionSet {

@@ -1,8 +1,9 @@
 public import Foundation
 public import ObjectGraph
 
-/// The recipes object model (`Recipe`, `Ingredient`, `RecipeType`, `Image`), read from the
-/// `Recipes.xcdatamodeld` shipped as a resource of this module, so a program built with
+/// The recipes object model (`Recipe`, `Ingredient`, `RecipeType`, `Image`) of
+/// `Recipes.xcdatamodeld`: its current version compiled into this module (built at start
+/// without parsing XML), every version shipped as a resource, so a program built with
 /// RecipesKit finds its schema from any working directory.
 public enum RecipesModel {
     /// The bundled `Recipes.xcdatamodeld` folder (every model version).
@@ -17,14 +18,20 @@ public enum RecipesModel {
         try cachedVersions.get()
     }
 
-    /// The current version of the bundled model, loaded once per process without the older
-    /// versions (every command opens its store with it, so a start parses one version).
+    /// The current version of the model, built once per process from its definition compiled
+    /// into this module: every command opens its store with it, so no start reads, decodes or
+    /// parses the model's XML. It is the model ``versions()`` gives as current.
     public static func current() throws(RecipesError) -> ObjectModel {
         try cachedCurrent.get()
     }
 
     private static let cachedVersions = loading { try ModelVersionSet.load(contentsOf: modelURL) }
-    private static let cachedCurrent = loading { try ObjectModel.load(contentsOf: modelURL) }
+    // Built from the definition `EntityCodegenPlugin` compiles in from the same folder: the
+    // model loading the XML gives, without reading, decoding or parsing it at every start.
+    private static let cachedCurrent = loading {
+        try ObjectModel.build(RecipesModelDefinition.definition, name: RecipesModelDefinition.versionName,
+                              path: RecipesModelDefinition.sourcePath)
+    }
 
     /// The outcome of loading the bundled model, a failure naming its path.
     private static func loading<Model>(_ load: () throws -> Model) -> Result<Model, RecipesError> {
