@@ -21,6 +21,12 @@ public final class DocumentStore: Sendable {
         /// object on the same file) to release the write lock before it fails with a
         /// transient ``DocumentStoreError/sqlite(_:)``, in seconds.
         public var busyTimeout: Double = 30
+        /// Opens the file for reading only: every write fails, and the file must already be a
+        /// store with the current schema (a missing file or an older schema is
+        /// ``DocumentStoreError/storage(_:)``, since making or upgrading it would write). A
+        /// program that only reads opens this way and writes nothing, not even SQLite's
+        /// journal set-up.
+        public var readOnly = false
         /// The defaults.
         public init() {}
     }
@@ -54,7 +60,8 @@ public final class DocumentStore: Sendable {
     /// The writer's page cache while ``inTransaction(_:)`` is open, in KiB.
     private static let transactionCacheKiB = 32768
 
-    /// Opens the store at `path`, creating the file and its schema if needed.
+    /// Opens the store at `path`, creating the file and its schema if needed (unless
+    /// ``Options/readOnly``).
     public init(path: String, options: Options = .init()) throws {
         self.path = path
         self.options = options
@@ -63,7 +70,14 @@ public final class DocumentStore: Sendable {
             configuration.busyMode = .timeout(options.busyTimeout)
             // ``inTransaction(_:)`` keeps one transaction open across several writer accesses.
             configuration.allowsUnsafeTransactions = true
-            try Self.createPrivateFile(path)
+            configuration.readonly = options.readOnly
+            if options.readOnly {
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw DocumentStoreError.storage("cannot open the store \(path) for reading: there is no such file")
+                }
+            } else {
+                try Self.createPrivateFile(path)
+            }
             try Self.refuseRollbackJournalFile(path)
             pool = try Self.openPool(path: path, configuration: configuration)
             (storeID, creationTime) = try pool.read { db in
@@ -121,13 +135,19 @@ public final class DocumentStore: Sendable {
                 // Every commit is on disk before it returns: what a command reports as saved
                 // survives a power cut. GRDB's WAL set-up leaves the writer at NORMAL (commits
                 // synced only at checkpoints), so FULL is set after it, on the writer.
-                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+                if !configuration.readonly {
+                    try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+                }
                 // An up-to-date file is only read at open: no write transaction, no fsync.
                 if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
                     if let foreign = try pool.read({ try StoreSchema.foreignTables($0) }) {
                         try? pool.close()
                         throw DocumentStoreError.foreignDatabase(
                             path: path, reason: "it is an SQLite database of another program (its tables: \(foreign.prefix(5).joined(separator: ", ")))")
+                    }
+                    if configuration.readonly {
+                        try? pool.close()
+                        throw DocumentStoreError.storage("cannot open the store \(path) for reading: its schema is older or missing, and bringing it up to date writes; open it for writing")
                     }
                     do {
                         try migrator.migrate(pool)

@@ -51,7 +51,9 @@ struct ListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let session = try await Session.open(global)
+            // The watch stays open and, when its file is replaced under it, empties the old
+            // write-ahead log beside the path: a write, so it opens the store for writing.
+            let session = try await Session.open(global, purpose: watch ? .normal : .browsing)
             let query = RecipeQuery(type: type, search: search, sort: sort, limit: limit, offset: offset)
             if watch {
                 try await ListWatch(store: session.store, query: query).run()

@@ -10,6 +10,10 @@ struct Session {
     enum Purpose {
         /// A command that reads or changes recipes: seeds a never-initialised store.
         case normal
+        /// A command that only reads (`list` without `--watch`, `show`, `types`, `status`): a store that is
+        /// ready (seeded, current schema and model) is opened for reading only, so the command
+        /// writes nothing and skips the writer's set-up; any other is opened as for `.normal`.
+        case browsing
         /// `import`: never seeds (the user brings their own data).
         case importing
     }
@@ -49,20 +53,30 @@ struct Session {
         }
         var logger = Logger(label: "recipes") { StreamLogHandler.standardError(label: $0) }
         logger.logLevel = options.verbose ? .info : .warning
-        let store: RecipesStore
-        do {
-            store = waitsForWriters ? try RecipesStore(url: configuration.storeURL)
-                : try RecipesStore(url: configuration.storeURL, lockWait: interactiveLockWait)
-        } catch where error.isStoreLocked {
-            throw CommandFailure(message: lockedMessage(path: configuration.storeURL.path))
-        } catch {
-            throw CommandFailure(message: error.description)
-        }
+        var passwordFile: URL?
         if unlocking != .never {
-            let passwordFile: URL?
             do { passwordFile = try configuration.checkedPasswordFileURL() } catch {
                 throw CommandFailure(message: "\(error)")
             }
+        }
+        let store: RecipesStore
+        let openedForReading: Bool
+        // Unlocking may write (a store's first password records its key check), so a command
+        // given a password opens for writing.
+        if purpose == .browsing, passwordFile == nil, unlocking != .required, let ready = readyForReading(configuration.storeURL) {
+            (store, openedForReading) = (ready, true)
+        } else {
+            do {
+                store = waitsForWriters ? try RecipesStore(url: configuration.storeURL)
+                    : try RecipesStore(url: configuration.storeURL, lockWait: interactiveLockWait)
+            } catch where error.isStoreLocked {
+                throw CommandFailure(message: lockedMessage(path: configuration.storeURL.path))
+            } catch {
+                throw CommandFailure(message: error.description)
+            }
+            openedForReading = false
+        }
+        if unlocking != .never {
             if let file = passwordFile {
                 try unlock(store, passwordFile: file)
             } else if unlocking == .required, let typed = Terminal.promptPassword("Password for the encrypted notes: ") {
@@ -73,10 +87,21 @@ struct Session {
         }
         let session = Session(configuration: configuration, store: store, logger: logger)
         openStores.withLock { $0.append(store) }
-        if purpose == .normal {
+        // A store opened for reading was found seeded already.
+        if purpose != .importing && !openedForReading {
             try await session.seedIfNeeded()
         }
         return session
+    }
+
+    /// The store at `url` opened for reading only, when it can be read as it is: the file
+    /// exists with the current schema and model, and has been seeded (or chose not to be).
+    /// `nil` when any of these needs a write first, or opening for reading fails for any
+    /// other reason: the caller then opens the store for writing, which says what is wrong.
+    private static func readyForReading(_ url: URL) -> RecipesStore? {
+        guard let store = try? RecipesStore(url: url, lockWait: interactiveLockWait, readOnly: true),
+              (try? store.seeder.isInitialised) == true else { return nil }
+        return store
     }
 
     /// Every store a command opened, kept until the process exits: a command's objects are

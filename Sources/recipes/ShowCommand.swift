@@ -26,7 +26,7 @@ struct ShowCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let session = try await Session.open(global, unlocking: .ifConfigured)
+            let session = try await Session.open(global, purpose: .browsing, unlocking: .ifConfigured)
             let book = session.book
             let details = try book.details(of: try book.recipe(named: recipe))
             if json {

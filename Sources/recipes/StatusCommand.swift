@@ -50,7 +50,7 @@ struct StatusCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let session = try await Session.open(global)
+            let session = try await Session.open(global, purpose: .browsing)
             let configuration = session.configuration
             let documents = session.store.documentStore
             let counts = try session.book.counts()

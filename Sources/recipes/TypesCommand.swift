@@ -14,7 +14,7 @@ struct TypesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let session = try await Session.open(global)
+            let session = try await Session.open(global, purpose: .browsing)
             let types = try session.book.types()
             if json {
                 try Terminal.printJSON(types)

@@ -27,18 +27,25 @@ public final class RecipesStore: Sendable {
     ///     running import or sync) to finish before it fails with a
     ///     ``RecipesError/store(_:cause:)`` whose cause is transient
     ///     (``RecipesError/isStoreLocked``); a program a person waits on keeps it short.
-    public init(url: URL, lockWait: Double = 30) throws(RecipesError) {
+    ///   - readOnly: open an existing, up-to-date store for reading only: nothing in the file
+    ///     or its folder is created or changed, and every write fails. Opening fails where a
+    ///     write would be needed first (no file yet, an older schema, a model change), so a
+    ///     program that only reads tries this and opens for writing when it fails.
+    public init(url: URL, lockWait: Double = 30, readOnly: Bool = false) throws(RecipesError) {
         self.url = url
         do {
             // A folder made here holds only stores, so only their owner may enter it.
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            if !readOnly {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            }
         } catch {
             throw .store("cannot create the folder \(url.deletingLastPathComponent().path): \(error.localizedDescription); check its permissions or choose another --store", cause: error)
         }
         do {
             var options = DocumentStore.Options()
             options.busyTimeout = max(0, lockWait)
+            options.readOnly = readOnly
             documentStore = try DocumentStore(path: url.path, options: options)
         } catch let error as DocumentStoreError {
             // The datastore's sentence names the cause and the fix.
