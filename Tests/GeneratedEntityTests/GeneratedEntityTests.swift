@@ -177,7 +177,7 @@ struct GeneratedEntityTests {
         #expect(ShelfModelDefinition.definition == (try ModelDefinition(xml: try Data(contentsOf: URL(fileURLWithPath: path)), path: path)))
         let title = ShelfModelDefinition.definition.entities.first { $0.element.attributes["name"] == "Book" }?
             .attributes.first { $0.attributes["name"] == "title" }
-        #expect(title?.userInfo["note"] == "Text the compiled definition must carry unchanged: \"quotes\", a backslash \\ and \\(no interpolation), #\"raw\"#, a tab\tand a line\nbreak, ✓ and é.")
+        #expect(title?.userInfo["note"] == "Text the compiled definition must carry unchanged: \"quotes\", a backslash \\ and \\(no interpolation), #\"raw\"#, a tab\tand a line\nbreak, ✓ and é, and a mark on a quote: \"\u{301}.")
         let built = try ObjectModel.build(ShelfModelDefinition.definition, name: ShelfModelDefinition.versionName, path: ShelfModelDefinition.sourcePath)
         #expect(built.name == versions.current.name)
         #expect(built.versionHash == versions.current.versionHash)
