@@ -54,6 +54,14 @@ struct LiveSyncTests {
             // And the other way round, an edit this time.
             #expect(try await sandbox.run(["edit", "Live Soup", "--name", "Live Leek Soup"] + b).status == 0)
             #expect(try await Self.waitForRecipe("Live Leek Soup", sandbox, a))
+            // The edit pulled into A is a local change until A's next push step has seen it
+            // (the remote has it already); wait for that step before stopping, as on a loaded
+            // machine the stop can come first.
+            let settled = try await waitUntil(timeout: 60, interval: .milliseconds(100)) {
+                let shown = try await sandbox.run(["status", "--json"] + a)
+                return (try? shown.json() as? [String: Any])?["pendingChanges"] as? Int == 0
+            }
+            #expect(settled, "A's live sync never caught up with the edit it pulled: \(liveA.stdout)")
 
             for live in [liveA, liveB] {
                 kill(live.process.processIdentifier, SIGINT)
