@@ -16,13 +16,6 @@ public struct ModelDefinitionGenerator {
     /// The current version's name (`Recipes 3`).
     public let versionName: String
 
-    /// A generator for `definition`, version `versionName` of the model `modelName`.
-    public init(definition: ModelDefinition, modelName: String, versionName: String) {
-        self.definition = definition
-        self.modelName = modelName
-        self.versionName = versionName
-    }
-
     /// Reads the current version's definitions of the model whose versions are `versions`,
     /// loaded from the `.xcdatamodeld` folder at `modelPath`.
     /// - Throws: ``ModelError`` when the current version's file cannot be read again.
