@@ -8,11 +8,13 @@ let package = Package(
         .library(name: "DocumentFormat", targets: ["DocumentFormat"]),
         .library(name: "DocumentStore", targets: ["DocumentStore"]),
         .library(name: "RecipesKit", targets: ["RecipesKit"]),
+        .library(name: "RecipesSyncKit", targets: ["RecipesSyncKit"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
         .library(name: "Replication", targets: ["Replication"]),
         .library(name: "CouchServer", targets: ["CouchServer"]),
         .library(name: "CouchProtocol", targets: ["CouchProtocol"]),
         .executable(name: "recipes", targets: ["recipes"]),
+        .executable(name: "recipes-network", targets: ["recipes-network"]),
         .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
         .library(name: "PasswordEncryption", targets: ["PasswordEncryption"]),
         .plugin(name: "EntityCodegenPlugin", targets: ["EntityCodegenPlugin"]),
@@ -72,7 +74,6 @@ let package = Package(
                 "RecipeImages",
                 "DocumentFormat", "DocumentStore",
                 "DocumentIncrementalStore",
-                "Replication",
                 "CouchProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -81,9 +82,21 @@ let package = Package(
             resources: [.copy("Resources/SampleData"), .copy("Resources/Schemas")],
             plugins: ["EntityCodegenPlugin"]
         ),
+        // Syncing a recipes store with its remote: RecipesKit's store and model driven by the
+        // replication engine (and with it the HTTP client). Apart from RecipesKit so a program
+        // that only browses (the `recipes` command) does not link, load and scan it.
+        .target(
+            name: "RecipesSyncKit",
+            dependencies: [
+                "RecipesKit", "ObjectGraph",
+                "DocumentFormat", "DocumentStore", "DocumentIncrementalStore",
+                "Replication",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .testTarget(
             name: "RecipesKitTests",
-            dependencies: ["TestSupport", "RecipesKit", "ObjectGraph", "DocumentFormat", "DocumentStore", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TestSupport", "RecipesKit", "RecipesSyncKit", "ObjectGraph", "DocumentFormat", "DocumentStore", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The model layer on its own, free of swift-crypto, so the entity code generator (a
         // build tool, compiled for the host) does not build BoringSSL a second time.
@@ -195,15 +208,33 @@ let package = Package(
         // Crash reports for a `recipes` built with the Swift runtime linked in statically (the
         // fast build the README gives): names the runtime's static backtracer before it starts.
         .target(name: "CStaticBacktrace"),
-        .executableTarget(
-            name: "recipes",
+        // The command-line program's commands, shared by its two executables: `recipes`,
+        // which browses and edits without the network stack, and `recipes-network`, which
+        // links it and runs sync, serve, web and the seeding of a store from its remote.
+        .target(
+            name: "RecipesCommandLine",
             dependencies: [
-                "CStaticBacktrace",
-                "CouchServer",
-                "RecipesWeb",
                 "RecipesKit",
                 "ObjectGraph",
                 "DocumentFormat", "DocumentStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "recipes",
+            dependencies: ["CStaticBacktrace", "RecipesCommandLine", "RecipesKit"]
+        ),
+        .executableTarget(
+            name: "recipes-network",
+            dependencies: [
+                "CStaticBacktrace",
+                "RecipesCommandLine",
+                "RecipesSyncKit",
+                "CouchServer",
+                "RecipesWeb",
+                "RecipesKit",
+                "Replication",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -247,7 +278,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipesCLITests",
-            dependencies: ["TestSupport", "recipes", "RecipesKit", "RecipesWeb", "RecipeImages", "BrowserSupport", "InteropSupport",
+            dependencies: ["TestSupport", "recipes", "recipes-network", "RecipesCommandLine", "RecipesKit", "RecipesSyncKit", "RecipesWeb", "RecipeImages", "BrowserSupport", "InteropSupport",
                            "DocumentFormat", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // A small W3C WebDriver client that drives a real headless Chromium through

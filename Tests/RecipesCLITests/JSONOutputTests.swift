@@ -2,7 +2,7 @@ import DocumentStore
 import Foundation
 import Testing
 import RecipesKit
-@testable import recipes
+@testable import RecipesCommandLine
 import DocumentFormat
 
 /// The one `--json` strategy: absent optionals are `null`, and the direct forms of bulk types

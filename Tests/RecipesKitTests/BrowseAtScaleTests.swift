@@ -4,6 +4,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import RecipesKit
+import RecipesSyncKit
 import TestSupport
 import DocumentFormat
 

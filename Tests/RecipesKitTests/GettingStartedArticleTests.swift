@@ -1,5 +1,6 @@
 import Foundation
 import RecipesKit
+import RecipesSyncKit
 import Testing
 
 /// Runs the steps of the RecipesKit catalog's article "Working with the Recipe Book"

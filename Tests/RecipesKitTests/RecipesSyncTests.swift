@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import Testing
 @testable import RecipesKit
+import RecipesSyncKit
 import TestSupport
 
 @Suite("Recipes sync between store files")
@@ -13,12 +14,12 @@ struct RecipesSyncTests {
         let a = try RecipesStore(url: directory.file("a.sqlite"))
         let b = try RecipesStore(url: directory.file("b.sqlite"))
         try a.container.book.add(RecipeDraft(name: "Pho", type: "Soup", ingredients: [IngredientInput(amount: "1 l", name: "broth")]))
-        #expect(try RecipesSync.pendingChangeCount(of: a.documentStore) > 0)
+        #expect(try SyncStatusRecord.pendingChangeCount(of: a.documentStore) > 0)
 
         let pushed = try await a.sync(with: remote).run()
         #expect(pushed.succeeded && pushed.pushed >= 3 && pushed.steps.map(\.name) == ["pull", "resolve", "push", "refresh"])
-        #expect(try RecipesSync.pendingChangeCount(of: a.documentStore) == 0)
-        #expect(try RecipesSync.statusRecord(of: a.documentStore).lastSync == pushed)
+        #expect(try SyncStatusRecord.pendingChangeCount(of: a.documentStore) == 0)
+        #expect(try SyncStatusRecord.stored(in: a.documentStore).lastSync == pushed)
 
         let pulled = try await b.sync(with: remote).run(direction: .pullOnly)
         #expect(pulled.succeeded && pulled.pulled >= 3 && pulled.pushed == 0)

@@ -1,13 +1,13 @@
 import DocumentIncrementalStore
 import DocumentStore
 import ObjectGraph
-import Replication
 
 extension RecipesError {
     /// The error that started this one, dug out of every layer it passed through: the cause
     /// of a ``store(_:cause:)``, then through `ObjectGraphError.store(_:)`,
     /// `IncrementalStoreError.storeFailure(_:)`,
-    /// `DocumentIncrementalStoreError.datastore(_:)` and `ReplicationError.store(_:cause:)`.
+    /// `DocumentIncrementalStoreError.datastore(_:)` and the replication layer's
+    /// `ReplicationError.store(_:cause:)`.
     /// So a datastore failure met by any RecipesKit call can be told apart by type
     /// (`error.rootCause as? DocumentStoreError`) whatever layers it crossed. `nil` when the
     /// error has no cause underneath.
@@ -36,7 +36,7 @@ extension RecipesError {
     }
 
     /// The error one layer under `error`, if `error` wraps one.
-    static func cause(under error: any Error) -> (any Error)? {
+    package static func cause(under error: any Error) -> (any Error)? {
         switch error {
         case let error as RecipesError:
             if case .store(_, let cause?) = error { return cause }
@@ -46,8 +46,8 @@ extension RecipesError {
             return cause
         case DocumentIncrementalStoreError.datastore(let cause):
             return cause
-        case ReplicationError.store(_, let cause?):
-            return cause
+        case let error as any ReplicationLayerError:
+            return error.underlyingCause
         default:
             break
         }

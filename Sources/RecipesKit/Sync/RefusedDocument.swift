@@ -1,5 +1,3 @@
-import Replication
-
 /// A document a sync could not copy: the remote refused it (a push; for example CouchDB's
 /// `413 too_large` past its `max_document_size`), or the store refused or the remote could
 /// not supply it (a pull). It stays pending: every later sync offers it again and reports it
@@ -30,20 +28,8 @@ public struct RefusedDocument: Sendable, Equatable, Codable {
         self.reason = reason
     }
 
-    /// The record of a replication's outstanding refusal.
-    init(_ failure: DocumentFailure, direction: Direction) {
-        self.init(id: failure.id, direction: direction, error: failure.error, reason: failure.reason)
-    }
-
     /// `ID (push): error, reason`, one line for people.
     public var line: String {
         "\(id) (\(direction.rawValue)): \(error)\(reason.isEmpty ? "" : ", \(reason)")"
-    }
-}
-
-extension ReplicationSummary {
-    /// The documents the run left refused, as records for the sync's report and `status`.
-    func refusedDocuments(_ direction: RefusedDocument.Direction) -> [RefusedDocument] {
-        outstandingRefusals.map { RefusedDocument($0, direction: direction) }
     }
 }

@@ -1,5 +1,4 @@
 import DocumentStore
-import Replication
 
 /// Why a sync, or one of its steps, did not succeed: a ``Kind`` a program can switch on (a
 /// refused password is not the same as being offline) and the sentence a person reads.
@@ -64,20 +63,8 @@ public struct SyncFailure: Error, Sendable, Equatable, Codable, CustomStringConv
     /// The kind of `error` itself, when this layer tells it.
     private static func classify(_ error: any Error) -> (Kind, Bool)? {
         switch error {
-        case let error as ReplicationError:
-            switch error {
-            case .unauthorized: return (.unauthorized, false)
-            case .forbidden: return (.forbidden, false)
-            case .databaseNotFound: return (.remoteDatabaseMissing, false)
-            case .unreachable: return (.unreachable, true)
-            case .timedOut: return (.timedOut, true)
-            case .malformedReply: return (.remoteError, false)
-            case .httpStatus(_, let status, _, _): return (.remoteError, status >= 500)
-            case .invalidURL, .invalidSelector: return (.invalidRequest, false)
-            case .cancelled: return (.cancelled, true)
-            case .store(_, nil): return (.localStore, false)
-            case .store: return nil
-            }
+        case let error as any ReplicationLayerError:
+            return error.syncFailureKind
         case let error as DocumentStoreError:
             return (.localStore, error.isTransient)
         case is CancellationError:

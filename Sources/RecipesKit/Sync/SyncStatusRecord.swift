@@ -1,3 +1,5 @@
+package import DocumentStore
+
 /// Per-machine sync state kept in the local document `_local/recipes-sync`: the last
 /// report, and the store sequence up to which local changes are known to be on the remote
 /// (so `status` can count pending changes).
@@ -29,10 +31,35 @@ public struct SyncStatusRecord: Sendable, Equatable, Codable {
     }
 
     /// Replaces the refusals of one direction with `outstanding`, what its latest run left.
-    mutating func replaceRefusals(_ direction: RefusedDocument.Direction, with outstanding: [RefusedDocument]) {
+    package mutating func replaceRefusals(_ direction: RefusedDocument.Direction, with outstanding: [RefusedDocument]) {
         refused = refused.filter { $0.direction != direction } + outstanding
     }
 
     /// The local document's ID.
     public static let recordID = "recipes-sync"
+}
+
+extension SyncStatusRecord {
+    /// The sync state saved in `store` (an empty one before its first sync).
+    package static func stored(in store: DocumentStore) throws -> SyncStatusRecord {
+        try LocalRecord.read(SyncStatusRecord.self, id: recordID, in: store)
+            ?? SyncStatusRecord(lastSync: nil, pushedThrough: 0)
+    }
+
+    /// Saves this record as the sync state of `store`.
+    package func write(to store: DocumentStore) throws {
+        try LocalRecord.write(self, id: Self.recordID, in: store)
+    }
+
+    /// Documents changed in `store` since they were last known to be on the remote, and
+    /// those the last push could not copy (each counted once).
+    package static func pendingChangeCount(of store: DocumentStore) throws -> Int {
+        let record = try stored(in: store)
+        var count = try StoreInspection.changeCount(since: record.pushedThrough, in: store)
+        for refused in record.refused where refused.direction == .push {
+            // A document changed since is counted among the changes already.
+            if (try store.get(id: refused.id)?.sequence ?? 0) <= record.pushedThrough { count += 1 }
+        }
+        return count
+    }
 }

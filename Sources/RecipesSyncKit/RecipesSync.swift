@@ -1,3 +1,4 @@
+public import RecipesKit
 package import DocumentStore
 public import Foundation
 package import Logging
@@ -205,34 +206,16 @@ public struct RecipesSync: Sendable {
 
     /// The saved sync state (an empty one before the first sync).
     public func statusRecord() throws -> SyncStatusRecord {
-        try Self.statusRecord(of: documentStore)
-    }
-
-    /// The saved sync state of `store`.
-    package static func statusRecord(of store: DocumentStore) throws -> SyncStatusRecord {
-        try LocalRecord.read(SyncStatusRecord.self, id: SyncStatusRecord.recordID, in: store)
-            ?? SyncStatusRecord(lastSync: nil, pushedThrough: 0)
+        try SyncStatusRecord.stored(in: documentStore)
     }
 
     /// Documents changed in the store since its changes were last known to be on the remote.
     public func pendingChangeCount() throws -> Int {
-        try Self.pendingChangeCount(of: documentStore)
-    }
-
-    /// Documents changed in `store` since they were last known to be on the remote, and
-    /// those the last push could not copy (each counted once).
-    package static func pendingChangeCount(of store: DocumentStore) throws -> Int {
-        let record = try statusRecord(of: store)
-        var count = try StoreInspection.changeCount(since: record.pushedThrough, in: store)
-        for refused in record.refused where refused.direction == .push {
-            // A document changed since is counted among the changes already.
-            if (try store.get(id: refused.id)?.sequence ?? 0) <= record.pushedThrough { count += 1 }
-        }
-        return count
+        try SyncStatusRecord.pendingChangeCount(of: documentStore)
     }
 
     private func writeStatusRecord(_ record: SyncStatusRecord) throws {
-        try LocalRecord.write(record, id: SyncStatusRecord.recordID, in: documentStore)
+        try record.write(to: documentStore)
     }
 
     private func observer(_ step: String, _ progress: (@Sendable (SyncProgressEvent) -> Void)?) -> (@Sendable (ReplicationProgress) -> Void)? {
@@ -253,25 +236,4 @@ public struct RecipesSync: Sendable {
 
         let values = Mutex(Values())
     }
-}
-
-/// Which halves of a sync run.
-public enum SyncDirection: String, Sendable, Equatable, Codable {
-    /// Pull, resolve conflicts, push, refresh.
-    case both
-    /// Pull, resolve conflicts, refresh (`--pull-only`).
-    case pullOnly = "pull-only"
-    /// Push only (`--push-only`).
-    case pushOnly = "push-only"
-}
-
-/// Which side wins, property by property, when a pull leaves a document with conflicting
-/// revisions.
-public enum ConflictPreference: String, Sendable, Equatable, Codable, CaseIterable {
-    /// The stored winner (CouchDB's deterministic choice, usually the remote's edit) wins for
-    /// every property it changed; the other revision's other changes are kept. The default,
-    /// as in the original app; every replica resolving alone reaches the same result.
-    case remote
-    /// The revision written on this machine wins for every property it changed.
-    case local
 }

@@ -1,3 +1,4 @@
+public import RecipesKit
 import DocumentStore
 public import Foundation
 public import Logging
@@ -46,7 +47,7 @@ final class SyncHooks: SyncStoreHooks, Sendable {
     }
 
     func willPull() throws {
-        let pushedThrough = try RecipesSync.statusRecord(of: store.documentStore).pushedThrough
+        let pushedThrough = try SyncStatusRecord.stored(in: store.documentStore).pushedThrough
         var revisions: [String: String] = [:]
         try store.documentStore.forEachChange(since: pushedThrough) { change in
             guard !change.deleted, let winner = try store.documentStore.get(id: change.id) else { return }

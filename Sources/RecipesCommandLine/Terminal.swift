@@ -1,38 +1,38 @@
-import Foundation
-import RecipesKit
+package import Foundation
+package import RecipesKit
 
 /// Writing to the terminal: results on stdout, diagnostics and progress on stderr.
-enum Terminal {
+package enum Terminal {
     /// Prints a line on stdout.
-    static func print(_ line: String) {
+    package static func print(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     /// Prints `recipes: <message>` on stderr, on one line.
-    static func error(_ message: String) {
+    package static func error(_ message: String) {
         let oneLine = message.replacingOccurrences(of: "\n", with: "; ")
         FileHandle.standardError.write(Data("recipes: \(oneLine)\n".utf8))
     }
 
     /// Prints a diagnostic line on stderr.
-    static func note(_ message: String) {
+    package static func note(_ message: String) {
         FileHandle.standardError.write(Data("\(message)\n".utf8))
     }
 
     /// Asks for a password on the terminal without echoing it, when standard input is a
     /// terminal; `nil` otherwise (scripts and tests never wait for a prompt) or when nothing
     /// was typed.
-    static func promptPassword(_ prompt: String) -> String? {
+    package static func promptPassword(_ prompt: String) -> String? {
         guard isatty(STDIN_FILENO) != 0, let typed = getpass(prompt) else { return nil }
         let password = String(cString: typed)
         return password.isEmpty ? nil : password
     }
 
     /// Whether stderr is a terminal (progress bars are drawn only then).
-    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
+    package static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) != 0 }
 
     /// Writes `bytes` to standard output and empties them (for output made in pieces).
-    static func write(_ bytes: inout [UInt8]) {
+    package static func write(_ bytes: inout [UInt8]) {
         guard !bytes.isEmpty else { return }
         FileHandle.standardOutput.write(Data(bytes))
         bytes.removeAll(keepingCapacity: true)
@@ -40,7 +40,7 @@ enum Terminal {
 
     /// Prints `value` as JSON on stdout: pretty, keys sorted, absent values as `null`
     /// (``JSONOutputEncoder``), so the shape is stable.
-    static func printJSON<T: Encodable>(_ value: T) throws {
+    package static func printJSON<T: Encodable>(_ value: T) throws {
         var bytes = JSONOutputEncoder.pretty(try JSONOutputEncoder.encode(value))
         bytes.append(UInt8(ascii: "\n"))
         FileHandle.standardOutput.write(Data(bytes))
@@ -49,7 +49,7 @@ enum Terminal {
     /// Lays rows out in columns separated by two spaces, the last column unpadded. Widths
     /// count characters as people see them (an accented letter is one), and each line loses
     /// its trailing spaces.
-    static func table(_ header: [String], _ rows: [[String]]) -> [String] {
+    package static func table(_ header: [String], _ rows: [[String]]) -> [String] {
         let all = [header] + rows
         // Counting characters walks each cell's grapheme clusters: once per cell, not once
         // for the widths and again for the padding.
@@ -70,7 +70,7 @@ enum Terminal {
 
     /// Prints lines on stdout, written in blocks of about 64 KB rather than one write per
     /// line, so a list of 100,000 recipes is not 100,000 system calls.
-    static func print(lines: some Sequence<String>) {
+    package static func print(lines: some Sequence<String>) {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1 << 16)
         for line in lines {

@@ -3,18 +3,24 @@ import Foundation
 import RecipesKit
 
 /// A command's failure: the one-line reason printed on stderr and the exit status.
-struct CommandFailure: Error, CustomStringConvertible {
+package struct CommandFailure: Error, CustomStringConvertible {
     /// What went wrong and how to fix it (never a password).
-    var message: String
+    package var message: String
     /// The exit status (1 unless said otherwise).
-    var status: Int32 = 1
+    package var status: Int32 = 1
+
+    /// A failure with `message`, exiting with `status`.
+    package init(message: String, status: Int32 = 1) {
+        self.message = message
+        self.status = status
+    }
 
     /// The message.
-    var description: String { message }
+    package var description: String { message }
 }
 
 /// Runs a command body, turning any error into one line on stderr and a non-zero exit.
-func reportingFailures(_ body: () async throws -> Void) async throws {
+package func reportingFailures(_ body: () async throws -> Void) async throws {
     do {
         try await body()
     } catch let exit as ExitCode {

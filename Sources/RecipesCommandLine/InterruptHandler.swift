@@ -1,12 +1,12 @@
 import Dispatch
-import Foundation
+package import Foundation
 import Synchronization
 
 /// Turns SIGINT and SIGTERM into cancellation of a task, so an interrupted sync stops
 /// between requests, keeps its checkpoints and reports "cancelled" instead of dying
 /// mid-write, and `list --watch` stops watching. Install it before starting the task: a
 /// signal that arrives before the task is attached cancels it as soon as it is.
-final class InterruptHandler: Sendable {
+package final class InterruptHandler: Sendable {
     /// What the signal handlers and the command share.
     private struct State {
         var sources: [DispatchSourceSignal] = []
@@ -26,13 +26,13 @@ final class InterruptHandler: Sendable {
     /// The line printed when the cancelled task has not stopped by the deadline.
     private let overdue: String
     /// Whether a signal came.
-    var wasInterrupted: Bool { state.withLock { $0.interrupted } }
+    package var wasInterrupted: Bool { state.withLock { $0.interrupted } }
 
     /// Starts catching SIGINT and SIGTERM, and returns only once both are being caught, so
     /// a signal sent right after the caller reports progress is never lost. `notice` is
     /// printed when a signal comes, `overdue` when the task then fails to stop within
     /// `deadline`: the process then exits with 130 (SIGINT) or `terminatedStatus` (SIGTERM).
-    init(notice: String? = "recipes: stopping after the current request…",
+    package init(notice: String? = "recipes: stopping after the current request…",
          overdue: String = "the sync was cancelled but did not stop in time; exiting now (nothing committed is lost, the next sync resumes)",
          deadline: DispatchTimeInterval = .seconds(5), terminatedStatus: Int32 = 130) {
         self.notice = notice
@@ -58,7 +58,7 @@ final class InterruptHandler: Sendable {
     }
 
     /// Cancels `task` on the next signal (at once if one already came).
-    func attach<T: Sendable>(_ task: Task<T, any Error>) {
+    package func attach<T: Sendable>(_ task: Task<T, any Error>) {
         let already = state.withLock { state in
             state.cancelTask = { task.cancel() }
             return state.interrupted
@@ -67,10 +67,10 @@ final class InterruptHandler: Sendable {
     }
 
     /// The first signal caught (SIGINT or SIGTERM), if any.
-    var caughtSignal: Int32? { state.withLock { $0.received } }
+    package var caughtSignal: Int32? { state.withLock { $0.received } }
 
     /// The exit status for an interruption: 130 after SIGINT, `terminatedStatus` after SIGTERM.
-    var exitStatus: Int32 { caughtSignal == SIGTERM ? terminatedStatus : 130 }
+    package var exitStatus: Int32 { caughtSignal == SIGTERM ? terminatedStatus : 130 }
 
     private func interrupt(_ number: Int32) {
         if let notice { Terminal.note(notice) }
@@ -93,7 +93,7 @@ final class InterruptHandler: Sendable {
     }
 
     /// Gives the signals back their default behaviour.
-    func stop() {
+    package func stop() {
         let sources = state.withLock { state in
             state.stopped = true
             defer { state.sources = [] }

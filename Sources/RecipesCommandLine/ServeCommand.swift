@@ -1,14 +1,11 @@
-import ArgumentParser
-import CouchServer
-import Foundation
-import Logging
-import RecipesKit
+package import ArgumentParser
+package import Foundation
 
 /// `recipes serve`: serves the local databases over CouchDB's HTTP API so CouchDB's
 /// replicator, PouchDB or another `recipes` can sync with this machine.
-struct ServeCommand: AsyncParsableCommand {
+package struct ServeCommand: AsyncParsableCommand {
     /// The subcommand's name and help.
-    static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "serve",
         abstract: "Serve the local databases over CouchDB's HTTP API.",
         discussion: """
@@ -35,59 +32,62 @@ struct ServeCommand: AsyncParsableCommand {
     )
 
     @Option(name: .long, help: "Directory of database files (default: $XDG_DATA_HOME/recipes/server or ~/.local/share/recipes/server).")
-    var dataDir: String?
+    package var dataDir: String?
 
     @Option(name: .long, help: "Address to bind.")
-    var bind: String = "127.0.0.1"
+    package var bind: String = "127.0.0.1"
 
     @Option(name: .long, help: ArgumentHelp(
         "Another name clients reach the server by (the Host header), e.g. a DNS name when binding a public address; repeat it.",
         valueName: "name"))
-    var publicHost: [String] = []
+    package var publicHost: [String] = []
 
     @Option(name: .long, help: "Port to listen on (0 picks a free port).")
-    var port: Int = 5984
+    package var port: Int = 5984
 
     @Option(name: .long, help: "Administrator user name.")
-    var user: String?
+    package var user: String?
 
     @Option(name: .long, help: "Administrator password (prefer --password-file: command lines are visible to other users).")
-    var password: String?
+    package var password: String?
 
     @Option(name: .long, help: "File whose first line is the administrator password.")
-    var passwordFile: String?
+    package var passwordFile: String?
 
     @Flag(name: .long, help: "Let requests without credentials read (GET, HEAD, and the read-only POSTs).")
-    var allowAnonymousReads = false
+    package var allowAnonymousReads = false
 
     @Flag(name: .long, help: "Let requests without credentials read and write.")
-    var allowAnonymous = false
+    package var allowAnonymous = false
 
     @Option(name: .long, help: "Largest request body accepted, in megabytes.")
-    var maxBodyMb: Int = 64
+    package var maxBodyMb: Int = 64
 
     @Option(name: .long, help: "Request-body megabytes held at once across all requests; others wait, then get 503.")
-    var maxTotalBodyMb: Int = 256
+    package var maxTotalBodyMb: Int = 256
 
     @Option(name: .customLong("body-wait"), help: "Seconds a request waits for room in --max-total-body-mb before it gets 503.")
-    var bodyWait: Int = 30
+    package var bodyWait: Int = 30
 
     @Option(name: .customLong("idle-timeout"), help: "Seconds a connection may send nothing (between requests, or partway through a request body) before it is closed.")
-    var idleTimeout: Int = 60
+    package var idleTimeout: Int = 60
 
     @Option(name: .long, help: ArgumentHelp(
         "Create or update this account in _users (its password from --password-file), then exit.",
         valueName: "name"))
-    var addUser: String?
+    package var addUser: String?
 
     @Option(name: .long, help: ArgumentHelp("With --add-user: the account's roles, comma-separated.", valueName: "a,b"))
-    var roles: String?
+    package var roles: String?
 
     @Option(name: .long, help: "Browser origin allowed to call the server (CORS, for PouchDB in a browser); repeat it, or * for any.")
-    var corsOrigin: [String] = []
+    package var corsOrigin: [String] = []
 
     /// Checks the option combinations before anything starts.
-    func validate() throws {
+    /// A command with every option at its default, as ArgumentParser starts from.
+    package init() {}
+
+    package func validate() throws {
         if idleTimeout < 1 { throw ValidationError("--idle-timeout must be 1 second or more.") }
         if bodyWait < 0 { throw ValidationError("--body-wait must be 0 seconds or more.") }
         // A request waiting for room is not read meanwhile, which the idle timeout would
@@ -127,73 +127,14 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    /// Starts the server and runs until SIGINT or SIGTERM.
-    func run() async throws {
-        if let addUser { return try await addAccount(addUser) }
-        var credentials: ServerCredentials? = nil
-        if let user {
-            let secret: String
-            if let passwordFile {
-                do {
-                    secret = try PasswordFile.read(URL(fileURLWithPath: passwordFile))
-                } catch {
-                    throw ValidationError(error.description)
-                }
-            } else {
-                secret = password ?? ""
-            }
-            credentials = ServerCredentials(user: user, password: secret)
-        }
-        let directory = dataDir.map { URL(fileURLWithPath: $0) } ?? Self.defaultDataDirectory()
-        var logger = Logger(label: "recipes.serve")
-        logger.logLevel = .warning
-        let server = CouchServer(
-            configuration: CouchServerConfiguration(
-                dataDirectory: directory, host: bind, port: port, publicHosts: publicHost, credentials: credentials,
-                anonymousAccess: allowAnonymous ? .all : (allowAnonymousReads ? .reads : .none),
-                maxRequestBodySize: maxBodyMb * 1024 * 1024, maxBufferedBodyBytes: maxTotalBodyMb * 1024 * 1024,
-                bodyBudgetWait: .seconds(bodyWait),
-                corsOrigins: corsOrigin, idleTimeout: .seconds(idleTimeout)),
-            logger: logger)
-        let boundPort: Int
-        do {
-            boundPort = try await server.start(handleSignals: true)
-        } catch {
-            FileHandle.standardError.write(Data("recipes serve: \(error)\n".utf8))
-            throw ExitCode.failure
-        }
-        if credentials == nil, !allowAnonymous {
-            FileHandle.standardError.write(Data(
-                "recipes serve: no --user given and --allow-anonymous-reads: serving read-only.\n".utf8))
-        }
-        let host = bind.contains(":") ? "[\(bind)]" : bind
-        // Written straight to the file descriptor: scripts wait for this line through a pipe.
-        FileHandle.standardOutput.write(Data("listening on http://\(host):\(boundPort)\n".utf8))
-        try await server.waitUntilStopped()
-    }
-
-    /// `--add-user`: writes the account and exits, printing whether it was created or updated
-    /// (never the password).
-    private func addAccount(_ name: String) async throws {
-        let secret: String
-        do {
-            secret = try PasswordFile.read(URL(fileURLWithPath: passwordFile ?? ""))
-        } catch {
-            throw ValidationError(error.description)
-        }
-        let roleList = (roles ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let directory = dataDir.map { URL(fileURLWithPath: $0) } ?? Self.defaultDataDirectory()
-        do {
-            let change = try await CouchServer.addUser(name: name, password: secret, roles: roleList, dataDirectory: directory)
-            print("\(change == .created ? "created" : "updated") account \(name)")
-        } catch {
-            FileHandle.standardError.write(Data("recipes serve: \(error)\n".utf8))
-            throw ExitCode(65)
-        }
+    /// Starts the server, in the program that links it (``NetworkCommands``), and runs
+    /// until SIGINT or SIGTERM.
+    package func run() async throws {
+        try await reportingFailures { try await RecipesCommand.network.serve(self) }
     }
 
     /// `$XDG_DATA_HOME/recipes/server`, else `~/.local/share/recipes/server`.
-    static func defaultDataDirectory() -> URL {
+    package static func defaultDataDirectory() -> URL {
         let environment = ProcessInfo.processInfo.environment
         if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
             return URL(fileURLWithPath: xdg).appendingPathComponent("recipes/server")

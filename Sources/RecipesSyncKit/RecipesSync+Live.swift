@@ -1,3 +1,4 @@
+public import RecipesKit
 import DocumentStore
 import Foundation
 public import Replication

@@ -1,3 +1,4 @@
+public import RecipesKit
 public import Replication
 
 /// What a sync asks of the store above the datastore: merging conflicting revisions in

@@ -1,17 +1,20 @@
-import Foundation
-import RecipesKit
+package import Foundation
+package import RecipesKit
 import Synchronization
 
 /// Shows sync progress on stderr: a line per step, and a redrawn `changes processed /
 /// total` counter while a step runs when stderr is a terminal.
-final class ProgressPrinter: Sendable {
+package final class ProgressPrinter: Sendable {
+    /// A printer that has printed nothing yet.
+    package init() {}
+
     private let interactive = Terminal.stderrIsTerminal
     /// Whether a counter line is drawn (and must be cleared before the next line); the lock
     /// also keeps lines from two steps' tasks whole.
     private let drawn = Mutex(false)
 
     /// A step started or ended.
-    func step(_ operation: SyncOperation) {
+    package func step(_ operation: SyncOperation) {
         drawn.withLock { drawn in
             Self.clearLine(&drawn)
             switch operation.state {
@@ -25,7 +28,7 @@ final class ProgressPrinter: Sendable {
     }
 
     /// The running step moved on.
-    func progress(_ event: SyncProgressEvent) {
+    package func progress(_ event: SyncProgressEvent) {
         guard interactive else { return }
         drawn.withLock { drawn in
             let total = event.total.map { " / \($0)" } ?? ""
@@ -35,7 +38,7 @@ final class ProgressPrinter: Sendable {
     }
 
     /// Ends a drawn counter line.
-    func finish() {
+    package func finish() {
         drawn.withLock { Self.clearLine(&$0) }
     }
 

@@ -1,13 +1,13 @@
-import Foundation
-import Logging
-import RecipesKit
+package import Foundation
+package import Logging
+package import RecipesKit
 import Synchronization
 
 /// What a command needs once its options are read: the resolved configuration and the
 /// opened store, seeded on first use.
-struct Session {
+package struct Session {
     /// How a command relates to first-run seeding.
-    enum Purpose {
+    package enum Purpose {
         /// A command that reads or changes recipes: seeds a never-initialised store.
         case normal
         /// A command that only reads (`list` without `--watch`, `show`, `types`, `status`): a store that is
@@ -19,14 +19,14 @@ struct Session {
     }
 
     /// Where the store and the remote are.
-    let configuration: RecipesConfiguration
+    package let configuration: RecipesConfiguration
     /// The opened store.
-    let store: RecipesStore
+    package let store: RecipesStore
     /// Diagnostics on stderr (`--verbose` shows them).
-    let logger: Logger
+    package let logger: Logger
 
     /// Whether a command gives the store the password for encrypted notes.
-    enum Unlocking {
+    package enum Unlocking {
         /// Never (commands that do not read or write notes: the key is not derived).
         case never
         /// When a password file is configured.
@@ -42,7 +42,7 @@ struct Session {
     /// A write waits at most ``interactiveLockWait`` for another process's write to finish
     /// (so a command a person waits on answers within a second when an import holds the
     /// store), unless `waitsForWriters` (a sync, whose batches queue behind a command's).
-    static func open(_ options: GlobalOptions, purpose: Purpose = .normal, unlocking: Unlocking = .never,
+    package static func open(_ options: GlobalOptions, purpose: Purpose = .normal, unlocking: Unlocking = .never,
                      waitsForWriters: Bool = false) async throws -> Session {
         let configuration: RecipesConfiguration
         do {
@@ -111,19 +111,19 @@ struct Session {
     private static let openStores = Mutex<[RecipesStore]>([])
 
     /// Seconds a command's write waits for another process's write before it gives up.
-    static let interactiveLockWait = 0.75
+    package static let interactiveLockWait = 0.75
 
     /// The one line for a write that gave up waiting for another process's write.
-    static func lockedMessage(path: String?) -> String {
+    package static func lockedMessage(path: String?) -> String {
         "the store\(path.map { " " + $0 } ?? "") is locked by another process writing to it (a running import or sync); "
             + "nothing was changed: run the command again when that has finished"
     }
 
     /// The paths of the stores this command opened, in order.
-    static var openedStorePaths: [String] { openStores.withLock { $0.map(\.url.path) } }
+    package static var openedStorePaths: [String] { openStores.withLock { $0.map(\.url.path) } }
 
     /// Reads a password file's first line (without its line end).
-    static func readPassword(_ url: URL) throws -> String {
+    package static func readPassword(_ url: URL) throws -> String {
         do {
             return try PasswordFile.read(url)
         } catch {
@@ -133,7 +133,7 @@ struct Session {
 
     /// Unlocks `store` with the password in `passwordFile`; a wrong password fails with the
     /// one line `wrong password for the encrypted notes`.
-    static func unlock(_ store: RecipesStore, passwordFile: URL) throws {
+    package static func unlock(_ store: RecipesStore, passwordFile: URL) throws {
         let password = try readPassword(passwordFile)
         do { try store.unlock(password: password) } catch {
             throw CommandFailure(message: "\(error)")
@@ -141,12 +141,16 @@ struct Session {
     }
 
     /// The recipe book of the store.
-    var book: RecipeBook { store.container.book }
+    package var book: RecipeBook { store.container.book }
 
-    /// First-run seeding (``FirstRunSeeding`` in RecipesKit), its notes on stderr.
+    /// First-run seeding (``FirstRunSeeding`` in RecipesKit), its notes on stderr; a store
+    /// with a remote is seeded by the program that links the sync engine (``NetworkCommands``).
     private func seedIfNeeded() async throws {
         do {
-            try await FirstRunSeeding(store: store, configuration: configuration, logger: logger) { Terminal.note($0) }.run()
+            let seeding = FirstRunSeeding(store: store, configuration: configuration, logger: logger) { Terminal.note($0) }
+            if try await !seeding.runWithoutRemote() {
+                try await RecipesCommand.network.seedWithRemote(seeding)
+            }
         } catch let error as RecipesError {
             throw CommandFailure(message: error.description)
         } catch let error as SampleSetError {

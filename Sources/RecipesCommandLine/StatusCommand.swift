@@ -56,7 +56,7 @@ struct StatusCommand: AsyncParsableCommand {
             let counts = try session.book.counts()
             let status: Status
             do {
-                let syncRecord = try RecipesSync.statusRecord(of: documents)
+                let syncRecord = try SyncStatusRecord.stored(in: documents)
                 status = Status(
                     store: URLMasking.maskedPath(configuration.storeURL.path), storeSource: configuration.storeSource.rawValue,
                     remote: configuration.maskedRemote.map { masked in
@@ -66,7 +66,7 @@ struct StatusCommand: AsyncParsableCommand {
                     counts: Status.Counts(recipes: counts["Recipe"] ?? 0, ingredients: counts["Ingredient"] ?? 0,
                                           types: counts["RecipeType"] ?? 0, images: counts["Image"] ?? 0),
                     documents: try session.store.documentCount(),
-                    pendingChanges: try RecipesSync.pendingChangeCount(of: documents),
+                    pendingChanges: try SyncStatusRecord.pendingChangeCount(of: documents),
                     conflicts: try StoreInspection.conflictedDocumentCount(documents),
                     seeding: try session.store.seeder.record(),
                     refused: syncRecord.refused,

@@ -1,18 +1,18 @@
-import RecipesKit
+package import RecipesKit
 
 /// Keeps a long-running command (`list --watch`, `sync --live`) tied to the store file it
 /// opened: its work is cancelled when the file is deleted, replaced or truncated
 /// (``StoreFileIdentity``), and the command then fails naming what happened, rather than
 /// going on with a file no other command sees.
-struct StoreFileGuard {
+package struct StoreFileGuard {
     /// How often the store's path is checked against the file opened.
-    static let checkInterval: Duration = .milliseconds(250)
+    package static let checkInterval: Duration = .milliseconds(250)
 
-    let store: RecipesStore
+    package let store: RecipesStore
     private let identity: StoreFileIdentity
 
     /// Takes the identity of `store`'s file now; make it right after opening the store.
-    init(store: RecipesStore) throws {
+    package init(store: RecipesStore) throws {
         self.store = store
         do { identity = try StoreFileIdentity(url: store.url) } catch { throw CommandFailure(message: error.description) }
     }
@@ -21,7 +21,7 @@ struct StoreFileGuard {
     /// - Throws: ``CommandFailure`` naming the change when the file went away (then `work`
     ///   was cancelled, and the old file's write-ahead log beside the path is emptied so it
     ///   cannot be replayed onto the file now there).
-    func outcome<Success: Sendable>(of work: Task<Success, any Error>) async throws -> Result<Success, any Error> {
+    package func outcome<Success: Sendable>(of work: Task<Success, any Error>) async throws -> Result<Success, any Error> {
         let monitor = identity.guarding(work, every: Self.checkInterval)
         let outcome = await work.result
         monitor.cancel()

@@ -1,8 +1,11 @@
-import ArgumentParser
+package import ArgumentParser
 import RecipesKit
 
 /// The options every subcommand that opens the store understands.
-struct GlobalOptions: ParsableArguments {
+package struct GlobalOptions: ParsableArguments {
+    /// Every option at its default, as ArgumentParser starts from.
+    package init() {}
+
     /// `--store PATH`.
     @Option(name: .long, help: ArgumentHelp("The store file.", valueName: "path"))
     var store: String?
@@ -22,7 +25,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// `--verbose`.
     @Flag(name: .long, help: "Explain what happens on stderr.")
-    var verbose = false
+    package var verbose = false
 
     /// The options as configuration resolution takes them.
     var configurationOptions: RecipesConfiguration.Options {

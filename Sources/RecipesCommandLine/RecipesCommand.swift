@@ -1,11 +1,11 @@
-import ArgumentParser
+package import ArgumentParser
+import Synchronization
 
 /// The `recipes` program: browse, edit and sync recipes, and serve the local store over
 /// CouchDB's HTTP API. Each job is a subcommand so `--help` lists them in one place.
-@main
-struct RecipesCommand: AsyncParsableCommand {
+package struct RecipesCommand: AsyncParsableCommand {
     /// The program's name, summary and subcommands.
-    static let configuration = CommandConfiguration(
+    package static let configuration = CommandConfiguration(
         commandName: "recipes",
         abstract: "Recipes: an offline-first recipe book that syncs with CouchDB.",
         discussion: """
@@ -23,8 +23,24 @@ struct RecipesCommand: AsyncParsableCommand {
         ]
     )
 
-    /// Runs the program, accepting global options before the subcommand (``GlobalOptions/hoisted(_:)``).
-    static func main() async {
+    /// Runs the program, accepting global options before the subcommand
+    /// (``GlobalOptions/hoisted(_:)``), with `network` running the commands that reach other
+    /// machines.
+    package static func main(network: any NetworkCommands) async {
+        installedNetwork.withLock { $0 = network }
         await main(GlobalOptions.hoisted(Array(CommandLine.arguments.dropFirst())))
     }
+
+    /// The commands that reach other machines, as the program's `main` installed them.
+    static var network: any NetworkCommands {
+        guard let network = installedNetwork.withLock({ $0 }) else {
+            preconditionFailure("RecipesCommand.main(network:) installs the network commands before any command runs")
+        }
+        return network
+    }
+
+    private static let installedNetwork = Mutex<(any NetworkCommands)?>(nil)
+
+    /// Makes the command ArgumentParser runs to print the program's help.
+    package init() {}
 }

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import RecipesCommandLine
 import RecipesKit
+import RecipesSyncKit
 import Replication
 
 extension SyncCommand {
@@ -50,11 +52,6 @@ extension SyncCommand {
             throw CommandFailure(message: error.description)
         }
     }
-}
-
-/// A silent non-zero exit: the live sync already said why it stopped.
-struct ExitCodeFailure: Error {
-    var status: Int32
 }
 
 /// Prints live sync events: one line each on stderr, or one JSON object each on stdout.

@@ -1,3 +1,4 @@
+public import RecipesKit
 import DocumentStore
 public import Foundation
 public import Logging
