@@ -6,8 +6,8 @@ extension FirstRunSeeding {
     /// Seeds the store if this is its first use; does nothing otherwise. With a remote, it
     /// pulls first and imports the bundled samples only if the remote holds no recipe
     /// document at all (live or deleted), then pushes them.
-    /// - Throws: ``RecipesError`` when the store cannot be read or written, or
-    ///   ``SampleSetError`` when the bundled sample sets are broken. A remote that cannot be
+    /// - Throws: `RecipesError` when the store cannot be read or written, or
+    ///   `SampleSetError` when the bundled sample sets are broken. A remote that cannot be
     ///   reached is not an error: the store stays unseeded and the next run tries again.
     public func run() async throws {
         if try await runWithoutRemote() { return }

@@ -20,7 +20,7 @@ extension RecipesStore {
     }
 }
 
-/// Conflict resolution and refresh for a ``RecipesStore``, in object-graph terms.
+/// Conflict resolution and refresh for a `RecipesStore`, in object-graph terms.
 final class SyncHooks: SyncStoreHooks, Sendable {
     let store: RecipesStore
     /// The winning revision of every document changed here and not pushed yet, taken just

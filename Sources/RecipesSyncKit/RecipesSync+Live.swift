@@ -16,7 +16,7 @@ extension RecipesSync {
     /// direction `pullOnly`, push steps with `pushOnly`), so `recipes status` in another
     /// process shows how the live sync is doing while it runs.
     ///
-    /// Call it while holding the store's ``SyncLock``, as ``runHoldingLock(direction:prefer:observer:progress:)``
+    /// Call it while holding the store's `SyncLock`, as ``runHoldingLock(direction:prefer:observer:progress:)``
     /// is called, and keep holding it until the events have ended (`LiveSyncEvent.stopped(_:)`
     /// comes once the running step has really stopped).
     public func live(direction: SyncDirection = .both, prefer: ConflictPreference = .remote,

@@ -6,18 +6,18 @@ package import Replication
 import Synchronization
 
 /// One sync of a recipes store with its remote: pull → resolve conflicts → push → refresh,
-/// run as chained operations on a ``SyncOperationQueue``, with a ``SyncReport`` at the end
+/// run as chained operations on a `SyncOperationQueue`, with a `SyncReport` at the end
 /// (also kept in `_local/recipes-sync` for `recipes status`).
 ///
 /// A step that fails cancels the steps after it and the report says why; nothing is lost,
 /// because replication checkpoints only durable batches and the next sync resumes there.
 /// Only one sync per store runs at a time across processes: ``run(direction:prefer:lock:observer:progress:)``
-/// takes the store's ``SyncLock`` first and releases it only once the queue has returned,
+/// takes the store's `SyncLock` first and releases it only once the queue has returned,
 /// which is once the running step has really stopped, even after a cancellation.
 public struct RecipesSync: Sendable {
     /// How to behave when another sync of the same store is running.
     public enum LockBehaviour: Sendable {
-        /// Fail at once with ``SyncLockError/alreadyRunning(lockFile:pid:)``.
+        /// Fail at once with `SyncLockError.alreadyRunning(lockFile:pid:)`.
         case failIfRunning
         /// Wait for the other sync to finish (at most `timeout`, if given).
         case wait(timeout: Duration?)
@@ -83,7 +83,7 @@ public struct RecipesSync: Sendable {
     /// Copies the store's new revisions to the remote (creating the remote database if it is
     /// missing), and offers again what earlier pushes could not copy; returns how many
     /// revisions were written and the documents still refused (they stay pending, see
-    /// ``RefusedDocument``).
+    /// `RefusedDocument`).
     public func push(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> (written: Int, refused: [RefusedDocument]) {
         let through = try documentStore.lastSequence
         var options = ReplicationOptions()
@@ -101,7 +101,7 @@ public struct RecipesSync: Sendable {
 
     /// Runs the steps `direction` asks for under the store's sync lock and returns the
     /// report (also saved for `recipes status`).
-    /// - Throws: only ``SyncLockError`` (another sync holds the lock) or cancellation
+    /// - Throws: only `SyncLockError` (another sync holds the lock) or cancellation
     ///   while waiting for it; step failures are in the report.
     public func run(
         direction: SyncDirection = .both, prefer: ConflictPreference = .remote, lock behaviour: LockBehaviour = .failIfRunning,

@@ -8,7 +8,7 @@ public import Replication
 /// (http/https URL) or another store file on this machine (any other location).
 public enum RemoteEndpoint {
     /// A replication peer for `url` (a server is reached with `clientOptions`).
-    /// - Throws: ``RecipesError/store(_:cause:)`` naming the remote (password masked) when it is
+    /// - Throws: `RecipesError.store(_:cause:)` naming the remote (password masked) when it is
     ///   not usable.
     public static func peer(for url: URL, clientOptions: CouchClientOptions = .init(),
                             logger: Logger = Logger(label: "recipes.sync")) throws(RecipesError) -> any ReplicationPeer {
