@@ -12,7 +12,8 @@ enum RecipesExecutable {
             return executable
         }
         throw ValidationError("no `recipes` executable at \(candidates.joined(separator: " or ")); "
-            + "build it at the repository's root (swift build -c release --product recipes) or pass \(option)")
+            + "build it at the repository's root (swift build -c release --product recipes, and --product recipes-network "
+            + "for the benchmarks that serve or sync) or pass \(option)")
     }
 
     /// Beside this program, then the root package's `.build/<configuration>/recipes`.
