@@ -1,4 +1,4 @@
-package import ArgumentParser
+import ArgumentParser
 import RecipesKit
 
 /// The options every subcommand that opens the store understands.

@@ -1,4 +1,5 @@
 package import ArgumentParser
+import Dispatch
 import Synchronization
 
 /// The `recipes` program: browse, edit and sync recipes, and serve the local store over
@@ -29,6 +30,20 @@ package struct RecipesCommand: AsyncParsableCommand {
     package static func main(network: any NetworkCommands) async {
         installedNetwork.withLock { $0 = network }
         await main(GlobalOptions.hoisted(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Runs the program as ``main(network:)`` does, from a synchronous `main`: the command runs
+    /// on the global executor while the main thread waits for it. An `async` main would end
+    /// the main thread with `pthread_exit`, whose forced unwind looks up every frame of the
+    /// stack in the unwind tables at each start (in a fully static program, after sorting all
+    /// of them first); the program ends with `exit` either way.
+    package static func runWaiting(network: any NetworkCommands) {
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            await main(network: network)
+            finished.signal()
+        }
+        finished.wait()
     }
 
     /// The commands that reach other machines, as the program's `main` installed them.

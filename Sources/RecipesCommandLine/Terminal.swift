@@ -1,5 +1,5 @@
-package import Foundation
-package import RecipesKit
+import Foundation
+import RecipesKit
 
 /// Writing to the terminal: results on stdout, diagnostics and progress on stderr.
 package enum Terminal {

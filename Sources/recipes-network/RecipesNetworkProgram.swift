@@ -5,7 +5,7 @@ import RecipesCommandLine
 /// directly, it takes every command as `recipes` does.
 @main
 enum RecipesNetworkProgram {
-    static func main() async {
-        await RecipesCommand.main(network: NetworkCommandRunner())
+    static func main() {
+        RecipesCommand.runWaiting(network: NetworkCommandRunner())
     }
 }

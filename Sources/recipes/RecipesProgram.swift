@@ -5,7 +5,7 @@ import RecipesCommandLine
 /// starts without the network stack.
 @main
 enum RecipesProgram {
-    static func main() async {
-        await RecipesCommand.main(network: NetworkHandoff())
+    static func main() {
+        RecipesCommand.runWaiting(network: NetworkHandoff())
     }
 }
