@@ -3,8 +3,8 @@ import PackageDescription
 
 // The benchmarks, soak runs and fuzzers, beside the library rather than in it, so a user's
 // `swift build` of Recipes does not build them. They drive the `recipes` program the root
-// package builds: run `swift build -c release --product recipes` and the same with
-// `--product recipes-network` at the root first (see BENCHMARKS.md at the root).
+// package builds: run `Scripts/build-static -c release` at the root first (see BENCHMARKS.md
+// at the root).
 let package = Package(
     name: "RecipesBenchmarks",
     platforms: [.macOS(.v15)],

@@ -12,7 +12,7 @@ enum RecipesExecutable {
             return executable
         }
         throw ValidationError("no `recipes` executable at \(candidates.joined(separator: " or ")); "
-            + "build it at the repository's root (swift build -c release --product recipes, and --product recipes-network "
+            + "build it at the repository's root (Scripts/build-static -c release, which also builds recipes-network "
             + "for the benchmarks that serve or sync) or pass \(option)")
     }
 
