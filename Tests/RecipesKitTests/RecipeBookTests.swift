@@ -91,6 +91,20 @@ struct RecipeBookTests {
         #expect(pie.image?.mimeType == "image/jpeg" && pie.image?.bytes == Fixtures.jpegBytes.count)
     }
 
+    @Test("show reads the type's name without loading the type, whose document lists every recipe of the type")
+    func detailsLeaveTheTypeUnread() throws {
+        let folder = try TemporaryDirectory()
+        let store = try RecipesStore(url: folder.url.appendingPathComponent("book.sqlite"))
+        try store.container.book.add(RecipeDraft(name: "Pancakes", type: "Breakfast"))
+        // A fresh context, as a new `recipes show` has: nothing loaded yet.
+        let context = store.container.newContext(name: "show")
+        let book = RecipeBook(context: context)
+        let recipe = try book.recipe(named: "Pancakes")
+        let typeID = try #require(try recipe.object.objectIDs(forKey: "type").first)
+        #expect(try book.details(of: recipe).type == "Breakfast")
+        #expect(context.registeredObject(for: typeID)?.isFault ?? true)
+    }
+
     @Test("edit changes fields, ingredients and the picture in one save")
     func editing() throws {
         let (_, book) = try book()

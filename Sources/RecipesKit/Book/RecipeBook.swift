@@ -291,7 +291,10 @@ public struct RecipeBook {
                 notesProblem = error.description
             }
             return RecipeDetails(
-                id: recipe.documentID, name: try recipe.name, type: try Self.arrived { try recipe.type?.name },
+                // The type's name as a value: its document also lists every recipe of the
+                // type, which a fault would parse, so `show` would grow with the book.
+                id: recipe.documentID, name: try recipe.name,
+                type: try recipe.object.objectIDs(forKey: "type").first.flatMap { try typeNames()[$0] },
                 overview: try recipe.overview, prepTime: try recipe.prepTime, instructions: try recipe.instructions,
                 ingredients: try recipe.ingredients.map {
                     RecipeDetails.Line(id: $0.documentID, amount: try $0.amount, name: try $0.name, displayOrder: Int(try $0.displayOrder ?? 0))
@@ -327,7 +330,10 @@ public struct RecipeBook {
     public func summary(of recipe: Recipe) throws(RecipesError) -> RecipeSummary {
         try graph {
             RecipeSummary(
-                id: recipe.documentID, name: try recipe.name, type: try Self.arrived { try recipe.type?.name }, prepTime: try recipe.prepTime,
+                // The type's name as a value: its document also lists every recipe of the
+                // type, which a fault would parse, so `show` would grow with the book.
+                id: recipe.documentID, name: try recipe.name,
+                type: try recipe.object.objectIDs(forKey: "type").first.flatMap { try typeNames()[$0] }, prepTime: try recipe.prepTime,
                 overview: try recipe.overview, ingredientCount: try recipe.object.objectIDs(forKey: "ingredients").count,
                 hasImage: !(try recipe.object.objectIDs(forKey: "image")).isEmpty)
         }
