@@ -27,7 +27,7 @@ package struct RecipesCommand: AsyncParsableCommand {
     /// Runs the program, accepting global options before the subcommand
     /// (``GlobalOptions/hoisted(_:)``), with `network` running the commands that reach other
     /// machines.
-    package static func main(network: any NetworkCommands) async {
+    private static func main(network: any NetworkCommands) async {
         installedNetwork.withLock { $0 = network }
         await main(GlobalOptions.hoisted(Array(CommandLine.arguments.dropFirst())))
     }

@@ -254,12 +254,16 @@ public struct RecipeBook {
         let byIngredient = Set(try context.fetchObjectIDs(FetchRequest(
             entityName: Recipe.entityName, predicate: try ObjectPredicate(format: "ANY ingredients.name CONTAINS[cd] %@", search))))
         let needle = Self.folded(search)
+        // Type names as values, as `details(of:)` reads them: a type's document lists every
+        // recipe of the type.
+        let typeNames = try typeNames()
         let keyed = try recipes.map { recipe -> (rank: Int, name: String, recipe: Recipe) in
             let name = Self.folded(try recipe.name)
             let rank: Int
             if name.hasPrefix(needle) { rank = 0 }
             else if name.contains(needle) { rank = 1 }
-            else if try Self.arrived({ try recipe.type?.name }).map({ Self.folded($0).contains(needle) }) ?? false { rank = 2 }
+            else if try recipe.object.objectIDs(forKey: "type").first.flatMap({ typeNames[$0] })
+                .map({ Self.folded($0).contains(needle) }) ?? false { rank = 2 }
             else if byIngredient.contains(recipe.objectID) { rank = 3 }
             else { rank = 4 }
             return (rank, name, recipe)
