@@ -93,6 +93,10 @@ struct ServerReplicationTests {
             let changes = try await withTimeout(15) { try await feed.value }
             #expect(try changes.json().objectValue?["results"]?.arrayValue?.contains { $0.objectValue?["id"] == "late" } == true)
             #expect(try await waitUntil(timeout: 20) { try await Self.count(server, "tgt") == 3 })
+            // The task counts a batch once it has committed it, just after the target shows it.
+            #expect(try await waitUntil(timeout: 10) {
+                try await Self.get(server, "/_active_tasks").arrayValue?.first?.objectValue?["docs_written"] == 3
+            })
 
             let tasks = try #require(try await Self.get(server, "/_active_tasks").arrayValue)
             #expect(tasks.count == 1)
