@@ -41,13 +41,19 @@ public struct RecipeBook {
     /// overview; ties by name. The prep-time order parses free text, so it reads every
     /// recipe the query selects and sorts them in memory.
     public func recipes(matching query: RecipeQuery) throws(RecipesError) -> [Recipe] {
+        try recipes(matching: query, typeNames: nil)
+    }
+
+    /// ``recipes(matching:)`` ranking a search by `typeNames` when the caller has read them
+    /// already, else reading them itself.
+    private func recipes(matching query: RecipeQuery, typeNames: [ObjectID: String]?) throws(RecipesError) -> [Recipe] {
         try Self.checkPage(limit: query.limit, offset: query.offset)
         if query.limit == 0 { return [] }
         return try graph {
             let predicate = try Self.predicate(for: query)
             switch (query.sort, query.search.flatMap(Self.nonEmpty)) {
             case (nil, let search?):
-                return try page(try ranked(try fetchRecipes(predicate), search: search), query)
+                return try page(try ranked(try fetchRecipes(predicate), search: search, typeNames: try typeNames ?? self.typeNames()), query)
             case (.name?, _), (nil, nil):
                 return try fetchRecipes(predicate, sortedByName: true, limit: query.limit, offset: query.offset)
             case (.type?, _):
@@ -76,7 +82,7 @@ public struct RecipeBook {
     public func forEachSummaryPage(_ query: RecipeQuery = RecipeQuery(), pageSize: Int = 500,
                                    _ body: (_ page: [RecipeSummary]) -> Void) throws(RecipesError) {
         try forEachPage(query, pageSize: pageSize, reading: Self.summaryProperties, made: Self.summary(of:typeNames:),
-                        fromObject: summary(of:), body)
+                        fromObject: Self.summary(of:typeNames:), body)
     }
 
     /// The cards of the recipes a query selects, in its order: ``list(_:)`` reading only
@@ -84,20 +90,23 @@ public struct RecipeBook {
     public func cards(_ query: RecipeQuery = RecipeQuery()) throws(RecipesError) -> [RecipeCard] {
         var cards: [RecipeCard] = []
         try forEachPage(query, pageSize: 4096, reading: Self.cardProperties, made: Self.card(of:typeNames:),
-                        fromObject: { RecipeCard(try summary(of: $0)) }) { cards += $0 }
+                        fromObject: { RecipeCard(try Self.summary(of: $0, typeNames: $1)) }) { cards += $0 }
         return cards
     }
 
     /// The rows of the recipes a query selects, made by `made` from a values fetch of
     /// `properties` in the name order without a search, or by `fromObject` from the
-    /// recipes themselves otherwise; handed to `body` at most `pageSize` at a time.
+    /// recipes themselves otherwise; handed to `body` at most `pageSize` at a time. The type
+    /// names are read once for all the rows.
     private func forEachPage<Row>(_ query: RecipeQuery, pageSize: Int, reading properties: [String],
-                                  made: (ObjectValues, [ObjectID: String]) -> Row, fromObject: (Recipe) throws -> Row,
+                                  made: (ObjectValues, [ObjectID: String]) -> Row,
+                                  fromObject: (Recipe, [ObjectID: String]) throws -> Row,
                                   _ body: (_ page: [Row]) -> Void) throws(RecipesError) {
         try Self.checkPage(limit: query.limit, offset: query.offset)
         guard (query.sort ?? .name) == .name, query.search.flatMap(Self.nonEmpty) == nil, pageSize > 0 else {
-            let recipes = try recipes(matching: query)
-            body(try graph { try recipes.map(fromObject) })
+            let typeNames = try graph { try self.typeNames() }
+            let recipes = try recipes(matching: query, typeNames: typeNames)
+            body(try graph { try recipes.map { try fromObject($0, typeNames) } })
             return
         }
         if query.limit == 0 { return body([]) }
@@ -249,14 +258,13 @@ public struct RecipeBook {
         return result
     }
 
-    /// Search results by relevance (see ``recipes(matching:)``).
-    private func ranked(_ recipes: [Recipe], search: String) throws -> [Recipe] {
+    /// Search results by relevance (see ``recipes(matching:)``); the types' names come from
+    /// `typeNames`, as values, as `details(of:)` reads them: a type's document lists every
+    /// recipe of the type.
+    private func ranked(_ recipes: [Recipe], search: String, typeNames: [ObjectID: String]) throws -> [Recipe] {
         let byIngredient = Set(try context.fetchObjectIDs(FetchRequest(
             entityName: Recipe.entityName, predicate: try ObjectPredicate(format: "ANY ingredients.name CONTAINS[cd] %@", search))))
         let needle = Self.folded(search)
-        // Type names as values, as `details(of:)` reads them: a type's document lists every
-        // recipe of the type.
-        let typeNames = try typeNames()
         let keyed = try recipes.map { recipe -> (rank: Int, name: String, recipe: Recipe) in
             let name = Self.folded(try recipe.name)
             let rank: Int
@@ -332,15 +340,17 @@ public struct RecipeBook {
 
     /// The list line of one recipe.
     public func summary(of recipe: Recipe) throws(RecipesError) -> RecipeSummary {
-        try graph {
-            RecipeSummary(
-                // The type's name as a value: its document also lists every recipe of the
-                // type, which a fault would parse, so `show` would grow with the book.
-                id: recipe.documentID, name: try recipe.name,
-                type: try recipe.object.objectIDs(forKey: "type").first.flatMap { try typeNames()[$0] }, prepTime: try recipe.prepTime,
-                overview: try recipe.overview, ingredientCount: try recipe.object.objectIDs(forKey: "ingredients").count,
-                hasImage: !(try recipe.object.objectIDs(forKey: "image")).isEmpty)
-        }
+        try graph { try Self.summary(of: recipe, typeNames: try typeNames()) }
+    }
+
+    /// The list line of one recipe, its type's name from `typeNames`: as a value, since the
+    /// type's document also lists every recipe of the type, which a fault would parse.
+    static func summary(of recipe: Recipe, typeNames: [ObjectID: String]) throws -> RecipeSummary {
+        RecipeSummary(
+            id: recipe.documentID, name: try recipe.name,
+            type: try recipe.object.objectIDs(forKey: "type").first.flatMap { typeNames[$0] }, prepTime: try recipe.prepTime,
+            overview: try recipe.overview, ingredientCount: try recipe.object.objectIDs(forKey: "ingredients").count,
+            hasImage: !(try recipe.object.objectIDs(forKey: "image")).isEmpty)
     }
 
     /// Every recipe type name with its number of recipes, by name; types of the same name
