@@ -43,6 +43,7 @@ extension DocumentStore {
                                                arguments: [name]) {
                 if same(existing, from: 1) { return }
                 try db.execute(sql: "DROP TABLE IF EXISTS query_index_\(existing[0] as Int64)")
+                try IndexRanks.dropTable(db, indexNumber: existing[0])
                 try StoreCounters.remove(db, StoreCounters.index(existing[0]), keyed: true)
                 try db.execute(sql: "DELETE FROM query_indexes WHERE index_num = ?", arguments: [existing[0] as Int64])
             }
@@ -98,6 +99,7 @@ extension DocumentStore {
             let db = txn.db
             if let number = try Int64.fetchOne(db, sql: "SELECT index_num FROM query_indexes WHERE name = ?", arguments: [name]) {
                 try db.execute(sql: "DROP TABLE IF EXISTS query_index_\(number)")
+                try IndexRanks.dropTable(db, indexNumber: number)
                 try StoreCounters.remove(db, StoreCounters.index(number), keyed: true)
                 try db.execute(sql: "DELETE FROM query_indexes WHERE index_num = ?", arguments: [number])
             }
@@ -196,9 +198,9 @@ extension DocumentStore {
                 }
                 // A late page of an exact, sorted index plan: its IDs come from the index
                 // (SQLite steps over the skipped entries itself), then only its rows are read.
-                if skip > 0, plan.exact, plan.ordered, !sort.isEmpty, let idSQL = plan.idSQL,
+                if skip > 0, plan.exact, plan.ordered, !sort.isEmpty, plan.pagedIDSQL != nil,
                    let limit = query.limit, limit <= Self.pageReadByIDsLimit {
-                    for revision in try Self.page(db, idSQL: idSQL, arguments: plan.arguments, limit: limit, skip: skip, keeping: read)
+                    for revision in try Self.page(db, plan: plan, limit: limit, skip: skip, keeping: read)
                     where selector.matches(revision.body, id: revision.id) {
                         try emit(revision)
                     }
@@ -241,19 +243,35 @@ extension DocumentStore {
         }
     }
 
-    /// The most rows a late page reads by their IDs (``page(_:idSQL:arguments:limit:skip:keeping:)``);
+    /// The most rows a late page reads by their IDs (``page(_:plan:limit:skip:keeping:)``);
     /// a longer one steps through the plan's rows instead.
     static let pageReadByIDsLimit = 1000
 
     /// The winners of one page of an exact, sorted plan, in its order: the page's IDs from
-    /// the plan's index alone (`idSQL`, design documents left out, as the plan's rows are),
-    /// then their rows in one read. With `keeping`, bodies hold only those members.
-    private static func page(_ db: Database, idSQL: String, arguments: [any DatabaseValueConvertible], limit: Int, skip: Int,
+    /// the plan's index alone (``pageIDs(_:plan:limit:skip:)``), then their rows in one read.
+    /// With `keeping`, bodies hold only those members.
+    private static func page(_ db: Database, plan: QueryPlan, limit: Int, skip: Int,
                              keeping: Set<String>?) throws -> [DocumentRevision] {
-        let ids = try String.fetchAll(db, sql: idSQL + " LIMIT ? OFFSET ?", arguments: StatementArguments(arguments + [max(0, limit), skip]))
+        let ids = try pageIDs(db, plan: plan, limit: max(0, limit), skip: skip)
         guard !ids.isEmpty else { return [] }
         let byID = Dictionary(try winnerRevisions(db, withIDs: ids, keeping: keeping).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         return ids.compactMap { byID[$0] }
+    }
+
+    /// The document IDs of one page of an index plan (`limit` negative: all the rest), read
+    /// from the index alone: by position from the index's ranks when the page starts past
+    /// a couple of buckets and the ranks add up, else by ``QueryPlan/pagedIDSQL`` stepping
+    /// over the rows before the page.
+    static func pageIDs(_ db: Database, plan: QueryPlan, limit: Int, skip: Int) throws -> [String] {
+        if let ranks = plan.ranks, skip >= 2 * IndexRanks.bucketSize, let docNums = try ranks.page(db, skip: skip, limit: limit) {
+            guard !docNums.isEmpty else { return [] }
+            let byNumber = Dictionary(try Row.fetchAll(db.cachedStatement(sql: "SELECT doc_num, doc_id FROM docs WHERE doc_num IN (SELECT value FROM json_each(?))"),
+                                                       arguments: ["[" + docNums.map(String.init).joined(separator: ",") + "]"]).map { ($0[0] as Int64, $0[1] as String) },
+                                      uniquingKeysWith: { first, _ in first })
+            return docNums.compactMap { byNumber[$0] }
+        }
+        guard let pagedIDSQL = plan.pagedIDSQL else { return [] }
+        return try String.fetchAll(db, sql: pagedIDSQL, arguments: StatementArguments(plan.arguments + [limit, max(0, skip)]))
     }
 
     /// The IDs of the documents ``find(_:)`` returns for `query`, in the same order and page,
@@ -264,13 +282,11 @@ extension DocumentStore {
         let sort = try Self.sortKeys(query.sort)
         return try reading { db in
             guard case .plan(let plan) = try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db),
-                  plan.exact, plan.ordered, let idSQL = plan.idSQL,
+                  plan.exact, plan.ordered, plan.pagedIDSQL != nil,
                   // Without a sort the row order is SQLite's choice: no page of it is stable.
                   !sort.isEmpty || (query.skip <= 0 && query.limit == nil) else { return nil }
             // SQLite takes a negative limit as none.
-            let limit: Int = query.limit.map { max(0, $0) } ?? -1
-            return try String.fetchAll(db, sql: idSQL + " LIMIT ? OFFSET ?",
-                                       arguments: StatementArguments(plan.arguments + [limit, max(0, query.skip)]))
+            return try Self.pageIDs(db, plan: plan, limit: query.limit.map { max(0, $0) } ?? -1, skip: max(0, query.skip))
         }
     }
 

@@ -41,6 +41,10 @@ struct QueryIndex: Sendable {
     }
 
     var table: String { "query_index_\(number)" }
+
+    /// The positions of its rows (``IndexRanks``), kept when the index has one folded key:
+    /// the order a list of names is shown in, and paged through.
+    var ranks: IndexRanks? { keys.count == 1 && keys[0].folded ? IndexRanks(index: self) : nil }
     func column(_ position: Int) -> String { "k\(position)" }
 
     /// Every declared index.
@@ -71,11 +75,13 @@ struct QueryIndex: Sendable {
         }
         try db.execute(sql: "CREATE INDEX \(table)_keys ON \(table)(\(columns.joined(separator: ", ")))")
         for (name, value) in counts { try StoreCounters.set(db, name, to: value) }
+        try ranks?.build(db)
     }
 
-    /// Drops the backing table and its counters.
+    /// Drops the backing table, its ranks and its counters.
     func dropTable(_ db: Database) throws {
         try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+        try IndexRanks.dropTable(db, indexNumber: number)
         try StoreCounters.remove(db, rowCounter, keyed: true)
     }
 
@@ -88,6 +94,7 @@ struct QueryIndex: Sendable {
             let row = keyColumns(of: body)
             try db.cachedStatement(sql: insertSQL).execute(arguments: arguments(docNum: docNum, row))
             count(row, into: &deltas)
+            if let ranks, let first = row.first, let key = first { try ranks.added(db, key: key, doc: docNum) }
         }
     }
 
@@ -123,11 +130,14 @@ struct QueryIndex: Sendable {
     /// Removes the row of a document that is deleted (or no longer live), taking it off the
     /// counters in `deltas`.
     func remove(_ db: Database, docNum: Int64, deltas: inout [String: Int]) throws {
-        if countsByLeadingKey {
+        let ranks = self.ranks
+        if countsByLeadingKey || ranks != nil {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "DELETE FROM \(table) WHERE doc_num = ? RETURNING \(column(0))"),
                                              arguments: [docNum]) else { return }
             deltas[rowCounter, default: 0] -= 1
-            if let key = row[0] as Data? { deltas[StoreCounters.index(number, leadingKey: key), default: 0] -= 1 }
+            guard let key = row[0] as Data? else { return }
+            if countsByLeadingKey { deltas[StoreCounters.index(number, leadingKey: key), default: 0] -= 1 }
+            try ranks?.removed(db, key: key, doc: docNum)
             return
         }
         try db.cachedStatement(sql: "DELETE FROM \(table) WHERE doc_num = ?").execute(arguments: [docNum])

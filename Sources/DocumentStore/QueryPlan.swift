@@ -27,11 +27,22 @@ struct QueryPlan {
     /// The keys the first column must equal (one for an equality, several for `$in`), when
     /// it is constrained that way.
     var leadingKeys: [Data]?
-    /// The same rows as ``sql``, in the same order, with the document ID as the only column
-    /// (index plans only): what a query needs when the index decides it alone.
-    var idSQL: String?
+    /// One page of the same rows as ``sql``, in the same order, with the document ID as the
+    /// only column (index plans only): what a query needs when the index decides it alone. It
+    /// takes ``arguments`` then the page's limit and offset, which apply to the index rows
+    /// before any document is looked up, so SQLite steps over a late page's skipped entries
+    /// in the index alone. Index tables hold no design documents (`DesignDocuments`), so no
+    /// skipped row needs its ID checked.
+    var pagedIDSQL: String?
+    /// The ranks of the plan's index when the plan reads the whole index in its ascending
+    /// order, so a late page can be found by position (``IndexRanks/page(_:skip:limit:)``)
+    /// instead of by ``pagedIDSQL`` stepping over the rows before it.
+    var ranks: IndexRanks?
 
     static let columns = "d.doc_id, d.seq, r.rev_num, r.rev, r.parent, r.deleted, r.leaf, r.body, r.atts"
+
+    /// Where ``pagedIDSQL`` takes its page. SQLite reads a negative limit as none.
+    static let pageClause = "LIMIT ? OFFSET ?"
 
     /// The same plan for a partial read: its rows leave out long bodies, whose members
     /// ``LongBodyReader`` then reads from their beginning. Every plan's SQL starts with
@@ -224,34 +235,39 @@ struct QueryPlan {
             // against this index's constraints; the co-routine stops with the page.
             let walk = "walk_by_" + walker.table
             let direction = sort[0].ascending ? "ASC" : "DESC"
-            let ordered = "(SELECT \(walk).doc_num AS doc_num FROM \(walker.table) \(walk) CROSS JOIN \(index.table) x"
-                + " ON x.doc_num = \(walk).doc_num" + clauses.joinedAsWhereClause + " ORDER BY "
-                + (sort.indices.map { "\(walk).\(walker.column($0)) \(direction)" } + ["\(walk).doc_num \(direction)"]).joined(separator: ", ")
-                + " LIMIT -1) ordered CROSS JOIN docs d ON d.doc_num = ordered.doc_num"
-            plan = QueryPlan(index: index, sql: "SELECT \(columns) FROM \(ordered) CROSS JOIN revs r ON r.rev_num = d.winner_rev_num",
-                             arguments: arguments, ordered: true,
-                             idSQL: "SELECT d.doc_id FROM \(ordered) WHERE \(DesignDocuments.excludedSQL)")
+            let ordered = { (page: String) in
+                "(SELECT \(walk).doc_num AS doc_num FROM \(walker.table) \(walk) CROSS JOIN \(index.table) x"
+                    + " ON x.doc_num = \(walk).doc_num" + clauses.joinedAsWhereClause + " ORDER BY "
+                    + (sort.indices.map { "\(walk).\(walker.column($0)) \(direction)" } + ["\(walk).doc_num \(direction)"]).joined(separator: ", ")
+                    + " \(page)) ordered CROSS JOIN docs d ON d.doc_num = ordered.doc_num"
+            }
+            plan = QueryPlan(index: index, sql: "SELECT \(columns) FROM \(ordered("LIMIT -1")) CROSS JOIN revs r ON r.rev_num = d.winner_rev_num",
+                             arguments: arguments, ordered: true, pagedIDSQL: "SELECT d.doc_id FROM \(ordered(Self.pageClause))")
         } else if let sortSource {
             // Only document numbers go through the sorter, not the rows with their bodies
             // (for 2,000 recipe-sized rows, about 1 ms against 15), in a sub-query SQLite
             // keeps as a co-routine: its LIMIT stops it from being flattened into the join,
             // which would drop its ORDER BY. CROSS JOIN keeps it the outer loop, so bodies
             // are read in its order and only as far as the page goes.
-            let ordered = "(SELECT x.doc_num AS doc_num FROM \(index.table) x" + sortSource.joins.joined()
-                + clauses.joinedAsWhereClause + " ORDER BY "
-                + zip(sortSource.columns, sort).map { column, key in "\(column) \(key.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
-                + ", x.doc_num LIMIT -1) ordered CROSS JOIN docs d ON d.doc_num = ordered.doc_num"
-            plan = QueryPlan(index: index, sql: "SELECT \(columns) FROM \(ordered) CROSS JOIN revs r ON r.rev_num = d.winner_rev_num",
-                             arguments: arguments, ordered: true,
-                             idSQL: "SELECT d.doc_id FROM \(ordered) WHERE \(DesignDocuments.excludedSQL)")
+            let ordered = { (page: String) in
+                "(SELECT x.doc_num AS doc_num FROM \(index.table) x" + sortSource.joins.joined()
+                    + clauses.joinedAsWhereClause + " ORDER BY "
+                    + zip(sortSource.columns, sort).map { column, key in "\(column) \(key.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
+                    + ", x.doc_num \(page)) ordered CROSS JOIN docs d ON d.doc_num = ordered.doc_num"
+            }
+            plan = QueryPlan(index: index, sql: "SELECT \(columns) FROM \(ordered("LIMIT -1")) CROSS JOIN revs r ON r.rev_num = d.winner_rev_num",
+                             arguments: arguments, ordered: true, pagedIDSQL: "SELECT d.doc_id FROM \(ordered(Self.pageClause))")
+            if clauses.isEmpty, sortSource.joins.isEmpty, sort.count == 1, sort[0].ascending, sort[0].key == index.keys.first {
+                plan.ranks = index.ranks
+            }
         } else {
             let sql = """
                 SELECT \(columns) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num
                 JOIN revs r ON r.rev_num = d.winner_rev_num
                 """ + clauses.joinedAsWhereClause
             plan = QueryPlan(index: index, sql: sql, arguments: arguments, ordered: sort.isEmpty,
-                             idSQL: "SELECT d.doc_id FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num"
-                                + (clauses + [DesignDocuments.excludedSQL]).joinedAsWhereClause)
+                             pagedIDSQL: "SELECT d.doc_id FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num"
+                                + clauses.joinedAsWhereClause + " " + Self.pageClause)
         }
         if exactClauses {
             plan.countSQL = "SELECT COUNT(*) FROM \(index.table) x JOIN docs d ON d.doc_num = x.doc_num"

@@ -22,6 +22,9 @@ import DocumentFormat
 ///   from before v5, when v5 first opened them); it tells a recreated database from the old.
 /// - `peer_revisions` (v6): per replication peer (a remote database instance) and document,
 ///   the leaf revisions that peer is known to hold (``DocumentStore/recordRevisions(_:heldBy:)``).
+/// - `query_rank_<n>` (v7, and whenever such an index is built): for each query index of one
+///   folded key, the buckets of its row positions (``IndexRanks``), so a late page of it is
+///   found without stepping over the rows before it.
 enum StoreSchema {
     /// Bytes per stored attachment chunk.
     static let chunkSize = 256 * 1024
@@ -113,6 +116,9 @@ enum StoreSchema {
                     PRIMARY KEY (peer, id)
                 ) WITHOUT ROWID
                 """)
+        }
+        migrator.registerMigration("v7") { db in
+            for index in try QueryIndex.all(db) { try index.ranks?.build(db) }
         }
         return migrator
     }

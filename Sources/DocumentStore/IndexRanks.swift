@@ -1,0 +1,123 @@
+import Foundation
+import GRDB
+
+/// The positions of a query index's rows, kept so that a late page of the index's order is
+/// found without stepping over every row before it: SQLite's B-trees do not count their
+/// entries, so `LIMIT 50 OFFSET 50000` reads 50,000 index entries first.
+///
+/// The rows of the index with a key (NULL-key rows are left out: they come first in the
+/// index order and are counted apart) are cut into consecutive buckets of about
+/// ``bucketSize`` rows, in a table `query_rank_<n>` of one row per bucket: the position
+/// (key, document number) where the bucket starts, and its number of rows. A bucket holds
+/// the index rows from its start up to the next bucket's start. Every write that adds or
+/// removes an index row adds or takes one from its bucket, in the same transaction; a
+/// bucket twice the size is split, an empty one dropped. A page at offset K then reads the
+/// bucket table (one row per ``bucketSize`` recipes), seeks to the bucket holding row K and
+/// steps over fewer than 2 × ``bucketSize`` entries.
+///
+/// Kept for the indexes of one folded key (`QueryIndex.keepsRanks`): the order a list of
+/// names is shown in.
+struct IndexRanks {
+    let index: QueryIndex
+
+    /// The rows a bucket is cut to; a bucket of more than twice as many is split.
+    static let bucketSize = 256
+
+    var table: String { Self.table(index.number) }
+
+    /// The bucket table of the index numbered `number`.
+    static func table(_ number: Int64) -> String { "query_rank_\(number)" }
+
+    private var key: String { index.column(0) }
+
+    /// Creates the bucket table and fills it from the index's rows (already written, in one
+    /// pass in index order).
+    func build(_ db: Database) throws {
+        try db.execute(sql: "CREATE TABLE \(table) (k BLOB NOT NULL, doc INTEGER NOT NULL, rows INTEGER NOT NULL, PRIMARY KEY (k, doc)) WITHOUT ROWID")
+        let cursor = try Row.fetchCursor(db, sql: "SELECT \(key), doc_num FROM \(index.table) WHERE \(key) IS NOT NULL ORDER BY \(key), doc_num")
+        var start: (key: Data, doc: Int64)?
+        var rows = 0
+        let insert = try db.makeStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)")
+        while let row = try cursor.next() {
+            if start == nil { start = (row[0], row[1]) }
+            rows += 1
+            guard rows == Self.bucketSize, let first = start else { continue }
+            try insert.execute(arguments: [first.key, first.doc, rows])
+            start = nil
+            rows = 0
+        }
+        if let first = start { try insert.execute(arguments: [first.key, first.doc, rows]) }
+    }
+
+    /// Drops the bucket table of the index numbered `number`, if it has one.
+    static func dropTable(_ db: Database, indexNumber number: Int64) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS \(table(number))")
+    }
+
+    /// The bucket that holds the row at (`key`, `doc`): the last one starting at or before it.
+    private func bucket(_ db: Database, key: Data, doc: Int64) throws -> (key: Data, doc: Int64, rows: Int)? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT k, doc, rows FROM \(table) WHERE (k, doc) <= (?, ?) ORDER BY k DESC, doc DESC LIMIT 1"),
+                         arguments: [key, doc]).map { ($0[0], $0[1], $0[2]) }
+    }
+
+    /// Counts a row just added to the index.
+    func added(_ db: Database, key: Data, doc: Int64) throws {
+        if let found = try bucket(db, key: key, doc: doc) {
+            try db.cachedStatement(sql: "UPDATE \(table) SET rows = rows + 1 WHERE k = ? AND doc = ?").execute(arguments: [found.key, found.doc])
+            if found.rows + 1 > 2 * Self.bucketSize { try split(db, key: found.key, doc: found.doc, rows: found.rows + 1) }
+            return
+        }
+        // Before every bucket: the first bucket now starts at this row.
+        guard let first = try Row.fetchOne(db.cachedStatement(sql: "SELECT k, doc, rows FROM \(table) ORDER BY k, doc LIMIT 1")) else {
+            try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, 1)").execute(arguments: [key, doc])
+            return
+        }
+        let rows: Int = first[2] + 1
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE k = ? AND doc = ?").execute(arguments: [first[0] as Data, first[1] as Int64])
+        try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [key, doc, rows])
+        if rows > 2 * Self.bucketSize { try split(db, key: key, doc: doc, rows: rows) }
+    }
+
+    /// Takes a row just removed from the index off its bucket.
+    func removed(_ db: Database, key: Data, doc: Int64) throws {
+        guard let found = try bucket(db, key: key, doc: doc) else { return }
+        if found.rows <= 1 {
+            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE k = ? AND doc = ?").execute(arguments: [found.key, found.doc])
+        } else {
+            try db.cachedStatement(sql: "UPDATE \(table) SET rows = rows - 1 WHERE k = ? AND doc = ?").execute(arguments: [found.key, found.doc])
+        }
+    }
+
+    /// Cuts a bucket of `rows` rows in two: the first ``bucketSize`` stay, the rest start a
+    /// new bucket at the next row.
+    private func split(_ db: Database, key: Data, doc: Int64, rows: Int) throws {
+        guard let next = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(self.key), doc_num FROM \(index.table) WHERE (\(self.key), doc_num) >= (?, ?) ORDER BY \(self.key), doc_num LIMIT 1 OFFSET ?"),
+                                          arguments: [key, doc, Self.bucketSize]) else { return }
+        try db.cachedStatement(sql: "UPDATE \(table) SET rows = ? WHERE k = ? AND doc = ?").execute(arguments: [Self.bucketSize, key, doc])
+        try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [next[0] as Data, next[1] as Int64, rows - Self.bucketSize])
+    }
+
+    /// The document numbers of the page of `limit` rows (negative: all the rest) after the
+    /// first `skip` rows of the whole index in ascending order, or `nil` when the buckets do
+    /// not add up to the index's row counter (the caller then steps over the rows itself).
+    func page(_ db: Database, skip: Int, limit: Int) throws -> [Int64]? {
+        let nullRows = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM \(index.table) WHERE \(key) IS NULL")) ?? 0
+        guard skip >= nullRows else { return nil }
+        var before = 0
+        var total = 0
+        var start: (key: Data, doc: Int64)?
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: "SELECT k, doc, rows FROM \(table) ORDER BY k, doc"))
+        while let bucket = try cursor.next() {
+            let rows: Int = bucket[2]
+            if start == nil, nullRows + total + rows > skip {
+                start = (bucket[0], bucket[1])
+                before = nullRows + total
+            }
+            total += rows
+        }
+        guard let stored = try StoreCounters.value(db, index.rowCounter), stored == nullRows + total else { return nil }
+        guard let start else { return [] }
+        return try Int64.fetchAll(db.cachedStatement(sql: "SELECT doc_num FROM \(index.table) WHERE (\(key), doc_num) >= (?, ?) ORDER BY \(key), doc_num LIMIT ? OFFSET ?"),
+                                  arguments: [start.key, start.doc, limit, skip - before])
+    }
+}
