@@ -84,6 +84,13 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         catch let e as DocumentStoreError { throw IncrementalStoreError.storeFailure(e) }
     }
 
+    /// ``locked(_:)`` with every datastore read of `body` on one snapshot
+    /// (`DocumentStore.withSnapshot(_:)`): a fetch's sub-queries (`type.name CONTAINS %@`)
+    /// and its own query see the same state, in one read transaction.
+    func lockedSnapshot<T>(_ body: () throws -> T) throws -> T {
+        try locked { try ds { try documentStore.withSnapshot(body) } }
+    }
+
     private func loadedCodec() throws -> ObjectDocumentCodec {
         guard let codec else { throw IncrementalStoreError.notLoaded }
         return codec
@@ -319,7 +326,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// Runs a fetch as a datastore query: the translatable part of the predicate, the sort
     /// and the page when everything was translated; the rest is returned as residual.
     public func execute(_ request: StoreFetchRequest) throws -> StoreFetchResult {
-        try locked {
+        try lockedSnapshot {
             guard let pushed = try pushedDown(request) else {
                 return StoreFetchResult(rows: [], residualPredicate: nil, isSorted: true, appliedLimitAndOffset: true)
             }
@@ -343,7 +350,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// page), reading only the body members of the requested properties; `false` when part
     /// of it would be left to the coordinator. `body` runs inside one read of the datastore.
     public func forEachValues(_ request: StoreFetchRequest, _ body: (ObjectValues) throws -> Void) throws -> Bool {
-        try locked {
+        try lockedSnapshot {
             guard let pushed = try pushedDown(request) else { return true }
             guard pushed.residual == nil, pushed.isSorted, pushed.paged, let model else { return false }
             let codec = try loadedCodec()
@@ -386,7 +393,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// when the whole predicate translates, the sort is the store's and one entity is asked
     /// for; `nil` otherwise.
     public func fetchObjectIDs(_ request: StoreFetchRequest) throws -> [ObjectID]? {
-        try locked {
+        try lockedSnapshot {
             guard request.entityNames.count == 1, let entityName = request.entityNames.first else { return nil }
             guard let pushed = try pushedDown(request) else { return [] }
             guard pushed.residual == nil, pushed.isSorted, pushed.paged,
@@ -453,7 +460,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// Number of objects of `entityNames` matching `predicate`, counted in the datastore when
     /// the whole predicate translates (bodies are not turned into rows); otherwise `nil`.
     public func countIfPushable(entityNames: [String], predicate: ObjectPredicate?) throws -> Int? {
-        try locked {
+        try lockedSnapshot {
             guard let model else { return nil }
             let entities = entityNames.compactMap { model.entity(named: $0) }
             try Self.refuseEncrypted(predicate, sorts: [], entities: entities, model: model)

@@ -183,7 +183,10 @@ extension DocumentStore {
                 let plan: QueryPlan
                 switch try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: wanted, db: db) {
                 case .plan(let chosen): plan = chosen
-                case .candidates(let docNums): plan = CandidateSet.plan(docNums, sort: query.sort)
+                case .candidates(let docNums):
+                    // No document can match: nothing to read.
+                    if docNums.isEmpty { return }
+                    plan = CandidateSet.plan(docNums, sort: query.sort)
                 }
                 // With `fields`, only those members and the ones the selector and sort read are parsed.
                 let read: Set<String>? = query.fields.map { Set($0).union(selector.topLevelFields).union(sort.map(\.key.path.components[0])) }
@@ -325,20 +328,27 @@ extension DocumentStore {
         }
         let plan = QueryPlan.choose(selector: selector, sort: sort, indexes: indexes, wanted: wanted, rowCount: rowCount)
         if selector.wantsCandidateSet || plan.index == nil {
-            let candidates = CandidateSet(indexes: indexes, textIndexes: try TextIndex.all(db), db: db)
+            let candidates = CandidateSet(indexes: indexes, textIndexes: try declared(db).textIndexes, db: db)
             if let docNums = try candidates.docNums(selector) { return .candidates(docNums) }
         }
         return .plan(plan)
     }
 
-    /// Every declared index (``QueryIndex/all(_:)``), from ``declaredIndexes`` while the
-    /// schema has not changed (reading `PRAGMA schema_version` costs no page read).
+    /// Every declared query index (``QueryIndex/all(_:)``), from ``declaredIndexes`` while the
+    /// schema has not changed.
     func queryIndexes(_ db: Database) throws -> [QueryIndex] {
-        let version = try Int32.fetchOne(db, sql: "PRAGMA schema_version") ?? 0
-        if let kept = declaredIndexes.withLock({ $0?.schemaVersion == version ? $0?.indexes : nil }) { return kept }
+        try declared(db).indexes
+    }
+
+    /// Every declared query and text index, from ``declaredIndexes`` while the schema has not
+    /// changed (reading `PRAGMA schema_version` costs no page read).
+    private func declared(_ db: Database) throws -> (indexes: [QueryIndex], textIndexes: [TextIndex]) {
+        let version = try Int32.fetchOne(db.cachedStatement(sql: "PRAGMA schema_version")) ?? 0
+        if let kept = declaredIndexes.withLock({ $0?.schemaVersion == version ? $0 : nil }) { return (kept.indexes, kept.textIndexes) }
         let indexes = try QueryIndex.all(db)
-        declaredIndexes.withLock { $0 = (version, indexes) }
-        return indexes
+        let textIndexes = try TextIndex.all(db)
+        declaredIndexes.withLock { $0 = (version, indexes, textIndexes) }
+        return (indexes, textIndexes)
     }
 
     /// The planner's form of sort fields.

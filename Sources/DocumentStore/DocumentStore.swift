@@ -53,10 +53,10 @@ public final class DocumentStore: Sendable {
     let pool: DatabasePool
     /// Whether a transaction opened by ``inTransaction(_:)`` is open on the writer connection.
     private let transactionOpen = Mutex(false)
-    /// The declared query indexes as last read, with the database's schema version then:
-    /// declaring or deleting an index creates or drops its table, which moves the version,
-    /// so a query plans with the list it would read without reading it each time.
-    let declaredIndexes = Mutex<(schemaVersion: Int32, indexes: [QueryIndex])?>(nil)
+    /// The declared query and text indexes as last read, with the database's schema version
+    /// then: declaring or deleting an index creates or drops its table, which moves the
+    /// version, so a query plans with the lists it would read without reading them each time.
+    let declaredIndexes = Mutex<(schemaVersion: Int32, indexes: [QueryIndex], textIndexes: [TextIndex])?>(nil)
     /// The writer's page cache while ``inTransaction(_:)`` is open, in KiB.
     private static let transactionCacheKiB = 32768
 
@@ -426,6 +426,20 @@ public final class DocumentStore: Sendable {
     /// the file now at the path would otherwise replay the old file's pages onto it.
     public func truncateWriteAheadLog() throws {
         try mapped { try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
+    }
+
+    /// Runs `body` with every read it makes of this store in one read of one snapshot: a
+    /// query and its sub-queries see the same state and pay for one read transaction, not one
+    /// each. `body` must not write to this store (such a write fails). Inside another access
+    /// (``withReader(_:)``, ``withWriter(_:)``, another snapshot) it joins that one; inside
+    /// ``inTransaction(_:)`` each read runs on the writer, as there. What `body` throws is
+    /// rethrown as it is.
+    public func withSnapshot<T>(_ body: () throws -> T) throws -> T {
+        if let scope = AccessScope.current, scope.store == ObjectIdentifier(self) { return try body() }
+        if transactionOpen.withLock({ $0 }) { return try body() }
+        let scope = AccessScope(store: ObjectIdentifier(self), writes: false)
+        let result: Result<T, any Error> = try reading { _ in AccessScope.$current.withValue(scope) { Result { try body() } } }
+        return try result.get()
     }
 
     /// Runs `body` on a reader snapshot, keeping SQLite failures as `.sqlite`. Inside
