@@ -48,4 +48,24 @@ struct SampleSeederTests {
         #expect(try seeder.seedIfEmpty(try BundledSampleSets.loadAll()).outcome == .samplesDisabled)
         #expect(try container.book.counts()["Recipe"] == 0)
     }
+
+    @Test("a record read back equals the one written; one this version cannot read starts the store over")
+    func recordsReadBackOrStartOver() throws {
+        let directory = try TemporaryDirectory()
+        let documents = try DocumentStore(path: directory.file("s.sqlite").path)
+        let seeder = SampleSeeder(container: try RecipesContainer.inMemory(), documentStore: documents)
+        let written = try seeder.markInitialised(.importedByUser, now: Date(timeIntervalSince1970: 86_400))
+        #expect(try seeder.record() == written)
+        #expect(try seeder.isInitialised)
+        let readable: JSONObject = try #require(try documents.getLocal(id: SampleSeeder.recordID))
+        for (member, value) in [("outcome", JSONValue.string("someday")), ("objectsCreated", .string("12")),
+                                ("sets", .array([.int(1)])), ("date", .null)] {
+            var body = readable
+            body[member] = value
+            try documents.putLocal(id: SampleSeeder.recordID, body: body)
+            #expect(try seeder.record() == nil, "\(member)")
+            #expect(try !seeder.isInitialised, "\(member)")
+        }
+    }
 }
+

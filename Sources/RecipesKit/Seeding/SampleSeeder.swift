@@ -27,7 +27,7 @@ public struct SampleSeeder {
 
     /// The recorded decision, or `nil` for a never-initialised store.
     public func record() throws(RecipesError) -> SeedingRecord? {
-        try wrap { try LocalRecord.read(SeedingRecord.self, id: Self.recordID, in: documentStore) }
+        try wrap { try documentStore.getLocal(id: Self.recordID).flatMap(SeedingRecord.init(json:)) }
     }
 
     /// Whether seeding already happened (or was decided against) for this store.

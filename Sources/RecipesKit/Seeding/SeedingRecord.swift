@@ -1,3 +1,5 @@
+import DocumentFormat
+
 /// What first-run seeding decided for one store, kept in its local document
 /// `_local/recipes-seeding`. Its presence marks the store initialised: seeding never runs
 /// again, so samples the user deleted never come back.
@@ -30,5 +32,18 @@ public struct SeedingRecord: Sendable, Equatable, Codable {
         self.sets = sets
         self.objectsCreated = objectsCreated
         self.date = date
+    }
+
+    /// The record a local document holds, read member by member: every command's start
+    /// asks whether the store was seeded, and a `JSONDecoder`'s first use costs more than
+    /// the rest of that question. `nil` when a member is missing or of another kind, as a
+    /// record another version wrote may be (the store then starts over, as with the
+    /// decoder).
+    init?(json body: JSONObject) {
+        guard let outcome = body["outcome"]?.stringValue.flatMap(Outcome.init(rawValue:)),
+              let sets = body["sets"]?.arrayValue, let names = Optional(sets.compactMap(\.stringValue)), names.count == sets.count,
+              let objects = body["objectsCreated"]?.intValue, let created = Int(exactly: objects),
+              let date = body["date"]?.stringValue else { return nil }
+        self.init(outcome: outcome, sets: names, objectsCreated: created, date: date)
     }
 }
