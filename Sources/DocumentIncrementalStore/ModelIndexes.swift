@@ -143,6 +143,8 @@ struct ModelIndexes {
     /// Declares every index in `store` and drops the adapter's indexes the model no longer
     /// asks for. Writes nothing when the store already holds exactly these.
     func apply(to store: DocumentStore) throws {
+        // Every command's open: one read tells that the store holds exactly these.
+        if try store.withSnapshot({ try isApplied(in: store) }) { return }
         for spec in query {
             try store.ensureIndex(spec.fields, name: spec.name, partialFilter: spec.partialFilter,
                                   countsByLeadingKey: spec.countsByLeadingKey)
@@ -155,5 +157,20 @@ struct ModelIndexes {
         for name in declared.query + declared.text where name.hasPrefix(Self.namePrefix) && !wanted.contains(name) {
             try store.dropIndex(name: name)
         }
+    }
+
+    /// Whether the store declares exactly these indexes: each as asked, and none of the
+    /// adapter's that the model no longer asks for.
+    private func isApplied(in store: DocumentStore) throws -> Bool {
+        for spec in query where try !store.isIndexDeclared(spec.fields, name: spec.name, partialFilter: spec.partialFilter,
+                                                          countsByLeadingKey: spec.countsByLeadingKey) {
+            return false
+        }
+        for spec in text where try !store.isTextIndexDeclared(field: spec.field, name: spec.name, partialFilter: spec.partialFilter) {
+            return false
+        }
+        let wanted = Set(query.map(\.name) + text.map(\.name))
+        let declared = try store.indexNames()
+        return !(declared.query + declared.text).contains { $0.hasPrefix(Self.namePrefix) && !wanted.contains($0) }
     }
 }

@@ -26,17 +26,13 @@ extension DocumentStore {
         guard !name.isEmpty else { throw DocumentStoreError.invalidJSON("an index needs a non-empty name") }
         guard !fields.isEmpty else { throw DocumentStoreError.invalidJSON("index '\(name)' needs at least one field") }
         let paths = try DocumentStoreError.reporting { try fields.map { QueryIndex.Key(path: try FieldPath($0.field), folded: $0.folded) } }
-        let fieldsText = String(decoding: CanonicalJSON.encode(.array(fields.map(\.json))), as: UTF8.self)
+        let fieldsText = Self.storedText(fields)
         let partialText = PartialFilter.storedText(partialFilter)
         func same(_ row: Row, from column: Int) -> Bool {
             (row[column] as String) == fieldsText && (row[column + 1] as String) == partialText
                 && (row[column + 2] as Bool) == countsByLeadingKey
         }
-        let declared = try reading { db in
-            try Row.fetchOne(db, sql: "SELECT fields, partial, counted FROM query_indexes WHERE name = ?", arguments: [name])
-                .map { same($0, from: 0) } ?? false
-        }
-        if declared { return }
+        if try isIndexDeclared(fields, name: name, partialFilter: partialFilter, countsByLeadingKey: countsByLeadingKey) { return }
         try writing { txn in
             let db = txn.db
             if let existing = try Row.fetchOne(db, sql: "SELECT index_num, fields, partial, counted FROM query_indexes WHERE name = ?",
@@ -55,6 +51,34 @@ extension DocumentStore {
         }
     }
 
+    /// Whether the index named `name` is declared exactly so (the same fields, filter and
+    /// counting), so that ``ensureIndex(_:name:partialFilter:countsByLeadingKey:)`` would write
+    /// nothing. One read: inside ``withSnapshot(_:)``, many declarations are checked at once.
+    public func isIndexDeclared(_ fields: [IndexField], name: String, partialFilter: JSONObject = [:],
+                                countsByLeadingKey: Bool = false) throws -> Bool {
+        try reading { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT fields, partial, counted FROM query_indexes WHERE name = ?"),
+                                             arguments: [name]) else { return false }
+            return (row[0] as String) == Self.storedText(fields) && (row[1] as String) == PartialFilter.storedText(partialFilter)
+                && (row[2] as Bool) == countsByLeadingKey
+        }
+    }
+
+    /// Whether the text index named `name` is declared exactly so, so that
+    /// ``ensureTextIndex(field:name:partialFilter:)`` would write nothing.
+    public func isTextIndexDeclared(field: String, name: String, partialFilter: JSONObject = [:]) throws -> Bool {
+        try reading { db in
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT field, partial FROM text_indexes WHERE name = ?"),
+                                             arguments: [name]) else { return false }
+            return (row[0] as String) == field && (row[1] as String) == PartialFilter.storedText(partialFilter)
+        }
+    }
+
+    /// How an index's fields are stored in its declaration.
+    private static func storedText(_ fields: [IndexField]) -> String {
+        String(decoding: CanonicalJSON.encode(.array(fields.map(\.json))), as: UTF8.self)
+    }
+
     /// Declares a full-text index named `name` on the string field `field` (a dotted path) of
     /// the documents `partialFilter` selects, building it over the documents already stored
     /// and keeping it in step within every write. `{"field": {"$text": "words"}}` conditions
@@ -64,11 +88,7 @@ extension DocumentStore {
         guard !name.isEmpty else { throw DocumentStoreError.invalidJSON("a text index needs a non-empty name") }
         let path = try DocumentStoreError.reporting { try FieldPath(field) }
         let partialText = PartialFilter.storedText(partialFilter)
-        let declared = try reading { db in
-            try Row.fetchOne(db, sql: "SELECT field, partial FROM text_indexes WHERE name = ?", arguments: [name])
-                .map { ($0[0] as String) == field && ($0[1] as String) == partialText } ?? false
-        }
-        if declared { return }
+        if try isTextIndexDeclared(field: field, name: name, partialFilter: partialFilter) { return }
         try writing { txn in
             let db = txn.db
             if let existing = try Row.fetchOne(db, sql: "SELECT index_num, field, partial FROM text_indexes WHERE name = ?",

@@ -137,6 +137,17 @@ struct SearchIndexTests {
         try store.ensureTextIndex(field: "name", name: "recipe-name-text", partialFilter: ["kind": "recipe"])
         #expect(try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int == walBefore)
         #expect(try store.lastSequence == before)
+        // What `ensure…` would find, asked without writing: only the exact declaration is.
+        #expect(try store.withSnapshot {
+            try store.isIndexDeclared([IndexField("name", folded: true)], name: "recipe-name-folded", partialFilter: ["kind": "recipe"])
+                && store.isTextIndexDeclared(field: "name", name: "recipe-name-text", partialFilter: ["kind": "recipe"])
+        })
+        #expect(try !store.isIndexDeclared([IndexField("name", folded: true)], name: "recipe-name-folded", partialFilter: ["kind": "ingredient"]))
+        #expect(try !store.isIndexDeclared([IndexField("name", folded: true)], name: "recipe-name-folded", partialFilter: ["kind": "recipe"],
+                                           countsByLeadingKey: true))
+        #expect(try !store.isIndexDeclared([IndexField("name")], name: "recipe-name-folded", partialFilter: ["kind": "recipe"]))
+        #expect(try !store.isTextIndexDeclared(field: "overview", name: "recipe-name-text", partialFilter: ["kind": "recipe"]))
+        #expect(try !store.isTextIndexDeclared(field: "name", name: "no-such-index"))
         try store.ensureIndex([IndexField("name", folded: true)], name: "recipe-name-folded", partialFilter: ["kind": "ingredient"])
         #expect(try store.explain(Query(selector: ["kind": "ingredient", "name": ["$foldEq": "apple"]])) == "index recipe-name-folded")
         #expect(try Self.ids(store, ["kind": "ingredient", "name": ["$foldEq": "APPLE"]]) == ["i2"])
