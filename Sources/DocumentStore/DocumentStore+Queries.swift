@@ -221,7 +221,7 @@ extension DocumentStore {
                 }
                 // A late page of an exact, sorted index plan: its IDs come from the index
                 // (SQLite steps over the skipped entries itself), then only its rows are read.
-                if skip > 0, plan.exact, plan.ordered, !sort.isEmpty, plan.pagedIDSQL != nil,
+                if skip > 0, plan.exact, plan.ordered, !sort.isEmpty, plan.pagedSource != nil,
                    let limit = query.limit, limit <= Self.pageReadByIDsLimit {
                     for revision in try Self.page(db, plan: plan, limit: limit, skip: skip, keeping: read)
                     where selector.matches(revision.body, id: revision.id) {
@@ -270,28 +270,35 @@ extension DocumentStore {
     /// a longer one steps through the plan's rows instead.
     static let pageReadByIDsLimit = 1000
 
-    /// The winners of one page of an exact, sorted plan, in its order: the page's IDs from
-    /// the plan's index alone (``pageIDs(_:plan:limit:skip:)``), then their rows in one read.
-    /// With `keeping`, bodies hold only those members.
+    /// The winners of one page of an exact, sorted plan, in its order, read in one statement
+    /// from the page's source (``pageSource(_:plan:limit:skip:)``). With `keeping`, bodies
+    /// hold only those members.
     private static func page(_ db: Database, plan: QueryPlan, limit: Int, skip: Int,
                              keeping: Set<String>?) throws -> [DocumentRevision] {
-        let ids = try pageIDs(db, plan: plan, limit: max(0, limit), skip: skip)
-        guard !ids.isEmpty else { return [] }
-        let byID = Dictionary(try winnerRevisions(db, withIDs: ids, keeping: keeping).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-        return ids.compactMap { byID[$0] }
+        guard let source = try pageSource(db, plan: plan, limit: max(0, limit), skip: skip) else { return [] }
+        return try winnerRevisions(db, sql: "SELECT \(keeping == nil ? QueryPlan.columns : LongBodyReader.partialColumns) FROM \(source.sql)"
+                                       + " CROSS JOIN revs r ON r.rev_num = d.winner_rev_num",
+                                   arguments: StatementArguments(source.arguments), keeping: keeping)
+    }
+
+    /// Where one page of a sorted index plan comes from (`limit` negative: all the rest), as a
+    /// source for `FROM` that joins `docs d` in the page's order, with its arguments: the
+    /// index's rows from the position its ranks give when the page starts past a couple of
+    /// buckets and the ranks add up, else the plan's ``QueryPlan/pagedSource``, which steps
+    /// over the rows before the page in the index alone. `nil` for a plan without one.
+    static func pageSource(_ db: Database, plan: QueryPlan, limit: Int, skip: Int) throws
+        -> (sql: String, arguments: [any DatabaseValueConvertible])? {
+        if let ranks = plan.ranks, skip >= 2 * IndexRanks.bucketSize, let position = try ranks.seek(db, skip: skip) {
+            return (ranks.orderedSource, [position.key, position.doc, limit, position.offset])
+        }
+        return plan.pagedSource.map { ($0, plan.arguments + [limit, max(0, skip)]) }
     }
 
     /// The document IDs of one page of an index plan (`limit` negative: all the rest), read
-    /// from the index alone: by position from the index's ranks when the page starts past
-    /// a couple of buckets and the ranks add up, else by ``QueryPlan/pagedIDSQL`` stepping
-    /// over the rows before the page.
+    /// from the index alone, in order (``pageSource(_:plan:limit:skip:)``).
     static func pageIDs(_ db: Database, plan: QueryPlan, limit: Int, skip: Int) throws -> [String] {
-        if let ranks = plan.ranks, skip >= 2 * IndexRanks.bucketSize, let docNums = try ranks.page(db, skip: skip, limit: limit) {
-            guard !docNums.isEmpty else { return [] }
-            let byNumber = Dictionary(try Row.fetchAll(db.cachedStatement(sql: "SELECT doc_num, doc_id FROM docs WHERE doc_num IN (SELECT value FROM json_each(?))"),
-                                                       arguments: ["[" + docNums.map(String.init).joined(separator: ",") + "]"]).map { ($0[0] as Int64, $0[1] as String) },
-                                      uniquingKeysWith: { first, _ in first })
-            return docNums.compactMap { byNumber[$0] }
+        if let source = try pageSource(db, plan: plan, limit: limit, skip: skip) {
+            return try String.fetchAll(db, sql: "SELECT d.doc_id FROM \(source.sql)", arguments: StatementArguments(source.arguments))
         }
         guard let pagedIDSQL = plan.pagedIDSQL else { return [] }
         return try String.fetchAll(db, sql: pagedIDSQL, arguments: StatementArguments(plan.arguments + [limit, max(0, skip)]))
@@ -305,7 +312,7 @@ extension DocumentStore {
         let sort = try Self.sortKeys(query.sort)
         return try reading { db in
             guard case .plan(let plan) = try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db),
-                  plan.exact, plan.ordered, plan.pagedIDSQL != nil,
+                  plan.exact, plan.ordered, plan.pagedSource != nil || plan.pagedIDSQL != nil,
                   // Without a sort the row order is SQLite's choice: no page of it is stable.
                   !sort.isEmpty || (query.skip <= 0 && query.limit == nil) else { return nil }
             // SQLite takes a negative limit as none.

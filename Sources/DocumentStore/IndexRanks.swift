@@ -97,27 +97,35 @@ struct IndexRanks {
         try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [next[0] as Data, next[1] as Int64, rows - Self.bucketSize])
     }
 
-    /// The document numbers of the page of `limit` rows (negative: all the rest) after the
-    /// first `skip` rows of the whole index in ascending order, or `nil` when the buckets do
-    /// not add up to the index's row counter (the caller then steps over the rows itself).
-    func page(_ db: Database, skip: Int, limit: Int) throws -> [Int64]? {
-        let nullRows = try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM \(index.table) WHERE \(key) IS NULL")) ?? 0
+    /// Where the row at position `skip` of the whole index in ascending order is: the start
+    /// of the bucket that holds it (past the end: of the last bucket) and how many rows after
+    /// that start it lies, for ``orderedSource``. `nil` when the row is among the NULL-key rows
+    /// (which come first), when there are no buckets, or when the buckets do not add up to the
+    /// index's row counter; the caller then steps over the rows itself.
+    func seek(_ db: Database, skip: Int) throws -> (key: Data, doc: Int64, offset: Int)? {
+        guard let counts = try Row.fetchOne(db.cachedStatement(sql: "SELECT (SELECT count(*) FROM \(index.table) WHERE \(key) IS NULL), (SELECT value FROM counters WHERE name = ?)"),
+                                            arguments: [index.rowCounter]),
+              let stored = counts[1] as Int? else { return nil }
+        let nullRows: Int = counts[0]
         guard skip >= nullRows else { return nil }
-        var before = 0
-        var total = 0
-        var start: (key: Data, doc: Int64)?
+        var total = nullRows
+        var found: (key: Data, doc: Int64, offset: Int)?
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: "SELECT k, doc, rows FROM \(table) ORDER BY k, doc"))
         while let bucket = try cursor.next() {
             let rows: Int = bucket[2]
-            if start == nil, nullRows + total + rows > skip {
-                start = (bucket[0], bucket[1])
-                before = nullRows + total
-            }
+            // The last bucket starting at or before the row.
+            if total <= skip { found = (bucket[0], bucket[1], skip - total) }
             total += rows
         }
-        guard let stored = try StoreCounters.value(db, index.rowCounter), stored == nullRows + total else { return nil }
-        guard let start else { return [] }
-        return try Int64.fetchAll(db.cachedStatement(sql: "SELECT doc_num FROM \(index.table) WHERE (\(key), doc_num) >= (?, ?) ORDER BY \(key), doc_num LIMIT ? OFFSET ?"),
-                                  arguments: [start.key, start.doc, limit, skip - before])
+        guard stored == total else { return nil }
+        return found
+    }
+
+    /// The rows of the index from a position ``seek(_:skip:)`` found, as a source for a query's
+    /// `FROM`: a sub-query `ordered` of document numbers in index order, joined to `docs d`. It
+    /// takes the position's key and document number, then the page's limit and the offset.
+    var orderedSource: String {
+        "(SELECT x.doc_num AS doc_num FROM \(index.table) x WHERE (x.\(key), x.doc_num) >= (?, ?) ORDER BY x.\(key), x.doc_num LIMIT ? OFFSET ?)"
+            + " ordered CROSS JOIN docs d ON d.doc_num = ordered.doc_num"
     }
 }

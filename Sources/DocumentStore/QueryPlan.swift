@@ -27,21 +27,27 @@ struct QueryPlan {
     /// The keys the first column must equal (one for an equality, several for `$in`), when
     /// it is constrained that way.
     var leadingKeys: [Data]?
-    /// One page of the same rows as ``sql``, in the same order, with the document ID as the
-    /// only column (index plans only): what a query needs when the index decides it alone. It
-    /// takes ``arguments`` then the page's limit and offset, which apply to the index rows
-    /// before any document is looked up, so SQLite steps over a late page's skipped entries
-    /// in the index alone. Index tables hold no design documents (`DesignDocuments`), so no
-    /// skipped row needs its ID checked.
+    /// One page of the same rows as ``sql`` with the document ID as the only column, for an
+    /// unsorted index plan (a sorted one pages through ``pagedSource``): what a query needs
+    /// when the index decides it alone. It takes ``arguments`` then the page's limit and
+    /// offset.
     var pagedIDSQL: String?
+    /// For a sorted index plan, where one page of its rows comes from, as a source for a
+    /// query's `FROM`: the document numbers of the page (a sub-query `ordered`, taking
+    /// ``arguments`` then the page's limit and offset), joined to `docs d` in order. The limit
+    /// and offset apply to the index rows before any document is looked up, so SQLite steps
+    /// over a late page's skipped entries in the index alone. Index tables hold no design
+    /// documents (`DesignDocuments`), so no skipped row needs its ID checked.
+    var pagedSource: String?
     /// The ranks of the plan's index when the plan reads the whole index in its ascending
-    /// order, so a late page can be found by position (``IndexRanks/page(_:skip:limit:)``)
-    /// instead of by ``pagedIDSQL`` stepping over the rows before it.
+    /// order, so a late page can be found by position (``IndexRanks/seek(_:skip:)``) instead
+    /// of by stepping over the rows before it.
     var ranks: IndexRanks?
 
     static let columns = "d.doc_id, d.seq, r.rev_num, r.rev, r.parent, r.deleted, r.leaf, r.body, r.atts"
 
-    /// Where ``pagedIDSQL`` takes its page. SQLite reads a negative limit as none.
+    /// Where ``pagedIDSQL`` and ``pagedSource`` take their page. SQLite reads a negative limit
+    /// as none.
     static let pageClause = "LIMIT ? OFFSET ?"
 
     /// The same plan for a partial read: its rows leave out long bodies, whose members
@@ -242,7 +248,7 @@ struct QueryPlan {
                     + " \(page)) ordered CROSS JOIN docs d ON d.doc_num = ordered.doc_num"
             }
             plan = QueryPlan(index: index, sql: "SELECT \(columns) FROM \(ordered("LIMIT -1")) CROSS JOIN revs r ON r.rev_num = d.winner_rev_num",
-                             arguments: arguments, ordered: true, pagedIDSQL: "SELECT d.doc_id FROM \(ordered(Self.pageClause))")
+                             arguments: arguments, ordered: true, pagedSource: ordered(Self.pageClause))
         } else if let sortSource {
             // Only document numbers go through the sorter, not the rows with their bodies
             // (for 2,000 recipe-sized rows, about 1 ms against 15), in a sub-query SQLite
@@ -256,7 +262,7 @@ struct QueryPlan {
                     + ", x.doc_num \(page)) ordered CROSS JOIN docs d ON d.doc_num = ordered.doc_num"
             }
             plan = QueryPlan(index: index, sql: "SELECT \(columns) FROM \(ordered("LIMIT -1")) CROSS JOIN revs r ON r.rev_num = d.winner_rev_num",
-                             arguments: arguments, ordered: true, pagedIDSQL: "SELECT d.doc_id FROM \(ordered(Self.pageClause))")
+                             arguments: arguments, ordered: true, pagedSource: ordered(Self.pageClause))
             if clauses.isEmpty, sortSource.joins.isEmpty, sort.count == 1, sort[0].ascending, sort[0].key == index.keys.first {
                 plan.ranks = index.ranks
             }

@@ -72,7 +72,9 @@ struct IndexRankTests {
                 position = end
             }
             #expect(position == keyed.count, "\(comment)")
-            #expect(try ranks.page(db, skip: keyed.count, limit: 1) != nil, "\(comment): the ranks add up to the row counter")
+            if !keyed.isEmpty {
+                #expect(try ranks.seek(db, skip: keyed.count) != nil, "\(comment): the ranks add up to the row counter")
+            }
         }
     }
 
