@@ -46,6 +46,22 @@ struct BrowseAtScaleTests {
         }
     }
 
+    @Test("an ingredient match ranks before an overview match, with or without the word in the overview too")
+    func ingredientMatchesRankBeforeOverviewMatches() throws {
+        let directory = try TemporaryDirectory()
+        let book = try Self.store(directory).container.book
+        try book.add(RecipeDraft(name: "A Pudding", overview: "Rice with cardamom",
+                                 ingredients: [IngredientInput(amount: "1", name: "milk")]))
+        try book.add(RecipeDraft(name: "B Bun", overview: "A bun with cardamom",
+                                 ingredients: [IngredientInput(amount: "2 tsp", name: "ground cardamom")]))
+        try book.add(RecipeDraft(name: "C Tea", overview: "Spiced tea",
+                                 ingredients: [IngredientInput(amount: "3", name: "cardamom pods")]))
+        // By ingredient (by name among equals), then by overview alone.
+        #expect(try Self.names(book, RecipeQuery(search: "cardamom")) == ["B Bun", "C Tea", "Zanzibar Pilau", "A Pudding"])
+        // Only by ingredient: no overview holds the word.
+        #expect(try Self.names(book, RecipeQuery(search: "pods")) == ["C Tea", "Zanzibar Pilau"])
+    }
+
     @Test("the text index follows an edit and a deletion in the same save")
     func searchFollowsWrites() throws {
         let directory = try TemporaryDirectory()

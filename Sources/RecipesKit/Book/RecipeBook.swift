@@ -261,9 +261,12 @@ public struct RecipeBook {
     /// Search results by relevance (see ``recipes(matching:)``); the types' names come from
     /// `typeNames`, as values, as `details(of:)` reads them: a type's document lists every
     /// recipe of the type.
+    ///
+    /// A match that is not by name or type is by an ingredient or the overview: one whose
+    /// overview does not contain the text matched by an ingredient, and only when some
+    /// overview does are the recipes with a matching ingredient looked up.
     private func ranked(_ recipes: [Recipe], search: String, typeNames: [ObjectID: String]) throws -> [Recipe] {
-        let byIngredient = Set(try context.fetchObjectIDs(FetchRequest(
-            entityName: Recipe.entityName, predicate: try ObjectPredicate(format: "ANY ingredients.name CONTAINS[cd] %@", search))))
+        var byIngredient: Set<ObjectID>?
         let needle = Self.folded(search)
         let keyed = try recipes.map { recipe -> (rank: Int, name: String, recipe: Recipe) in
             let name = Self.folded(try recipe.name)
@@ -272,8 +275,14 @@ public struct RecipeBook {
             else if name.contains(needle) { rank = 1 }
             else if try recipe.object.objectIDs(forKey: "type").first.flatMap({ typeNames[$0] })
                 .map({ Self.folded($0).contains(needle) }) ?? false { rank = 2 }
-            else if byIngredient.contains(recipe.objectID) { rank = 3 }
-            else { rank = 4 }
+            else if !(try recipe.overview.map { Self.folded($0).contains(needle) } ?? false) { rank = 3 }
+            else {
+                if byIngredient == nil {
+                    byIngredient = Set(try context.fetchObjectIDs(FetchRequest(
+                        entityName: Recipe.entityName, predicate: try ObjectPredicate(format: "ANY ingredients.name CONTAINS[cd] %@", search))))
+                }
+                rank = byIngredient?.contains(recipe.objectID) == true ? 3 : 4
+            }
             return (rank, name, recipe)
         }
         return keyed.sorted { ($0.rank, $0.name, $0.recipe.documentID) < ($1.rank, $1.name, $1.recipe.documentID) }.map(\.recipe)
