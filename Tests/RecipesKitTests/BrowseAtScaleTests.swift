@@ -62,6 +62,21 @@ struct BrowseAtScaleTests {
         #expect(try Self.names(book, RecipeQuery(search: "pods")) == ["C Tea", "Zanzibar Pilau"])
     }
 
+    @Test("a search matches type names among the types' names, then the recipes of those types by their type index")
+    func searchMatchesTypesByTheirNames() throws {
+        let directory = try TemporaryDirectory()
+        let book = try Self.store(directory).container.book
+        let dessert = try #require(try book.recipeType(named: "dessert"))
+        let predicate = try #require(try RecipeBook.predicate(for: RecipeQuery(search: "SSER"),
+                                                              typeNames: { [dessert.objectID: "Dessert", ObjectID(entityName: "RecipeType", referenceString: "t"): "Soup"] }))
+        #expect(!predicate.description.contains("type.name"), "\(predicate)")
+        #expect(predicate.description.contains("type IN"), "\(predicate)")
+        // Without a match among the names, no type clause at all.
+        let none = try #require(try RecipeBook.predicate(for: RecipeQuery(search: "zzz"), typeNames: { [dessert.objectID: "Dessert"] }))
+        #expect(!none.description.contains("type"), "\(none)")
+        #expect(try Self.names(book, RecipeQuery(search: "ssert")) == ["Crème Brûlée", "Lemon Tart"])
+    }
+
     @Test("the text index follows an edit and a deletion in the same save")
     func searchFollowsWrites() throws {
         let directory = try TemporaryDirectory()

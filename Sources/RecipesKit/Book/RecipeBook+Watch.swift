@@ -15,7 +15,7 @@ extension RecipeBook {
     public func watch(_ query: RecipeQuery) throws(RecipesError) -> LiveFetch {
         let predicate: ObjectPredicate?
         do {
-            predicate = query.search.flatMap(Self.nonEmpty) == nil ? try Self.predicate(for: RecipeQuery(type: query.type)) : nil
+            predicate = query.search.flatMap(Self.nonEmpty) == nil ? try Self.predicate(for: RecipeQuery(type: query.type), typeNames: { [:] }) : nil
         } catch {
             throw Self.recipesError(error)
         }

@@ -34,8 +34,9 @@ public struct RecipeBook {
     /// The recipes a query selects, in its order, paged by its limit and offset.
     ///
     /// Each step is a fetch the store answers from its indexes: the type by a folded-name
-    /// look-up, the search by text indexes on names, overviews, type names and ingredient
-    /// names, the name order by a folded-name index (reading only the page), the type order
+    /// look-up, the search by text indexes on names, overviews and ingredient names, and by
+    /// the type index for the types whose names hold the text (matched among the few type
+    /// names, read as values), the name order by a folded-name index (reading only the page), the type order
     /// one type at a time. Search results come by relevance unless a sort is asked for: a name
     /// that starts with the text, then a name that contains it, a type, an ingredient, the
     /// overview; ties by name. The prep-time order parses free text, so it reads every
@@ -50,10 +51,11 @@ public struct RecipeBook {
         try Self.checkPage(limit: query.limit, offset: query.offset)
         if query.limit == 0 { return [] }
         return try graph {
-            let predicate = try Self.predicate(for: query)
+            let typeNames = try typeNames ?? (query.search.flatMap(Self.nonEmpty) == nil ? [:] : self.typeNames())
+            let predicate = try Self.predicate(for: query, typeNames: { typeNames })
             switch (query.sort, query.search.flatMap(Self.nonEmpty)) {
             case (nil, let search?):
-                return try page(try ranked(try fetchRecipes(predicate), search: search, typeNames: try typeNames ?? self.typeNames()), query)
+                return try page(try ranked(try fetchRecipes(predicate), search: search, typeNames: typeNames), query)
             case (.name?, _), (nil, nil):
                 return try fetchRecipes(predicate, sortedByName: true, limit: query.limit, offset: query.offset)
             case (.type?, _):
@@ -112,7 +114,7 @@ public struct RecipeBook {
         if query.limit == 0 { return body([]) }
         try graph {
             let typeNames = try self.typeNames()
-            let request = FetchRequest(entityName: Recipe.entityName, predicate: try Self.predicate(for: query),
+            let request = FetchRequest(entityName: Recipe.entityName, predicate: try Self.predicate(for: query, typeNames: self.typeNames),
                                        sortDescriptors: [Self.byName], fetchLimit: query.limit, fetchOffset: query.offset,
                                        propertiesToFetch: properties)
             var page: [Row] = []
@@ -167,17 +169,25 @@ public struct RecipeBook {
     /// How many recipes a query selects, before paging (counted in the store: from its
     /// indexes, or by reading only the documents a search can match).
     public func count(matching query: RecipeQuery) throws(RecipesError) -> Int {
-        try graph { try context.count(for: FetchRequest(entityName: Recipe.entityName, predicate: try Self.predicate(for: query))) }
+        try graph { try context.count(for: FetchRequest(entityName: Recipe.entityName, predicate: try Self.predicate(for: query, typeNames: self.typeNames))) }
     }
 
     /// The predicate of a query's type filter and search, `nil` when it has neither.
-    static func predicate(for query: RecipeQuery) throws -> ObjectPredicate? {
+    ///
+    /// A search matches the type names among `typeNames` (called only for a search): a book
+    /// has a handful of types, read as values, so the recipes of the matching types are an
+    /// index look-up on their type, instead of a text search of the types whose documents,
+    /// which list every recipe of the type, would then be read.
+    static func predicate(for query: RecipeQuery, typeNames: () throws -> [ObjectID: String]) throws -> ObjectPredicate? {
         var predicates: [ObjectPredicate] = []
         if let type = query.type { predicates.append(try ObjectPredicate(format: "type.name ==[cd] %@", type)) }
         if let search = query.search.flatMap(nonEmpty) {
-            predicates.append(try ObjectPredicate(
-                format: "name CONTAINS[cd] %@ OR overview CONTAINS[cd] %@ OR type.name CONTAINS[cd] %@ OR ANY ingredients.name CONTAINS[cd] %@",
-                search, search, search, search))
+            let needle = folded(search)
+            let types = try typeNames().filter { folded($0.value).contains(needle) }.keys.sorted { $0.referenceString < $1.referenceString }
+            var clauses = [try ObjectPredicate(format: "name CONTAINS[cd] %@ OR overview CONTAINS[cd] %@ OR ANY ingredients.name CONTAINS[cd] %@",
+                                               search, search, search)]
+            if !types.isEmpty { clauses.append(try ObjectPredicate(format: "type IN %@", types)) }
+            predicates.append(clauses.count == 1 ? clauses[0] : .or(clauses))
         }
         return predicates.isEmpty ? nil : (predicates.count == 1 ? predicates[0] : .and(predicates))
     }
