@@ -12,11 +12,13 @@ import GRDB
 /// the index rows from its start up to the next bucket's start. Every write that adds or
 /// removes an index row adds or takes one from its bucket, in the same transaction; a
 /// bucket twice the size is split, an empty one dropped. A page at offset K then reads the
-/// bucket table (one row per ``bucketSize`` recipes), seeks to the bucket holding row K and
+/// bucket table (one row per ``bucketSize`` index rows), seeks to the bucket holding row K and
 /// steps over fewer than 2 × ``bucketSize`` entries.
 ///
-/// Kept for the indexes of one folded key (`QueryIndex.keepsRanks`): the order a list of
-/// names is shown in.
+/// Kept for the indexes of one folded key (`QueryIndex.ranks`): the order a list of names
+/// is shown in. The bucket table is read as untrusted: a bucket count that is not a small
+/// positive integer, or counts that do not add up to the index's row counter, make a page
+/// step over the rows as it would without ranks.
 struct IndexRanks {
     let index: QueryIndex
 
@@ -57,14 +59,20 @@ struct IndexRanks {
     /// The bucket that holds the row at (`key`, `doc`): the last one starting at or before it.
     private func bucket(_ db: Database, key: Data, doc: Int64) throws -> (key: Data, doc: Int64, rows: Int)? {
         try Row.fetchOne(db.cachedStatement(sql: "SELECT k, doc, rows FROM \(table) WHERE (k, doc) <= (?, ?) ORDER BY k DESC, doc DESC LIMIT 1"),
-                         arguments: [key, doc]).map { ($0[0], $0[1], $0[2]) }
+                         arguments: [key, doc]).map(Self.bucket)
+    }
+
+    /// A row of the bucket table; a count read from the file that is no integer fails the
+    /// write or read with an error, never a trap.
+    private static func bucket(_ row: Row) throws -> (key: Data, doc: Int64, rows: Int) {
+        (try row.decode(atIndex: 0), try row.decode(atIndex: 1), try row.decode(atIndex: 2))
     }
 
     /// Counts a row just added to the index.
     func added(_ db: Database, key: Data, doc: Int64) throws {
         if let found = try bucket(db, key: key, doc: doc) {
             try db.cachedStatement(sql: "UPDATE \(table) SET rows = rows + 1 WHERE k = ? AND doc = ?").execute(arguments: [found.key, found.doc])
-            if found.rows + 1 > 2 * Self.bucketSize { try split(db, key: found.key, doc: found.doc, rows: found.rows + 1) }
+            if found.rows >= 2 * Self.bucketSize { try split(db, key: found.key, doc: found.doc, rows: found.rows) }
             return
         }
         // Before every bucket: the first bucket now starts at this row.
@@ -72,10 +80,10 @@ struct IndexRanks {
             try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, 1)").execute(arguments: [key, doc])
             return
         }
-        let rows: Int = first[2] + 1
-        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE k = ? AND doc = ?").execute(arguments: [first[0] as Data, first[1] as Int64])
-        try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [key, doc, rows])
-        if rows > 2 * Self.bucketSize { try split(db, key: key, doc: doc, rows: rows) }
+        let bucket = try Self.bucket(first)
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE k = ? AND doc = ?").execute(arguments: [bucket.key, bucket.doc])
+        try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [key, doc, bucket.rows &+ 1])
+        if bucket.rows >= 2 * Self.bucketSize { try split(db, key: key, doc: doc, rows: bucket.rows) }
     }
 
     /// Takes a row just removed from the index off its bucket.
@@ -88,13 +96,14 @@ struct IndexRanks {
         }
     }
 
-    /// Cuts a bucket of `rows` rows in two: the first ``bucketSize`` stay, the rest start a
-    /// new bucket at the next row.
-    private func split(_ db: Database, key: Data, doc: Int64, rows: Int) throws {
+    /// Cuts a bucket that held `before` rows before one more was added in two: the first
+    /// ``bucketSize`` stay, the rest start a new bucket at the next row.
+    private func split(_ db: Database, key: Data, doc: Int64, rows before: Int) throws {
         guard let next = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(self.key), doc_num FROM \(index.table) WHERE (\(self.key), doc_num) >= (?, ?) ORDER BY \(self.key), doc_num LIMIT 1 OFFSET ?"),
                                           arguments: [key, doc, Self.bucketSize]) else { return }
+        let start: (key: Data, doc: Int64) = (try next.decode(atIndex: 0), try next.decode(atIndex: 1))
         try db.cachedStatement(sql: "UPDATE \(table) SET rows = ? WHERE k = ? AND doc = ?").execute(arguments: [Self.bucketSize, key, doc])
-        try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [next[0] as Data, next[1] as Int64, rows - Self.bucketSize])
+        try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [start.key, start.doc, before - Self.bucketSize + 1])
     }
 
     /// Where the row at position `skip` of the whole index in ascending order is: the start
@@ -105,17 +114,18 @@ struct IndexRanks {
     func seek(_ db: Database, skip: Int) throws -> (key: Data, doc: Int64, offset: Int)? {
         guard let counts = try Row.fetchOne(db.cachedStatement(sql: "SELECT (SELECT count(*) FROM \(index.table) WHERE \(key) IS NULL), (SELECT value FROM counters WHERE name = ?)"),
                                             arguments: [index.rowCounter]),
-              let stored = counts[1] as Int? else { return nil }
-        let nullRows: Int = counts[0]
+              let stored = try? counts.decode(Int.self, atIndex: 1), let nullRows = try? counts.decode(Int.self, atIndex: 0) else { return nil }
         guard skip >= nullRows else { return nil }
         var total = nullRows
         var found: (key: Data, doc: Int64, offset: Int)?
         let cursor = try Row.fetchCursor(db.cachedStatement(sql: "SELECT k, doc, rows FROM \(table) ORDER BY k, doc"))
-        while let bucket = try cursor.next() {
-            let rows: Int = bucket[2]
+        while let row = try cursor.next() {
+            guard let bucket = try? Self.bucket(row), bucket.rows > 0, bucket.rows <= Int(Int32.max) else { return nil }
             // The last bucket starting at or before the row.
-            if total <= skip { found = (bucket[0], bucket[1], skip - total) }
-            total += rows
+            if total <= skip { found = (bucket.key, bucket.doc, skip - total) }
+            let (sum, overflow) = total.addingReportingOverflow(bucket.rows)
+            if overflow { return nil }
+            total = sum
         }
         guard stored == total else { return nil }
         return found
