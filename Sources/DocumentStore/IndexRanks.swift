@@ -9,9 +9,11 @@ import GRDB
 /// index order and are counted apart) are cut into consecutive buckets of about
 /// ``bucketSize`` rows, in a table `query_rank_<n>` of one row per bucket: the position
 /// (key, document number) where the bucket starts, and its number of rows. A bucket holds
-/// the index rows from its start up to the next bucket's start. Every write that adds or
-/// removes an index row adds or takes one from its bucket, in the same transaction; a
-/// bucket twice the size is split, an empty one dropped. A page at offset K then reads the
+/// the index rows from its start up to the next bucket's start. Triggers on the index table
+/// add every row added to its bucket and take every row removed off it, in the same
+/// statement, whoever writes (a program from before ranks too), and drop a bucket left
+/// empty; this store's writes also split a bucket twice the size and start the first bucket
+/// earlier for a row before every bucket. A page at offset K then reads the
 /// bucket table (one row per ``bucketSize`` index rows), seeks to the bucket holding row K and
 /// steps over fewer than 2 × ``bucketSize`` entries.
 ///
@@ -32,10 +34,22 @@ struct IndexRanks {
 
     private var key: String { index.column(0) }
 
-    /// Creates the bucket table and fills it from the index's rows (already written, in one
-    /// pass in index order).
+    /// Creates the bucket table and its triggers, and fills it from the index's rows (already
+    /// written, in one pass in index order).
     func build(_ db: Database) throws {
         try db.execute(sql: "CREATE TABLE \(table) (k BLOB NOT NULL, doc INTEGER NOT NULL, rows INTEGER NOT NULL, PRIMARY KEY (k, doc)) WITHOUT ROWID")
+        // The bucket of a row: the last one starting at or before it.
+        func holding(_ row: String) -> String {
+            "(k, doc) = (SELECT k, doc FROM \(table) WHERE (k, doc) <= (\(row).\(key), \(row).doc_num) ORDER BY k DESC, doc DESC LIMIT 1)"
+        }
+        let add = "UPDATE \(table) SET rows = rows + 1 WHERE \(holding("NEW"));"
+        let take = "UPDATE \(table) SET rows = rows - 1 WHERE \(holding("OLD")); DELETE FROM \(table) WHERE \(holding("OLD")) AND rows <= 0;"
+        try db.execute(sql: """
+            CREATE TRIGGER \(table)_added AFTER INSERT ON \(index.table) WHEN NEW.\(key) IS NOT NULL BEGIN \(add) END;
+            CREATE TRIGGER \(table)_removed AFTER DELETE ON \(index.table) WHEN OLD.\(key) IS NOT NULL BEGIN \(take) END;
+            CREATE TRIGGER \(table)_moved_from AFTER UPDATE OF \(key), doc_num ON \(index.table) WHEN OLD.\(key) IS NOT NULL BEGIN \(take) END;
+            CREATE TRIGGER \(table)_moved_to AFTER UPDATE OF \(key), doc_num ON \(index.table) WHEN NEW.\(key) IS NOT NULL BEGIN \(add) END;
+            """)
         let cursor = try Row.fetchCursor(db, sql: "SELECT \(key), doc_num FROM \(index.table) WHERE \(key) IS NOT NULL ORDER BY \(key), doc_num")
         var start: (key: Data, doc: Int64)?
         var rows = 0
@@ -51,9 +65,12 @@ struct IndexRanks {
         if let first = start { try insert.execute(arguments: [first.key, first.doc, rows]) }
     }
 
-    /// Drops the bucket table of the index numbered `number`, if it has one.
+    /// Drops the bucket table of the index numbered `number`, if it has one, and its
+    /// triggers.
     static func dropTable(_ db: Database, indexNumber number: Int64) throws {
-        try db.execute(sql: "DROP TABLE IF EXISTS \(table(number))")
+        let table = table(number)
+        for trigger in ["added", "removed", "moved_from", "moved_to"] { try db.execute(sql: "DROP TRIGGER IF EXISTS \(table)_\(trigger)") }
+        try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
     }
 
     /// The bucket that holds the row at (`key`, `doc`): the last one starting at or before it.
@@ -68,14 +85,14 @@ struct IndexRanks {
         (try row.decode(atIndex: 0), try row.decode(atIndex: 1), try row.decode(atIndex: 2))
     }
 
-    /// Counts a row just added to the index.
+    /// Keeps the buckets in shape after a row was added to the index (its trigger counted
+    /// it in its bucket): a row before every bucket starts the first bucket (or the first
+    /// one), and a bucket of more than twice ``bucketSize`` rows is split.
     func added(_ db: Database, key: Data, doc: Int64) throws {
         if let found = try bucket(db, key: key, doc: doc) {
-            try db.cachedStatement(sql: "UPDATE \(table) SET rows = rows + 1 WHERE k = ? AND doc = ?").execute(arguments: [found.key, found.doc])
-            if found.rows >= 2 * Self.bucketSize { try split(db, key: found.key, doc: found.doc, rows: found.rows) }
+            if found.rows > 2 * Self.bucketSize { try split(db, key: found.key, doc: found.doc, rows: found.rows) }
             return
         }
-        // Before every bucket: the first bucket now starts at this row.
         guard let first = try Row.fetchOne(db.cachedStatement(sql: "SELECT k, doc, rows FROM \(table) ORDER BY k, doc LIMIT 1")) else {
             try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, 1)").execute(arguments: [key, doc])
             return
@@ -83,27 +100,17 @@ struct IndexRanks {
         let bucket = try Self.bucket(first)
         try db.cachedStatement(sql: "DELETE FROM \(table) WHERE k = ? AND doc = ?").execute(arguments: [bucket.key, bucket.doc])
         try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [key, doc, bucket.rows &+ 1])
-        if bucket.rows >= 2 * Self.bucketSize { try split(db, key: key, doc: doc, rows: bucket.rows) }
+        if bucket.rows >= 2 * Self.bucketSize { try split(db, key: key, doc: doc, rows: bucket.rows &+ 1) }
     }
 
-    /// Takes a row just removed from the index off its bucket.
-    func removed(_ db: Database, key: Data, doc: Int64) throws {
-        guard let found = try bucket(db, key: key, doc: doc) else { return }
-        if found.rows <= 1 {
-            try db.cachedStatement(sql: "DELETE FROM \(table) WHERE k = ? AND doc = ?").execute(arguments: [found.key, found.doc])
-        } else {
-            try db.cachedStatement(sql: "UPDATE \(table) SET rows = rows - 1 WHERE k = ? AND doc = ?").execute(arguments: [found.key, found.doc])
-        }
-    }
-
-    /// Cuts a bucket that held `before` rows before one more was added in two: the first
-    /// ``bucketSize`` stay, the rest start a new bucket at the next row.
-    private func split(_ db: Database, key: Data, doc: Int64, rows before: Int) throws {
+    /// Cuts a bucket of `rows` rows in two: the first ``bucketSize`` stay, the rest start a
+    /// new bucket at the next row.
+    private func split(_ db: Database, key: Data, doc: Int64, rows: Int) throws {
         guard let next = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(self.key), doc_num FROM \(index.table) WHERE (\(self.key), doc_num) >= (?, ?) ORDER BY \(self.key), doc_num LIMIT 1 OFFSET ?"),
                                           arguments: [key, doc, Self.bucketSize]) else { return }
         let start: (key: Data, doc: Int64) = (try next.decode(atIndex: 0), try next.decode(atIndex: 1))
         try db.cachedStatement(sql: "UPDATE \(table) SET rows = ? WHERE k = ? AND doc = ?").execute(arguments: [Self.bucketSize, key, doc])
-        try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [start.key, start.doc, before - Self.bucketSize + 1])
+        try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [start.key, start.doc, rows - Self.bucketSize])
     }
 
     /// Where the row at position `skip` of the whole index in ascending order is: the start

@@ -29,8 +29,12 @@ struct QueryIndex: Sendable {
     let rowCounter: String
     /// The statement that writes a row (made once, for the same reason).
     let insertSQL: String
+    /// Whether the store holds the index's rank table (``IndexRanks``).
+    let hasRankTable: Bool
 
-    init(number: Int64, name: String, keys: [Key], partial: PartialFilter, countsByLeadingKey: Bool = false) {
+    init(number: Int64, name: String, keys: [Key], partial: PartialFilter, countsByLeadingKey: Bool = false,
+         hasRankTable: Bool = false) {
+        self.hasRankTable = hasRankTable
         self.number = number
         self.name = name
         self.keys = keys
@@ -42,18 +46,24 @@ struct QueryIndex: Sendable {
 
     var table: String { "query_index_\(number)" }
 
-    /// The positions of its rows (``IndexRanks``), kept when the index has one folded key:
-    /// the order a list of names is shown in, and paged through.
-    var ranks: IndexRanks? { keys.count == 1 && keys[0].folded ? IndexRanks(index: self) : nil }
+    /// Whether the index keeps the positions of its rows (``IndexRanks``): it has one folded
+    /// key, the order a list of names is shown in, and paged through.
+    var keepsRanks: Bool { keys.count == 1 && keys[0].folded }
+
+    /// Its ranks, when it keeps them and the store holds them: an index built by a program
+    /// from before ranks has none, and its pages step over the rows.
+    var ranks: IndexRanks? { keepsRanks && hasRankTable ? IndexRanks(index: self) : nil }
     func column(_ position: Int) -> String { "k\(position)" }
 
     /// Every declared index.
     static func all(_ db: Database) throws -> [QueryIndex] {
-        try Row.fetchAll(db, sql: "SELECT index_num, name, fields, partial, counted FROM query_indexes ORDER BY index_num").map { row in
+        let rankTables = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'query_rank_*'")))
+        return try Row.fetchAll(db, sql: "SELECT index_num, name, fields, partial, counted FROM query_indexes ORDER BY index_num").map { row in
             let fields = (try? JSONValue.parse(Data((row[2] as String).utf8)))?.arrayValue ?? []
             let keys = try fields.compactMap(IndexField.init(json:)).map { Key(path: try FieldPath($0.field), folded: $0.folded) }
-            return QueryIndex(number: row[0], name: row[1], keys: keys, partial: try PartialFilter(storedText: row[3]),
-                              countsByLeadingKey: row[4])
+            let number: Int64 = row[0]
+            return QueryIndex(number: number, name: row[1], keys: keys, partial: try PartialFilter(storedText: row[3]),
+                              countsByLeadingKey: row[4], hasRankTable: rankTables.contains(IndexRanks.table(number)))
         }
     }
 
@@ -75,7 +85,7 @@ struct QueryIndex: Sendable {
         }
         try db.execute(sql: "CREATE INDEX \(table)_keys ON \(table)(\(columns.joined(separator: ", ")))")
         for (name, value) in counts { try StoreCounters.set(db, name, to: value) }
-        try ranks?.build(db)
+        if keepsRanks { try IndexRanks(index: self).build(db) }
     }
 
     /// Drops the backing table, its ranks and its counters.
@@ -130,14 +140,11 @@ struct QueryIndex: Sendable {
     /// Removes the row of a document that is deleted (or no longer live), taking it off the
     /// counters in `deltas`.
     func remove(_ db: Database, docNum: Int64, deltas: inout [String: Int]) throws {
-        let ranks = self.ranks
-        if countsByLeadingKey || ranks != nil {
+        if countsByLeadingKey {
             guard let row = try Row.fetchOne(db.cachedStatement(sql: "DELETE FROM \(table) WHERE doc_num = ? RETURNING \(column(0))"),
                                              arguments: [docNum]) else { return }
             deltas[rowCounter, default: 0] -= 1
-            guard let key = row[0] as Data? else { return }
-            if countsByLeadingKey { deltas[StoreCounters.index(number, leadingKey: key), default: 0] -= 1 }
-            try ranks?.removed(db, key: key, doc: docNum)
+            if let key = row[0] as Data? { deltas[StoreCounters.index(number, leadingKey: key), default: 0] -= 1 }
             return
         }
         try db.cachedStatement(sql: "DELETE FROM \(table) WHERE doc_num = ?").execute(arguments: [docNum])

@@ -118,7 +118,7 @@ enum StoreSchema {
                 """)
         }
         migrator.registerMigration("v7") { db in
-            for index in try QueryIndex.all(db) { try index.ranks?.build(db) }
+            for index in try QueryIndex.all(db) where index.keepsRanks && !index.hasRankTable { try IndexRanks(index: index).build(db) }
         }
         return migrator
     }
