@@ -11,9 +11,10 @@ import GRDB
 /// (key, document number) where the bucket starts, and its number of rows. A bucket holds
 /// the index rows from its start up to the next bucket's start. Triggers on the index table
 /// add every row added to its bucket and take every row removed off it, in the same
-/// statement, whoever writes (a program from before ranks too), and drop a bucket left
-/// empty; this store's writes also split a bucket twice the size and start the first bucket
-/// earlier for a row before every bucket. A page at offset K then reads the
+/// statement, whoever writes (a program from before ranks too), drop a bucket left empty
+/// and start a bucket for a row before every bucket; at the end of each of this store's
+/// writes a bucket twice the size is cut and a small one joined to its neighbour
+/// (``normalize(_:)``). A page at offset K then reads the
 /// bucket table (one row per ``bucketSize`` index rows), seeks to the bucket holding row K and
 /// steps over fewer than 2 × ``bucketSize`` entries.
 ///
@@ -42,7 +43,10 @@ struct IndexRanks {
         func holding(_ row: String) -> String {
             "(k, doc) = (SELECT k, doc FROM \(table) WHERE (k, doc) <= (\(row).\(key), \(row).doc_num) ORDER BY k DESC, doc DESC LIMIT 1)"
         }
+        // A row before every bucket starts a bucket of its own (``normalize(_:)`` joins it).
         let add = "UPDATE \(table) SET rows = rows + 1 WHERE \(holding("NEW"));"
+            + " INSERT INTO \(table) SELECT NEW.\(key), NEW.doc_num, 1 WHERE NOT EXISTS"
+            + " (SELECT 1 FROM \(table) WHERE (k, doc) <= (NEW.\(key), NEW.doc_num));"
         let take = "UPDATE \(table) SET rows = rows - 1 WHERE \(holding("OLD")); DELETE FROM \(table) WHERE \(holding("OLD")) AND rows <= 0;"
         try db.execute(sql: """
             CREATE TRIGGER \(table)_added AFTER INSERT ON \(index.table) WHEN NEW.\(key) IS NOT NULL BEGIN \(add) END;
@@ -73,44 +77,56 @@ struct IndexRanks {
         try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
     }
 
-    /// The bucket that holds the row at (`key`, `doc`): the last one starting at or before it.
-    private func bucket(_ db: Database, key: Data, doc: Int64) throws -> (key: Data, doc: Int64, rows: Int)? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT k, doc, rows FROM \(table) WHERE (k, doc) <= (?, ?) ORDER BY k DESC, doc DESC LIMIT 1"),
-                         arguments: [key, doc]).map(Self.bucket)
-    }
-
     /// A row of the bucket table; a count read from the file that is no integer fails the
-    /// write or read with an error, never a trap.
+    /// read with an error, never a trap.
     private static func bucket(_ row: Row) throws -> (key: Data, doc: Int64, rows: Int) {
         (try row.decode(atIndex: 0), try row.decode(atIndex: 1), try row.decode(atIndex: 2))
     }
 
-    /// Keeps the buckets in shape after a row was added to the index (its trigger counted
-    /// it in its bucket): a row before every bucket starts the first bucket (or the first
-    /// one), and a bucket of more than twice ``bucketSize`` rows is split.
-    func added(_ db: Database, key: Data, doc: Int64) throws {
-        if let found = try bucket(db, key: key, doc: doc) {
-            if found.rows > 2 * Self.bucketSize { try split(db, key: found.key, doc: found.doc, rows: found.rows) }
-            return
+    /// Keeps the buckets in shape at the end of a write that changed the index's rows, in
+    /// one pass over the bucket table: a bucket of more than twice ``bucketSize`` rows is
+    /// cut into buckets of ``bucketSize``, and a bucket of fewer than a quarter of it joins
+    /// its neighbour when both fit in twice ``bucketSize``. A bucket table that cannot be
+    /// read is left as it is (pages then step over the rows).
+    func normalize(_ db: Database) throws {
+        guard let buckets = try? Row.fetchAll(db.cachedStatement(sql: "SELECT k, doc, rows FROM \(table) ORDER BY k, doc")).map(Self.bucket)
+        else { return }
+        let small = Self.bucketSize / 4
+        var previous: (key: Data, doc: Int64, rows: Int)?
+        for (number, bucket) in buckets.enumerated() {
+            if bucket.rows > 2 * Self.bucketSize {
+                let next = number + 1 < buckets.count ? (buckets[number + 1].key, buckets[number + 1].doc) : nil
+                previous = try split(db, bucket.key, bucket.doc, before: next)
+                continue
+            }
+            if let kept = previous, bucket.rows < small || kept.rows < small, kept.rows + bucket.rows <= 2 * Self.bucketSize {
+                try db.cachedStatement(sql: "DELETE FROM \(table) WHERE k = ? AND doc = ?").execute(arguments: [bucket.key, bucket.doc])
+                try db.cachedStatement(sql: "UPDATE \(table) SET rows = ? WHERE k = ? AND doc = ?")
+                    .execute(arguments: [kept.rows + bucket.rows, kept.key, kept.doc])
+                previous = (kept.key, kept.doc, kept.rows + bucket.rows)
+                continue
+            }
+            previous = bucket
         }
-        guard let first = try Row.fetchOne(db.cachedStatement(sql: "SELECT k, doc, rows FROM \(table) ORDER BY k, doc LIMIT 1")) else {
-            try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, 1)").execute(arguments: [key, doc])
-            return
-        }
-        let bucket = try Self.bucket(first)
-        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE k = ? AND doc = ?").execute(arguments: [bucket.key, bucket.doc])
-        try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [key, doc, bucket.rows &+ 1])
-        if bucket.rows >= 2 * Self.bucketSize { try split(db, key: key, doc: doc, rows: bucket.rows &+ 1) }
     }
 
-    /// Cuts a bucket of `rows` rows in two: the first ``bucketSize`` stay, the rest start a
-    /// new bucket at the next row.
-    private func split(_ db: Database, key: Data, doc: Int64, rows: Int) throws {
-        guard let next = try Row.fetchOne(db.cachedStatement(sql: "SELECT \(self.key), doc_num FROM \(index.table) WHERE (\(self.key), doc_num) >= (?, ?) ORDER BY \(self.key), doc_num LIMIT 1 OFFSET ?"),
-                                          arguments: [key, doc, Self.bucketSize]) else { return }
-        let start: (key: Data, doc: Int64) = (try next.decode(atIndex: 0), try next.decode(atIndex: 1))
-        try db.cachedStatement(sql: "UPDATE \(table) SET rows = ? WHERE k = ? AND doc = ?").execute(arguments: [Self.bucketSize, key, doc])
-        try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [start.key, start.doc, rows - Self.bucketSize])
+    /// Cuts the bucket starting at (`key`, `doc`), up to the next bucket's start, into buckets
+    /// of ``bucketSize`` rows counted from the index itself; returns the last one.
+    private func split(_ db: Database, _ key: Data, _ doc: Int64, before next: (Data, Int64)?) throws -> (key: Data, doc: Int64, rows: Int)? {
+        let bound = next == nil ? "" : " AND (\(self.key), doc_num) < (?, ?)"
+        var arguments: [any DatabaseValueConvertible] = [key, doc]
+        if let next { arguments += [next.0, next.1] }
+        let positions = try Row.fetchAll(db.cachedStatement(sql: "SELECT \(self.key), doc_num FROM \(index.table) WHERE (\(self.key), doc_num) >= (?, ?)\(bound) ORDER BY \(self.key), doc_num"),
+                                         arguments: StatementArguments(arguments))
+        try db.cachedStatement(sql: "DELETE FROM \(table) WHERE k = ? AND doc = ?").execute(arguments: [key, doc])
+        var last: (key: Data, doc: Int64, rows: Int)?
+        for first in stride(from: 0, to: positions.count, by: Self.bucketSize) {
+            let chunk: (key: Data, doc: Int64, rows: Int) = (try positions[first].decode(atIndex: 0), try positions[first].decode(atIndex: 1),
+                                                              min(Self.bucketSize, positions.count - first))
+            try db.cachedStatement(sql: "INSERT INTO \(table) VALUES (?, ?, ?)").execute(arguments: [chunk.key, chunk.doc, chunk.rows])
+            last = chunk
+        }
+        return last
     }
 
     /// Where the row at position `skip` of the whole index in ascending order is: the start

@@ -104,7 +104,6 @@ struct QueryIndex: Sendable {
             let row = keyColumns(of: body)
             try db.cachedStatement(sql: insertSQL).execute(arguments: arguments(docNum: docNum, row))
             count(row, into: &deltas)
-            if let ranks, let first = row.first, let key = first { try ranks.added(db, key: key, doc: docNum) }
         }
     }
 

@@ -315,8 +315,11 @@ struct StoreTransaction {
         return lastSeq
     }
 
-    /// Adds the counter changes gathered so far (once, at the end of the transaction).
+    /// Adds the counter changes gathered so far and keeps the ranks of the indexes whose rows
+    /// changed in shape (once, at the end of the transaction).
     mutating func flushCounters() throws {
+        // The ranks of the indexes whose rows changed (their row counters moved or were touched).
+        for index in indexes where counterDeltas[index.rowCounter] != nil { try index.ranks?.normalize(db) }
         try StoreCounters.add(db, counterDeltas)
         counterDeltas = [:]
     }
