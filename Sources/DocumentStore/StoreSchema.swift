@@ -23,8 +23,8 @@ import DocumentFormat
 /// - `peer_revisions` (v6): per replication peer (a remote database instance) and document,
 ///   the leaf revisions that peer is known to hold (``DocumentStore/recordRevisions(_:heldBy:)``).
 /// - `query_rank_<n>` (v7, and whenever such an index is built): for each query index of one
-///   folded key, the buckets of its row positions (``IndexRanks``), so a late page of it is
-///   found without stepping over the rows before it.
+///   folded key, the buckets of its row positions (``IndexRanks``), kept by triggers on the
+///   index table, so a late page of it is found without stepping over the rows before it.
 enum StoreSchema {
     /// Bytes per stored attachment chunk.
     static let chunkSize = 256 * 1024
