@@ -219,10 +219,11 @@ extension DocumentStore {
                         throw Stopped()
                     }
                 }
-                // A late page of an exact, sorted index plan: its IDs come from the index
-                // (SQLite steps over the skipped entries itself), then only its rows are read.
+                // A late page of an exact, sorted index plan: its rows come in one statement
+                // from the page's source, which finds the page in the index alone (by rank,
+                // or SQLite stepping over the skipped entries), so only the page's rows are read.
                 if skip > 0, plan.exact, plan.ordered, !sort.isEmpty, plan.pagedSource != nil,
-                   let limit = query.limit, limit <= Self.pageReadByIDsLimit {
+                   let limit = query.limit, limit <= Self.latePageLimit {
                     for revision in try Self.page(db, plan: plan, limit: limit, skip: skip, keeping: read)
                     where selector.matches(revision.body, id: revision.id) {
                         try emit(revision)
@@ -266,9 +267,9 @@ extension DocumentStore {
         }
     }
 
-    /// The most rows a late page reads by their IDs (``page(_:plan:limit:skip:keeping:)``);
+    /// The most rows a late page reads from its page source (``page(_:plan:limit:skip:keeping:)``);
     /// a longer one steps through the plan's rows instead.
-    static let pageReadByIDsLimit = 1000
+    static let latePageLimit = 1000
 
     /// The winners of one page of an exact, sorted plan, in its order, read in one statement
     /// from the page's source (``pageSource(_:plan:limit:skip:)``). With `keeping`, bodies
@@ -276,8 +277,7 @@ extension DocumentStore {
     private static func page(_ db: Database, plan: QueryPlan, limit: Int, skip: Int,
                              keeping: Set<String>?) throws -> [DocumentRevision] {
         guard let source = try pageSource(db, plan: plan, limit: max(0, limit), skip: skip) else { return [] }
-        return try winnerRevisions(db, sql: "SELECT \(keeping == nil ? QueryPlan.columns : LongBodyReader.partialColumns) FROM \(source.sql)"
-                                       + " CROSS JOIN revs r ON r.rev_num = d.winner_rev_num",
+        return try winnerRevisions(db, sql: QueryPlan.rows(from: source.sql, columns: keeping == nil ? QueryPlan.columns : LongBodyReader.partialColumns),
                                    arguments: StatementArguments(source.arguments), keeping: keeping)
     }
 

@@ -158,7 +158,7 @@ struct IndexRanks {
     /// `FROM`: a sub-query `ordered` of document numbers in index order, joined to `docs d`. It
     /// takes the position's key and document number, then the page's limit and the offset.
     var orderedSource: String {
-        "(SELECT x.doc_num AS doc_num FROM \(index.table) x WHERE (x.\(key), x.doc_num) >= (?, ?) ORDER BY x.\(key), x.doc_num LIMIT ? OFFSET ?)"
-            + " ordered CROSS JOIN docs d ON d.doc_num = ordered.doc_num"
+        QueryPlan.orderedSource("SELECT x.doc_num AS doc_num FROM \(index.table) x WHERE (x.\(key), x.doc_num) >= (?, ?)"
+            + " ORDER BY x.\(key), x.doc_num \(QueryPlan.pageClause)")
     }
 }

@@ -50,6 +50,20 @@ struct QueryPlan {
     /// as none.
     static let pageClause = "LIMIT ? OFFSET ?"
 
+    /// A source for `FROM` of the documents a sub-query of document numbers lists, in its
+    /// order: the sub-query as `ordered`, a co-routine SQLite keeps as the outer loop (its
+    /// `LIMIT` stops it from being flattened into the join, which would drop its `ORDER BY`),
+    /// joined to `docs d`.
+    static func orderedSource(_ docNums: String) -> String {
+        "(\(docNums)) ordered CROSS JOIN docs d ON d.doc_num = ordered.doc_num"
+    }
+
+    /// The winners' rows of a source that joins `docs d`, as `columns` (``columns`` or a
+    /// partial read's).
+    static func rows(from source: String, columns: String = columns) -> String {
+        "SELECT \(columns) FROM \(source) CROSS JOIN revs r ON r.rev_num = d.winner_rev_num"
+    }
+
     /// The same plan for a partial read: its rows leave out long bodies, whose members
     /// ``LongBodyReader`` then reads from their beginning. Every plan's SQL starts with
     /// ``columns``; one that did not would be kept as it is, reading whole bodies.
@@ -242,27 +256,26 @@ struct QueryPlan {
             let walk = "walk_by_" + walker.table
             let direction = sort[0].ascending ? "ASC" : "DESC"
             let ordered = { (page: String) in
-                "(SELECT \(walk).doc_num AS doc_num FROM \(walker.table) \(walk) CROSS JOIN \(index.table) x"
+                orderedSource("SELECT \(walk).doc_num AS doc_num FROM \(walker.table) \(walk) CROSS JOIN \(index.table) x"
                     + " ON x.doc_num = \(walk).doc_num" + clauses.joinedAsWhereClause + " ORDER BY "
                     + (sort.indices.map { "\(walk).\(walker.column($0)) \(direction)" } + ["\(walk).doc_num \(direction)"]).joined(separator: ", ")
-                    + " \(page)) ordered CROSS JOIN docs d ON d.doc_num = ordered.doc_num"
+                    + " \(page)")
             }
-            plan = QueryPlan(index: index, sql: "SELECT \(columns) FROM \(ordered("LIMIT -1")) CROSS JOIN revs r ON r.rev_num = d.winner_rev_num",
-                             arguments: arguments, ordered: true, pagedSource: ordered(Self.pageClause))
+            plan = QueryPlan(index: index, sql: rows(from: ordered("LIMIT -1")), arguments: arguments, ordered: true,
+                             pagedSource: ordered(Self.pageClause))
         } else if let sortSource {
             // Only document numbers go through the sorter, not the rows with their bodies
-            // (for 2,000 recipe-sized rows, about 1 ms against 15), in a sub-query SQLite
-            // keeps as a co-routine: its LIMIT stops it from being flattened into the join,
-            // which would drop its ORDER BY. CROSS JOIN keeps it the outer loop, so bodies
-            // are read in its order and only as far as the page goes.
+            // (for 2,000 recipe-sized rows, about 1 ms against 15), in an ordered source
+            // (``orderedSource(_:)``), so bodies are read in its order and only as far as
+            // the page goes.
             let ordered = { (page: String) in
-                "(SELECT x.doc_num AS doc_num FROM \(index.table) x" + sortSource.joins.joined()
+                orderedSource("SELECT x.doc_num AS doc_num FROM \(index.table) x" + sortSource.joins.joined()
                     + clauses.joinedAsWhereClause + " ORDER BY "
                     + zip(sortSource.columns, sort).map { column, key in "\(column) \(key.ascending ? "ASC" : "DESC")" }.joined(separator: ", ")
-                    + ", x.doc_num \(page)) ordered CROSS JOIN docs d ON d.doc_num = ordered.doc_num"
+                    + ", x.doc_num \(page)")
             }
-            plan = QueryPlan(index: index, sql: "SELECT \(columns) FROM \(ordered("LIMIT -1")) CROSS JOIN revs r ON r.rev_num = d.winner_rev_num",
-                             arguments: arguments, ordered: true, pagedSource: ordered(Self.pageClause))
+            plan = QueryPlan(index: index, sql: rows(from: ordered("LIMIT -1")), arguments: arguments, ordered: true,
+                             pagedSource: ordered(Self.pageClause))
             if clauses.isEmpty, sortSource.joins.isEmpty, sort.count == 1, sort[0].ascending, sort[0].key == index.keys.first {
                 plan.ranks = index.ranks
             }

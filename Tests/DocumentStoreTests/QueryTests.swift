@@ -263,7 +263,7 @@ extension QueryTests {
             query.fields = fields
             return try store.find(query)
         }
-        let everything = try page(skip: 0, limit: DocumentStore.pageReadByIDsLimit + 1, fields: nil)
+        let everything = try page(skip: 0, limit: DocumentStore.latePageLimit + 1, fields: nil)
         #expect(everything.count == 39 && !everything.contains { $0.id.hasPrefix("_design/") || $0.id == "doc-3" })
         for (skip, limit) in [(1, 5), (10, 7), (35, 10), (39, 3), (60, 5)] {
             let expected = Array(everything.dropFirst(skip).prefix(limit))

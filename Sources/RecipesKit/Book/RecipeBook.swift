@@ -34,10 +34,10 @@ public struct RecipeBook {
     /// The recipes a query selects, in its order, paged by its limit and offset.
     ///
     /// Each step is a fetch the store answers from its indexes: the type by a folded-name
-    /// look-up, the search by text indexes on names, overviews and ingredient names, and by
+    /// look-up; the search by text indexes on names, overviews and ingredient names, and by
     /// the type index for the types whose names hold the text (matched among the few type
-    /// names, read as values), the name order by a folded-name index (reading only the page), the type order
-    /// one type at a time. Search results come by relevance unless a sort is asked for: a name
+    /// names, read as values); the name order by a folded-name index (reading only the
+    /// page); the type order one type at a time. Search results come by relevance unless a sort is asked for: a name
     /// that starts with the text, then a name that contains it, a type, an ingredient, the
     /// overview; ties by name. The prep-time order parses free text, so it reads every
     /// recipe the query selects and sorts them in memory.
@@ -51,9 +51,10 @@ public struct RecipeBook {
         try Self.checkPage(limit: query.limit, offset: query.offset)
         if query.limit == 0 { return [] }
         return try graph {
-            let typeNames = try typeNames ?? (query.search.flatMap(Self.nonEmpty) == nil ? [:] : self.typeNames())
+            let search = query.search.flatMap(Self.nonEmpty)
+            let typeNames = try typeNames ?? (search == nil ? [:] : self.typeNames())
             let predicate = try Self.predicate(for: query, typeNames: { typeNames })
-            switch (query.sort, query.search.flatMap(Self.nonEmpty)) {
+            switch (query.sort, search) {
             case (nil, let search?):
                 return try page(try ranked(try fetchRecipes(predicate), search: search, typeNames: typeNames), query)
             case (.name?, _), (nil, nil):
