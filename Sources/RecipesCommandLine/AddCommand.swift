@@ -3,7 +3,7 @@ import RecipesKit
 
 /// `recipes add`: creates a recipe.
 struct AddCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a recipe.")
+    static let configuration = CommandConfiguration(commandName: "add", _superCommandName: RecipesCommand.name, abstract: "Add a recipe.")
 
     @OptionGroup var global: GlobalOptions
 

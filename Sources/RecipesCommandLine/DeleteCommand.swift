@@ -3,7 +3,7 @@ import RecipesKit
 
 /// `recipes delete`: removes a recipe with its ingredients and picture.
 struct DeleteCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a recipe with its ingredients and picture.")
+    static let configuration = CommandConfiguration(commandName: "delete", _superCommandName: RecipesCommand.name, abstract: "Delete a recipe with its ingredients and picture.")
 
     @OptionGroup var global: GlobalOptions
 

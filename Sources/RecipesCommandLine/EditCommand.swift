@@ -5,7 +5,7 @@ import RecipesKit
 /// `recipes edit`: changes a recipe.
 struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "edit", abstract: "Change a recipe.",
+        commandName: "edit", _superCommandName: RecipesCommand.name, abstract: "Change a recipe.",
         discussion: """
             Options not given leave their field alone; an empty value (--type "") clears it. \
             --ingredient adds a line, or changes the amount of the line of that name; \

@@ -5,7 +5,7 @@ import RecipesKit
 /// `recipes import`: imports a sample set (JSON) or a Core Data store of the original app.
 struct ImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "import",
+        commandName: "import", _superCommandName: RecipesCommand.name,
         abstract: "Import recipes from a JSON sample set, a folder of them, or a Core Data SQLite store.",
         discussion: """
             Everything is checked before anything is written, and written in one transaction \

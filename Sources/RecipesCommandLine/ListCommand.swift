@@ -4,7 +4,7 @@ import RecipesKit
 /// `recipes list`: the recipes, filtered and sorted, as a table or JSON.
 struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list",
+        commandName: "list", _superCommandName: RecipesCommand.name,
         abstract: "List recipes.",
         discussion: """
             Names are in order ignoring case and accents. --search looks in names, overviews, type \

@@ -7,7 +7,7 @@ import Synchronization
 package struct RecipesCommand: AsyncParsableCommand {
     /// The program's name, summary and subcommands.
     package static let configuration = CommandConfiguration(
-        commandName: "recipes",
+        commandName: name,
         abstract: "Recipes: an offline-first recipe book that syncs with CouchDB.",
         discussion: """
             Global options (--store, --remote, --no-samples, --verbose) go before or after the \
@@ -17,20 +17,53 @@ package struct RecipesCommand: AsyncParsableCommand {
             The first command on a new store seeds it with sample recipes unless --no-samples \
             or RECIPES_NO_SAMPLES=1 is given.
             """,
-        subcommands: [
-            ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self, WebCommand.self,
-            TypesCommand.self, ImportCommand.self, SyncCommand.self, StatusCommand.self, ServeCommand.self,
-            RekeyCommand.self,
-        ]
+        subcommands: directSubcommands.map { $0 as any ParsableCommand.Type }
     )
+
+    /// The program's name, which each subcommand names as its super-command.
+    static let name = "recipes"
 
     /// Runs the program, accepting global options before the subcommand
     /// (``GlobalOptions/hoisted(_:)``), with `network` running the commands that reach other
     /// machines.
     private static func main(network: any NetworkCommands) async {
         installedNetwork.withLock { $0 = network }
-        await main(GlobalOptions.hoisted(Array(CommandLine.arguments.dropFirst())))
+        let arguments = GlobalOptions.hoisted(Array(CommandLine.arguments.dropFirst()))
+        guard var command = directlyParsed(arguments) else {
+            await main(arguments)
+            return
+        }
+        do {
+            try await command.run()
+        } catch {
+            exit(withError: error)
+        }
     }
+
+    /// The subcommand `arguments` ask for, parsed as a command of its own, or `nil` when they
+    /// are for the root to parse and report.
+    ///
+    /// Parsing through the root costs every start about half a millisecond more:
+    /// ArgumentParser parses the arguments twice more looking for
+    /// `--generate-completion-script` and reflects over the root's arguments too. So a
+    /// subcommand is parsed on its own, as each one names `recipes` as its super-command for its
+    /// help and usage. Everything else goes through the root, as before: no subcommand
+    /// (`--help`, `help list`), a completion script, a help request, and any arguments that do
+    /// not parse, so that their error reads exactly as the root reports it.
+    private static func directlyParsed(_ arguments: [String]) -> (any AsyncParsableCommand)? {
+        guard let name = arguments.first,
+              !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }),
+              let type = directSubcommands.first(where: { $0._commandName == name })
+        else { return nil }
+        return try? type.parseAsRoot(Array(arguments.dropFirst())) as? any AsyncParsableCommand
+    }
+
+    /// The subcommands, each configured with `recipes` as its super-command.
+    private static let directSubcommands: [any AsyncParsableCommand.Type] = [
+        ListCommand.self, ShowCommand.self, AddCommand.self, EditCommand.self, DeleteCommand.self, WebCommand.self,
+        TypesCommand.self, ImportCommand.self, SyncCommand.self, StatusCommand.self, ServeCommand.self,
+        RekeyCommand.self,
+    ]
 
     /// Runs the program as ``main(network:)`` does, from a synchronous `main`: the command runs
     /// on the global executor while the main thread waits for it. An `async` main would end

@@ -6,7 +6,7 @@ import RecipesKit
 /// password, in one save.
 struct RekeyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "rekey",
+        commandName: "rekey", _superCommandName: RecipesCommand.name,
         abstract: "Re-encrypt the private notes with a new password.",
         discussion: """
             The old password comes from --password-file (or RECIPES_PASSWORD_FILE, or "passwordFile" in the \

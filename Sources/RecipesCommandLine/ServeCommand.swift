@@ -6,7 +6,7 @@ package import Foundation
 package struct ServeCommand: AsyncParsableCommand {
     /// The subcommand's name and help.
     package static let configuration = CommandConfiguration(
-        commandName: "serve",
+        commandName: "serve", _superCommandName: RecipesCommand.name,
         abstract: "Serve the local databases over CouchDB's HTTP API.",
         discussion: """
             Each database is one store file in the data directory. As in CouchDB 3, every request \

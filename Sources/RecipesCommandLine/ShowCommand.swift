@@ -5,7 +5,7 @@ import RecipesKit
 /// `recipes show`: everything about one recipe.
 struct ShowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show",
+        commandName: "show", _superCommandName: RecipesCommand.name,
         abstract: "Show one recipe: ingredients in order, type, prep time, instructions, image size.",
         discussion: """
             --json prints {id, name, type, overview, prepTime, instructions, \

@@ -5,7 +5,7 @@ import RecipesKit
 /// `recipes status`: where the store is, what it holds, and how syncing stands.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "status",
+        commandName: "status", _superCommandName: RecipesCommand.name,
         abstract: "Show the store, its counts, pending changes, the last sync and the remote.",
         discussion: """
             --json prints {store, storeSource, remote, remoteSource, counts: {recipes, ingredients, \

@@ -5,7 +5,7 @@ package import RecipesKit
 /// `recipes sync`: pull → resolve conflicts → push → refresh with the remote.
 package struct SyncCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
-        commandName: "sync",
+        commandName: "sync", _superCommandName: RecipesCommand.name,
         abstract: "Sync the store with the remote: pull, resolve conflicts, push, refresh.",
         discussion: """
             Only one sync per store runs at a time: a second one reports "sync already running" \

@@ -4,7 +4,7 @@ import RecipesKit
 /// `recipes types`: the recipe types in use and how many recipes each has.
 struct TypesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "types", abstract: "List recipe types.",
+        commandName: "types", _superCommandName: RecipesCommand.name, abstract: "List recipe types.",
         discussion: "--json prints an array of {name, recipeCount}.")
 
     @OptionGroup var global: GlobalOptions

@@ -5,7 +5,7 @@ package import ArgumentParser
 package struct WebCommand: AsyncParsableCommand {
     /// The subcommand's name and help.
     package static let configuration = CommandConfiguration(
-        commandName: "web",
+        commandName: "web", _superCommandName: RecipesCommand.name,
         abstract: "Serve the recipe book as web pages (browse, search, add, edit, photos, live updates).",
         discussion: """
             Serves the store (--store, seeded like the other commands on first use) at \
