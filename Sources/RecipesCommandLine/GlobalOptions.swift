@@ -37,17 +37,15 @@ package struct GlobalOptions: ParsableArguments {
     /// it for git or docker. Only the leading run of global options moves; everything from the
     /// subcommand on keeps its order.
     static func hoisted(_ arguments: [String]) -> [String] {
-        let valued: Set<String> = ["--store", "--remote", "--password-file"]
-        let flags: Set<String> = ["--no-samples", "--verbose"]
         var leading: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             let name = argument.split(separator: "=", maxSplits: 1).first.map(String.init) ?? argument
-            if flags.contains(argument) || (valued.contains(name) && argument.contains("=")) {
+            if isFlag(argument) || (isValued(name) && argument.contains("=")) {
                 leading.append(argument)
                 index += 1
-            } else if valued.contains(argument), index + 1 < arguments.count {
+            } else if isValued(argument), index + 1 < arguments.count {
                 leading += [argument, arguments[index + 1]]
                 index += 2
             } else {
@@ -56,5 +54,24 @@ package struct GlobalOptions: ParsableArguments {
         }
         guard !leading.isEmpty, index < arguments.count, !arguments[index].hasPrefix("-") else { return arguments }
         return [arguments[index]] + leading + arguments[(index + 1)...]
+    }
+
+    // The two kinds of global option by name. A `switch`, not a `Set`: a set of strings would
+    // be the start's first, and costs a scan of the program's protocol conformances.
+
+    /// Whether `name` is a global option that takes a value.
+    private static func isValued(_ name: String) -> Bool {
+        switch name {
+        case "--store", "--remote", "--password-file": true
+        default: false
+        }
+    }
+
+    /// Whether `name` is a global flag.
+    private static func isFlag(_ name: String) -> Bool {
+        switch name {
+        case "--no-samples", "--verbose": true
+        default: false
+        }
     }
 }

@@ -9,7 +9,11 @@ extension VersionDigest {
         let digits = Array("0123456789abcdef".utf8)
         var hex: [UInt8] = []
         hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Data(text.utf8)) {
+        // The string's own UTF-8 bytes where it has them: `Data(text.utf8)` looks up the
+        // view's conformances at each start.
+        var text = text
+        let digest = text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+        for byte in digest {
             hex.append(digits[Int(byte >> 4)])
             hex.append(digits[Int(byte & 0x0F)])
         }
