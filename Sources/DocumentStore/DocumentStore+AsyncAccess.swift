@@ -14,7 +14,7 @@ extension DocumentStore {
     public func withReader<T: Sendable>(_ body: @escaping @Sendable (DocumentStore) throws -> T) async throws -> T {
         let scope = AccessScope(store: ObjectIdentifier(self), writes: false)
         do {
-            return try await pool.read { _ in try AccessScope.$current.withValue(scope) { try body(self) } }
+            return try await database.read { _ in try AccessScope.$current.withValue(scope) { try body(self) } }
         } catch let error as DatabaseError {
             throw DocumentStoreError.sqlite(SQLiteFailure(error))
         }
@@ -26,7 +26,7 @@ extension DocumentStore {
     public func withWriter<T: Sendable>(_ body: @escaping @Sendable (DocumentStore) throws -> T) async throws -> T {
         let scope = AccessScope(store: ObjectIdentifier(self), writes: true)
         do {
-            return try await pool.writeWithoutTransaction { _ in try AccessScope.$current.withValue(scope) { try body(self) } }
+            return try await database.writeWithoutTransaction { _ in try AccessScope.$current.withValue(scope) { try body(self) } }
         } catch let error as DatabaseError {
             throw DocumentStoreError.sqlite(SQLiteFailure(error))
         }

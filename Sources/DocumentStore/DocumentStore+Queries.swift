@@ -459,9 +459,9 @@ extension DocumentStore {
         // again would trap, so the checkpoint runs on the held one.
         _ = try? mapped {
             if let scope = AccessScope.current, scope.store == ObjectIdentifier(self), scope.writes {
-                return try pool.unsafeReentrantWrite { try $0.checkpoint(.truncate) }
+                return try database.unsafeReentrantWrite { try $0.checkpoint(.truncate) }
             }
-            return try pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+            return try database.writeWithoutTransaction { try $0.checkpoint(.truncate) }
         }
     }
 }

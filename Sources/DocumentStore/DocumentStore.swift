@@ -9,7 +9,9 @@ public import DocumentFormat
 /// Mango-style queries served by declared indexes.
 ///
 /// The file is opened in WAL mode through a GRDB `DatabasePool`, so reads run on a pool of
-/// readers and never wait for a write. Every write (and every batch of writes) is one SQLite
+/// readers and never wait for a write. A store opened for reading only
+/// (``Options/readOnly``) has one connection, a GRDB `DatabaseQueue`: it has no writes to wait
+/// for, and each connection reads and parses the whole schema when it opens. Every write (and every batch of writes) is one SQLite
 /// transaction: it happens entirely or not at all. The type is `Sendable`; any thread or task
 /// may call it, and writes are serialized by SQLite.
 public final class DocumentStore: Sendable {
@@ -50,7 +52,8 @@ public final class DocumentStore: Sendable {
     /// The path of the SQLite file.
     public let path: String
     let options: Options
-    let pool: DatabasePool
+    /// The file's connections: a pool of readers and a writer, or one read-only connection.
+    let database: any DatabaseWriter
     /// Whether a transaction opened by ``inTransaction(_:)`` is open on the writer connection.
     private let transactionOpen = Mutex(false)
     /// The declared query and text indexes as last read, with the database's schema version
@@ -79,8 +82,8 @@ public final class DocumentStore: Sendable {
                 try Self.createPrivateFile(path)
             }
             try Self.refuseRollbackJournalFile(path)
-            pool = try Self.openPool(path: path, configuration: configuration)
-            (storeID, creationTime) = try pool.read { db in
+            database = try Self.openDatabase(path: path, configuration: configuration)
+            (storeID, creationTime) = try database.read { db in
                 (try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store_id'") ?? "",
                  try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'created_at'").flatMap { Int64($0) } ?? 0)
             }
@@ -121,41 +124,43 @@ public final class DocumentStore: Sendable {
         }
     }
 
-    /// Opens the pool and brings the schema up to date, tolerating other processes that
+    /// Opens the file's connections and brings the schema up to date, tolerating other processes that
     /// create the same new file at the same moment: switching a brand-new file to WAL can
     /// find it locked, and two creators both see an empty schema, the later one failing once
     /// the first has committed. Both are retried briefly; only a schema that is still
     /// incomplete afterwards is an error.
-    private static func openPool(path: String, configuration: Configuration) throws -> DatabasePool {
+    private static func openDatabase(path: String, configuration: Configuration) throws -> any DatabaseWriter {
         let migrator = StoreSchema.migrator()
         var attempt = 0
         while true {
             do {
-                let pool = try DatabasePool(path: path, configuration: configuration)
+                let database: any DatabaseWriter = configuration.readonly
+                    ? try DatabaseQueue(path: path, configuration: configuration)
+                    : try DatabasePool(path: path, configuration: configuration)
                 // Every commit is on disk before it returns: what a command reports as saved
                 // survives a power cut. GRDB's WAL set-up leaves the writer at NORMAL (commits
                 // synced only at checkpoints), so FULL is set after it, on the writer.
                 if !configuration.readonly {
-                    try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+                    try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
                 }
                 // An up-to-date file is only read at open: no write transaction, no fsync.
-                if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
-                    if let foreign = try pool.read({ try StoreSchema.foreignTables($0) }) {
-                        try? pool.close()
+                if try !database.read({ try migrator.hasCompletedMigrations($0) }) {
+                    if let foreign = try database.read({ try StoreSchema.foreignTables($0) }) {
+                        try? database.close()
                         throw DocumentStoreError.foreignDatabase(
                             path: path, reason: "it is an SQLite database of another program (its tables: \(foreign.prefix(5).joined(separator: ", ")))")
                     }
                     if configuration.readonly {
-                        try? pool.close()
+                        try? database.close()
                         throw DocumentStoreError.storage("cannot open the store \(path) for reading: its schema is older or missing, and bringing it up to date writes; open it for writing")
                     }
                     do {
-                        try migrator.migrate(pool)
+                        try migrator.migrate(database)
                     } catch {
-                        guard try pool.read({ try migrator.hasCompletedMigrations($0) }) else { throw error }
+                        guard try database.read({ try migrator.hasCompletedMigrations($0) }) else { throw error }
                     }
                 }
-                return pool
+                return database
             } catch let error as DatabaseError
                 // Another opener of a new file may be migrating it at the same moment: its
                 // migration can lock the file (busy), or commit first, so this one's insert of
@@ -171,7 +176,7 @@ public final class DocumentStore: Sendable {
 
     /// Closes the file; later calls fail with `.storage`.
     public func close() throws {
-        try mapped { try pool.close() }
+        try mapped { try database.close() }
     }
 
     // MARK: CRUD
@@ -410,12 +415,12 @@ public final class DocumentStore: Sendable {
                 }
                 // Inside ``withWriter(_:)``: on the writer connection already, so the write is a
                 // transaction of its own there, or a savepoint of one that is open.
-                return try pool.unsafeReentrantWrite { db in try Self.inTransactionOrSavepoint(db, body) }
+                return try database.unsafeReentrantWrite { db in try Self.inTransactionOrSavepoint(db, body) }
             }
             if transactionOpen.withLock({ $0 }) {
-                return try pool.writeWithoutTransaction { db in try Self.inTransactionOrSavepoint(db, body) }
+                return try database.writeWithoutTransaction { db in try Self.inTransactionOrSavepoint(db, body) }
             }
-            return try pool.write { db in try body(db) }
+            return try database.write { db in try body(db) }
         }
     }
 
@@ -425,7 +430,7 @@ public final class DocumentStore: Sendable {
     /// it goes: the log beside the path is then still the old file's, and a process opening
     /// the file now at the path would otherwise replay the old file's pages onto it.
     public func truncateWriteAheadLog() throws {
-        try mapped { try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
+        try mapped { try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") } }
     }
 
     /// Runs `body` with every read it makes of this store in one read of one snapshot: a
@@ -448,9 +453,9 @@ public final class DocumentStore: Sendable {
     func reading<T>(_ body: (Database) throws -> T) throws -> T {
         try mapped {
             // Inside ``withReader(_:)`` or ``withWriter(_:)``: the connection (and snapshot) it holds.
-            if let scope = AccessScope.current, scope.store == ObjectIdentifier(self) { return try pool.unsafeReentrantRead(body) }
-            if transactionOpen.withLock({ $0 }) { return try pool.writeWithoutTransaction(body) }
-            return try pool.read(body)
+            if let scope = AccessScope.current, scope.store == ObjectIdentifier(self) { return try database.unsafeReentrantRead(body) }
+            if transactionOpen.withLock({ $0 }) { return try database.writeWithoutTransaction(body) }
+            return try database.read(body)
         }
     }
 
@@ -474,22 +479,22 @@ public final class DocumentStore: Sendable {
             // then spill into the WAL, the same page many times over, and are read back (an
             // import of 180,000 objects wrote 840 MB for a 125 MB store). A 32 MB cache for
             // the transaction's length halves that; the default comes back afterwards.
-            try pool.writeWithoutTransaction { db in
+            try database.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.transactionCacheKiB)")
                 try db.beginTransaction(.immediate)
             }
-            defer { try? pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = -2000") } }
+            defer { try? database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA cache_size = -2000") } }
             let result: T
             do {
                 result = try body()
             } catch {
-                try? pool.writeWithoutTransaction { db in if db.isInsideTransaction { try db.rollback() } }
+                try? database.writeWithoutTransaction { db in if db.isInsideTransaction { try db.rollback() } }
                 throw error
             }
             do {
-                try pool.writeWithoutTransaction { try $0.commit() }
+                try database.writeWithoutTransaction { try $0.commit() }
             } catch {
-                try? pool.writeWithoutTransaction { db in if db.isInsideTransaction { try db.rollback() } }
+                try? database.writeWithoutTransaction { db in if db.isInsideTransaction { try db.rollback() } }
                 throw error
             }
             return result

@@ -10,7 +10,7 @@ import DocumentFormat
 @Suite struct DurabilityTests {
     /// The writer connection's `synchronous` level (2 is FULL, 1 is NORMAL).
     func writerSynchronousLevel(_ store: DocumentStore) throws -> Int? {
-        try store.pool.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
+        try store.database.writeWithoutTransaction { try Int.fetchOne($0, sql: "PRAGMA synchronous") }
     }
 
     @Test func everyCommitIsSyncedOnNewAndReopenedStores() throws {
