@@ -59,7 +59,8 @@ struct QueryIndex: Sendable {
     static func all(_ db: Database) throws -> [QueryIndex] {
         let rankTables = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'query_rank_*'")))
         return try Row.fetchAll(db, sql: "SELECT index_num, name, fields, partial, counted FROM query_indexes ORDER BY index_num").map { row in
-            let fields = (try? JSONValue.parse(Data((row[2] as String).utf8)))?.arrayValue ?? []
+            var fieldsText: String = row[2]
+            let fields = (try? fieldsText.withUTF8 { try JSONValue.parse($0) })?.arrayValue ?? []
             let keys = try fields.compactMap(IndexField.init(json:)).map { Key(path: try FieldPath($0.field), folded: $0.folded) }
             let number: Int64 = row[0]
             return QueryIndex(number: number, name: row[1], keys: keys, partial: try PartialFilter(storedText: row[3]),

@@ -61,7 +61,14 @@ struct TextIndex: Sendable {
     func search(_ db: Database, text: String) throws -> [Int64]? {
         let folded = TextFolding.fold(text)
         guard folded.utf8.count >= Self.minimumSearchBytes else { return nil }
-        let phrase = "\"" + folded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        // One FTS5 string: quoted, each quote doubled (by scalar, not through Foundation's
+        // `replacingOccurrences`, whose `NSString` bridging costs each search's start).
+        var phrase = "\""
+        for scalar in folded.unicodeScalars {
+            phrase.unicodeScalars.append(scalar)
+            if scalar == "\"" { phrase.unicodeScalars.append(scalar) }
+        }
+        phrase.unicodeScalars.append("\"")
         return try Int64.fetchAll(db.cachedStatement(sql: "SELECT rowid FROM \(table) WHERE text MATCH ?"), arguments: [phrase])
     }
 }
