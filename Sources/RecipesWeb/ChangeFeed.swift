@@ -15,6 +15,8 @@ final class ChangeFeed: Service {
     private struct State {
         var version = 0
         var subscribers: [UUID: AsyncStream<Int>.Continuation] = [:]
+        /// The store's change token when the version last moved (or the feed started).
+        var token: StoreChangeToken?
     }
 
     /// Watches `book`'s store every `interval`.
@@ -56,6 +58,24 @@ final class ChangeFeed: Service {
         await cancelWhenGracefulShutdown { await self.watch() }
     }
 
+    /// Looks at the store's change token now and, if it moved, gives every stream the next
+    /// version; whether it moved. The web app calls it after each of its own saves, before
+    /// it answers with the saved page: that page's stream then starts at a version that
+    /// already holds the save, and is not told to fetch itself again at the next interval.
+    @discardableResult
+    func check() async -> Bool {
+        guard let token = try? await book.run({ try self.book.catchUp() }) else { return false }
+        let moved = state.withLock { state -> (Int, [AsyncStream<Int>.Continuation])? in
+            guard token != state.token else { return nil }
+            state.token = token
+            state.version += 1
+            return (state.version, Array(state.subscribers.values))
+        }
+        guard let (version, subscribers) = moved else { return false }
+        for subscriber in subscribers { subscriber.yield(version) }
+        return true
+    }
+
     /// Watches until the task is cancelled, then ends every stream.
     private func watch() async {
         defer {
@@ -65,23 +85,15 @@ final class ChangeFeed: Service {
             }
             for subscriber in subscribers { subscriber.finish() }
         }
-        var last = try? await book.run { try self.book.catchUp() }
+        let start = try? await book.run { try self.book.catchUp() }
+        state.withLock { $0.token = start }
         var ticks = 0
         while !Task.isCancelled {
             do { try await Task.sleep(for: interval) } catch { break }
             ticks += 1
-            guard let token = try? await book.run({ try self.book.catchUp() }), token != last else {
-                // Now and then the current version again, so a connection that died
-                // quietly (a phone going to sleep) is noticed and closed.
-                if ticks % Self.heartbeatTicks == 0 { heartbeat() }
-                continue
-            }
-            last = token
-            let (version, subscribers) = state.withLock { state -> (Int, [AsyncStream<Int>.Continuation]) in
-                state.version += 1
-                return (state.version, Array(state.subscribers.values))
-            }
-            for subscriber in subscribers { subscriber.yield(version) }
+            // Now and then the current version again, so a connection that died quietly (a
+            // phone going to sleep) is noticed and closed.
+            if await !check(), ticks % Self.heartbeatTicks == 0 { heartbeat() }
         }
     }
 }

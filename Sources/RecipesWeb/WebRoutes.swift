@@ -241,6 +241,7 @@ struct WebRoutes: Sendable {
                 return .failure(error)
             }
         }
+        await feed.check()
         switch outcome {
         case .success(let id):
             return WebResponse.redirect(to: "/recipes/\(HTML.queryValue(id))?saved=1")
@@ -278,6 +279,7 @@ struct WebRoutes: Sendable {
                 return .refused(error)
             }
         }
+        await feed.check()
         switch outcome {
         case .saved:
             return WebResponse.redirect(to: "/recipes/\(HTML.queryValue(id))?saved=1")
@@ -321,6 +323,7 @@ struct WebRoutes: Sendable {
             try book.delete(recipe)
             return true
         }
+        await feed.check()
         return deleted ? WebResponse.redirect(to: "/") : notFound(visit)
     }
 
