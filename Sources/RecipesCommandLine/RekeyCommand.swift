@@ -29,7 +29,7 @@ struct RekeyCommand: AsyncParsableCommand {
             let configuration: RecipesConfiguration
             do {
                 configuration = try RecipesConfiguration.resolve(
-                    options: global.configurationOptions, environment: ProcessInfo.processInfo.environment)
+                    options: global.configurationOptions, environment: RecipesConfiguration.processEnvironment())
             } catch {
                 throw CommandFailure(message: "\(error)")
             }

@@ -47,7 +47,7 @@ package struct Session {
         let configuration: RecipesConfiguration
         do {
             configuration = try RecipesConfiguration.resolve(
-                options: options.configurationOptions, environment: ProcessInfo.processInfo.environment)
+                options: options.configurationOptions, environment: RecipesConfiguration.processEnvironment())
         } catch {
             throw CommandFailure(message: error.description)
         }

@@ -16,6 +16,18 @@ struct RecipesConfigurationTests {
             options: options, environment: environment, currentDirectory: directory.file("work"))
     }
 
+    @Test("the process environment it reads is ProcessInfo's, for the variables it names, and no other variable counts")
+    func processEnvironmentHoldsTheNamedVariables() throws {
+        let all = ProcessInfo.processInfo.environment
+        let read = RecipesConfiguration.processEnvironment()
+        #expect(read == all.filter { RecipesConfiguration.variableNames.contains($0.key) })
+        #expect(read["HOME"] == all["HOME"])
+        // A variable of a similar name is not read.
+        let home = try TemporaryDirectory()
+        let configuration = try resolve(["HOME": home.url.path, "RECIPES_STORE_PATH": home.file("other.sqlite").path], in: home)
+        #expect(configuration.storeSource == .defaultValue)
+    }
+
     @Test("defaults come from HOME when nothing else is set")
     func defaults() throws {
         let home = try TemporaryDirectory()
