@@ -10,7 +10,8 @@ struct PartialFilter: Sendable {
 
     /// The filter of a stored JSON object (`{}`: no filter).
     init(storedText text: String) throws {
-        guard let object = (try? JSONValue.parse(Data(text.utf8)))?.objectValue else {
+        var text = text
+        guard let object = (try? text.withUTF8 { try JSONValue.parse($0) })?.objectValue else {
             equalities = []
             return
         }
