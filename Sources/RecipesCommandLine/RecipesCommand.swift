@@ -47,7 +47,8 @@ package struct RecipesCommand: AsyncParsableCommand {
     /// more options): ArgumentParser parses the arguments twice more looking for
     /// `--generate-completion-script` and reflects over the root's arguments too. So a
     /// subcommand is parsed on its own, as each one names `recipes` as its super-command for its
-    /// help and usage. Everything else goes through the root, as before: no subcommand
+    /// help and usage (ArgumentParser's experimental `_superCommandName`, kept honest by
+    /// `SubcommandParsingTests`). Everything else goes through the root, as before: no subcommand
     /// (`--help`, `help list`), a completion script, a help request, and any arguments that do
     /// not parse, so that their error reads exactly as the root reports it.
     private static func directlyParsed(_ arguments: [String]) -> (any AsyncParsableCommand)? {
