@@ -7,7 +7,13 @@ public enum TextFolding {
     /// `text` without diacritics, lowercased (`"Crème Brûlée"` → `"creme brulee"`).
     public static func fold(_ text: String) -> String {
         if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
-        return text.folding(options: .diacriticInsensitive, locale: nil).lowercased()
+        if let latin = LatinFolding.fold(text) { return latin.lowercased() }
+        return foundationFold(text)
+    }
+
+    /// `text` folded by Foundation, as every text outside ``LatinFolding``'s range is.
+    static func foundationFold(_ text: String) -> String {
+        text.folding(options: .diacriticInsensitive, locale: nil).lowercased()
     }
 
     /// Whether `text`, folded, contains `fragment`, folded, as a run of bytes: the test a
