@@ -30,7 +30,7 @@ enum LatinFolding {
     /// The punctuation that folds to itself.
     static let generalPunctuation: ClosedRange<UInt32> = 0x2010...0x205E
 
-    /// The first scalar of ``bases``.
+    /// The first scalar of `bases`.
     static let latinStart: UInt32 = 0xA0
 
     /// What Foundation folds each scalar from U+00A0 to U+024F to; 0 where it is itself.

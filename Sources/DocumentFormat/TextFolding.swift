@@ -11,7 +11,7 @@ public enum TextFolding {
         return foundationFold(text)
     }
 
-    /// `text` folded by Foundation, as every text outside ``LatinFolding``'s range is.
+    /// `text` folded by Foundation, as every text outside `LatinFolding`'s range is.
     static func foundationFold(_ text: String) -> String {
         text.folding(options: .diacriticInsensitive, locale: nil).lowercased()
     }
