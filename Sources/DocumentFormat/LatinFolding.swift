@@ -1,8 +1,8 @@
 /// Folding without Foundation for the text most recipes are written in: ASCII, the Latin
 /// letters of U+00A0–U+024F (Latin-1 Supplement, Latin Extended-A and -B) and the general
 /// punctuation of U+2010–U+205E (dashes, curly quotes). Foundation's
-/// `folding(options: .diacriticInsensitive)` bridges through `NSString`, whose first use costs
-/// a command's start about a tenth of a millisecond, and each later call a few microseconds.
+/// `folding(options: .diacriticInsensitive)` bridges through `NSString`, whose first use cost
+/// a search's start about half a millisecond, and each later call a few microseconds.
 ///
 /// In that range Foundation folds each scalar on its own, to one scalar: a letter with a
 /// diacritic to its base letter (`é` → `e`, `ǣ` → `æ`), everything else to itself. The table
