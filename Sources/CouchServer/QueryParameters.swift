@@ -55,7 +55,7 @@ struct QueryParameters: Sendable {
     func json(_ name: String) throws -> JSONValue? {
         guard let text = values[name] else { return nil }
         do {
-            return try JSONValue.parse(Data(text.utf8))
+            return try JSONValue.parse(text)
         } catch {
             throw CouchError(status: 400, error: "bad_request", reason: "invalid_json: \(name) must be JSON")
         }

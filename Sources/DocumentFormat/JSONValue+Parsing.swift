@@ -8,6 +8,12 @@ extension JSONValue {
         try JSONParser.parse(data)
     }
 
+    /// Parses JSON text held in a string, over the string's own UTF-8 (no `Data` made of it).
+    public static func parse(_ text: String) throws -> JSONValue {
+        var text = text
+        return try text.withUTF8 { try JSONParser.parse($0) }
+    }
+
     /// Parses JSON text held in a byte buffer (for example an HTTP body) without copying it.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws -> JSONValue {
         try JSONParser.parse(bytes)

@@ -28,20 +28,13 @@ extension DocumentStore {
         let paths = try DocumentStoreError.reporting { try fields.map { QueryIndex.Key(path: try FieldPath($0.field), folded: $0.folded) } }
         let fieldsText = Self.storedText(fields)
         let partialText = PartialFilter.storedText(partialFilter)
-        func same(_ row: Row, from column: Int) -> Bool {
-            (row[column] as String) == fieldsText && (row[column + 1] as String) == partialText
-                && (row[column + 2] as Bool) == countsByLeadingKey
-        }
         if try isIndexDeclared(fields, name: name, partialFilter: partialFilter, countsByLeadingKey: countsByLeadingKey) { return }
         try writing { txn in
             let db = txn.db
-            if let existing = try Row.fetchOne(db, sql: "SELECT index_num, fields, partial, counted FROM query_indexes WHERE name = ?",
-                                               arguments: [name]) {
-                if same(existing, from: 1) { return }
-                try db.execute(sql: "DROP TABLE IF EXISTS query_index_\(existing[0] as Int64)")
-                try IndexRanks.dropTable(db, indexNumber: existing[0])
-                try StoreCounters.remove(db, StoreCounters.index(existing[0]), keyed: true)
-                try db.execute(sql: "DELETE FROM query_indexes WHERE index_num = ?", arguments: [existing[0] as Int64])
+            // Checked again in the write: another declarer may have finished meanwhile.
+            if try Self.indexDeclaration(db, name: name, matches: fieldsText, partialText, countsByLeadingKey) { return }
+            if let existing = try Int64.fetchOne(db, sql: "SELECT index_num FROM query_indexes WHERE name = ?", arguments: [name]) {
+                try QueryIndex.drop(db, number: existing)
             }
             try db.execute(sql: "INSERT INTO query_indexes(name, fields, partial, counted) VALUES (?, ?, ?, ?)",
                            arguments: [name, fieldsText, partialText, countsByLeadingKey])
@@ -56,22 +49,30 @@ extension DocumentStore {
     /// nothing. One read: inside ``withSnapshot(_:)``, many declarations are checked at once.
     public func isIndexDeclared(_ fields: [IndexField], name: String, partialFilter: JSONObject = [:],
                                 countsByLeadingKey: Bool = false) throws -> Bool {
-        try reading { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT fields, partial, counted FROM query_indexes WHERE name = ?"),
-                                             arguments: [name]) else { return false }
-            return (row[0] as String) == Self.storedText(fields) && (row[1] as String) == PartialFilter.storedText(partialFilter)
-                && (row[2] as Bool) == countsByLeadingKey
-        }
+        let fieldsText = Self.storedText(fields), partialText = PartialFilter.storedText(partialFilter)
+        return try reading { db in try Self.indexDeclaration(db, name: name, matches: fieldsText, partialText, countsByLeadingKey) }
     }
 
     /// Whether the text index named `name` is declared exactly so, so that
     /// ``ensureTextIndex(field:name:partialFilter:)`` would write nothing.
     public func isTextIndexDeclared(field: String, name: String, partialFilter: JSONObject = [:]) throws -> Bool {
-        try reading { db in
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT field, partial FROM text_indexes WHERE name = ?"),
-                                             arguments: [name]) else { return false }
-            return (row[0] as String) == field && (row[1] as String) == PartialFilter.storedText(partialFilter)
-        }
+        let partialText = PartialFilter.storedText(partialFilter)
+        return try reading { db in try Self.textIndexDeclaration(db, name: name, matches: field, partialText) }
+    }
+
+    /// Whether the query index `name` is declared with these stored fields, filter and counting.
+    private static func indexDeclaration(_ db: Database, name: String, matches fieldsText: String, _ partialText: String,
+                                         _ counted: Bool) throws -> Bool {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT fields, partial, counted FROM query_indexes WHERE name = ?"),
+                                         arguments: [name]) else { return false }
+        return (row[0] as String) == fieldsText && (row[1] as String) == partialText && (row[2] as Bool) == counted
+    }
+
+    /// Whether the text index `name` is declared on `field` with this stored filter.
+    private static func textIndexDeclaration(_ db: Database, name: String, matches field: String, _ partialText: String) throws -> Bool {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT field, partial FROM text_indexes WHERE name = ?"),
+                                         arguments: [name]) else { return false }
+        return (row[0] as String) == field && (row[1] as String) == partialText
     }
 
     /// How an index's fields are stored in its declaration.
@@ -91,11 +92,9 @@ extension DocumentStore {
         if try isTextIndexDeclared(field: field, name: name, partialFilter: partialFilter) { return }
         try writing { txn in
             let db = txn.db
-            if let existing = try Row.fetchOne(db, sql: "SELECT index_num, field, partial FROM text_indexes WHERE name = ?",
-                                               arguments: [name]) {
-                if (existing[1] as String) == field && (existing[2] as String) == partialText { return }
-                try db.execute(sql: "DROP TABLE IF EXISTS text_index_\(existing[0] as Int64)")
-                try db.execute(sql: "DELETE FROM text_indexes WHERE index_num = ?", arguments: [existing[0] as Int64])
+            if try Self.textIndexDeclaration(db, name: name, matches: field, partialText) { return }
+            if let existing = try Int64.fetchOne(db, sql: "SELECT index_num FROM text_indexes WHERE name = ?", arguments: [name]) {
+                try TextIndex.drop(db, number: existing)
             }
             try db.execute(sql: "INSERT INTO text_indexes(name, field, partial) VALUES (?, ?, ?)",
                            arguments: [name, field, partialText])
@@ -118,14 +117,10 @@ extension DocumentStore {
         try writing { txn in
             let db = txn.db
             if let number = try Int64.fetchOne(db, sql: "SELECT index_num FROM query_indexes WHERE name = ?", arguments: [name]) {
-                try db.execute(sql: "DROP TABLE IF EXISTS query_index_\(number)")
-                try IndexRanks.dropTable(db, indexNumber: number)
-                try StoreCounters.remove(db, StoreCounters.index(number), keyed: true)
-                try db.execute(sql: "DELETE FROM query_indexes WHERE index_num = ?", arguments: [number])
+                try QueryIndex.drop(db, number: number)
             }
             if let number = try Int64.fetchOne(db, sql: "SELECT index_num FROM text_indexes WHERE name = ?", arguments: [name]) {
-                try db.execute(sql: "DROP TABLE IF EXISTS text_index_\(number)")
-                try db.execute(sql: "DELETE FROM text_indexes WHERE index_num = ?", arguments: [number])
+                try TextIndex.drop(db, number: number)
             }
         }
     }

@@ -10,11 +10,11 @@ public import DocumentFormat
 /// Mango-style queries served by declared indexes.
 ///
 /// The file is opened in WAL mode through a GRDB `DatabasePool`, so reads run on a pool of
-/// readers and never wait for a write. A store opened for reading only
-/// (``Options/readOnly``) has one connection, a GRDB `DatabaseQueue`: it has no writes to wait
-/// for, and each connection reads and parses the whole schema when it opens. Every write (and every batch of writes) is one SQLite
-/// transaction: it happens entirely or not at all. The type is `Sendable`; any thread or task
-/// may call it, and writes are serialized by SQLite.
+/// readers and never wait for a write. A store opened for reading only (``Options/readOnly``)
+/// has one connection, a GRDB `DatabaseQueue`: it has no writes to wait for, and each
+/// connection reads and parses the whole schema when it opens. Every write (and every batch
+/// of writes) is one SQLite transaction: it happens entirely or not at all. The type is
+/// `Sendable`; any thread or task may call it, and writes are serialized by SQLite.
 public final class DocumentStore: Sendable {
     /// Tunables of a store.
     public struct Options: Sendable {
@@ -128,8 +128,8 @@ public final class DocumentStore: Sendable {
         }
     }
 
-    /// Opens the file's connections and brings the schema up to date, tolerating other processes that
-    /// create the same new file at the same moment: switching a brand-new file to WAL can
+    /// Opens the file's connections and brings the schema up to date, tolerating other
+    /// processes that create the same new file at the same moment: switching a new file to WAL can
     /// find it locked, and two creators both see an empty schema, the later one failing once
     /// the first has committed. Both are retried briefly; only a schema that is still
     /// incomplete afterwards is an error.

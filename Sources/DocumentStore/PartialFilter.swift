@@ -10,8 +10,7 @@ struct PartialFilter: Sendable {
 
     /// The filter of a stored JSON object (`{}`: no filter).
     init(storedText text: String) throws {
-        var text = text
-        guard let object = (try? text.withUTF8 { try JSONValue.parse($0) })?.objectValue else {
+        guard let object = (try? JSONValue.parse(text))?.objectValue else {
             equalities = []
             return
         }

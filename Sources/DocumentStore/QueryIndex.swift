@@ -59,8 +59,7 @@ struct QueryIndex: Sendable {
     static func all(_ db: Database) throws -> [QueryIndex] {
         let rankTables = Set(try String.fetchAll(db.cachedStatement(sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name GLOB 'query_rank_*'")))
         return try Row.fetchAll(db, sql: "SELECT index_num, name, fields, partial, counted FROM query_indexes ORDER BY index_num").map { row in
-            var fieldsText: String = row[2]
-            let fields = (try? fieldsText.withUTF8 { try JSONValue.parse($0) })?.arrayValue ?? []
+            let fields = (try? JSONValue.parse(row[2] as String))?.arrayValue ?? []
             let keys = try fields.compactMap(IndexField.init(json:)).map { Key(path: try FieldPath($0.field), folded: $0.folded) }
             let number: Int64 = row[0]
             return QueryIndex(number: number, name: row[1], keys: keys, partial: try PartialFilter(storedText: row[3]),
@@ -89,11 +88,13 @@ struct QueryIndex: Sendable {
         if keepsRanks { try IndexRanks(index: self).build(db) }
     }
 
-    /// Drops the backing table, its ranks and its counters.
-    func dropTable(_ db: Database) throws {
-        try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+    /// Drops the index numbered `number`: its table, its ranks, its counters and its
+    /// declaration.
+    static func drop(_ db: Database, number: Int64) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS query_index_\(number)")
         try IndexRanks.dropTable(db, indexNumber: number)
-        try StoreCounters.remove(db, rowCounter, keyed: true)
+        try StoreCounters.remove(db, StoreCounters.index(number), keyed: true)
+        try db.execute(sql: "DELETE FROM query_indexes WHERE index_num = ?", arguments: [number])
     }
 
     /// Brings the row of a live document up to date: written when the filter selects it,

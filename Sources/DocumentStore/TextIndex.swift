@@ -33,9 +33,10 @@ struct TextIndex: Sendable {
         }
     }
 
-    /// Drops the FTS5 table.
-    func dropTable(_ db: Database) throws {
-        try db.execute(sql: "DROP TABLE IF EXISTS \(table)")
+    /// Drops the text index numbered `number`: its FTS5 table and its declaration.
+    static func drop(_ db: Database, number: Int64) throws {
+        try db.execute(sql: "DROP TABLE IF EXISTS text_index_\(number)")
+        try db.execute(sql: "DELETE FROM text_indexes WHERE index_num = ?", arguments: [number])
     }
 
     /// Brings the row of a live document up to date: its folded text when the filter selects

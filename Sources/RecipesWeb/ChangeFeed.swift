@@ -59,9 +59,8 @@ final class ChangeFeed: Service {
     }
 
     /// Looks at the store's change token now and, if it moved, gives every stream the next
-    /// version; whether it moved. The web app calls it after each of its own saves, before
-    /// it answers with the saved page: that page's stream then starts at a version that
-    /// already holds the save, and is not told to fetch itself again at the next interval.
+    /// version; whether it moved. The poll runs it at each interval, and the web app after
+    /// each of its own writes, before it answers (`WebRoutes.write(_:)`).
     @discardableResult
     func check() async -> Bool {
         guard let token = try? await book.run({ try self.book.catchUp() }) else { return false }

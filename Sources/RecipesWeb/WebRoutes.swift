@@ -221,6 +221,15 @@ struct WebRoutes: Sendable {
         return page(visit, status: status, title: view.title, main: view.main())
     }
 
+    /// Writes through the book, then lets the change feed take in the write before the route
+    /// answers (``ChangeFeed/check()``): the page it answers with starts its event stream past
+    /// its own save, instead of being told at the next poll to fetch itself again.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (RecipeBook) throws -> T) async throws -> T {
+        let result = try await book.write(body)
+        await feed.check()
+        return result
+    }
+
     private func add(_ request: Request, _ visit: Visit) async throws -> Response {
         var form = RecipeForm(posted: visit.form!, notesAvailable: book.store.isUnlocked)
         if let submission = form.submission, let created = submissions.result(of: submission) {
@@ -229,7 +238,7 @@ struct WebRoutes: Sendable {
         guard form.check() else { return try await formPage(visit, form, recipeID: nil, status: .unprocessableContent) }
         let draft = form.draft
         let submission = form.submission
-        let outcome: Result<String, RecipesError> = try await book.write { book in
+        let outcome: Result<String, RecipesError> = try await write { book in
             // Checked again under the write lock: the first of two posts of a form may have
             // finished while the second waited.
             if let submission, let created = self.submissions.result(of: submission) { return .success(created) }
@@ -241,7 +250,6 @@ struct WebRoutes: Sendable {
                 return .failure(error)
             }
         }
-        await feed.check()
         switch outcome {
         case .success(let id):
             return WebResponse.redirect(to: "/recipes/\(HTML.queryValue(id))?saved=1")
@@ -268,7 +276,7 @@ struct WebRoutes: Sendable {
             case conflict(RecipeDetails)
             case refused(RecipesError)
         }
-        let outcome: Outcome = try await book.write { book in
+        let outcome: Outcome = try await write { book in
             guard let recipe = try book.recipe(id: id) else { return .missing }
             let current = try book.details(of: recipe)
             if let based, based != RecipeForm.version(of: current) { return .conflict(current) }
@@ -279,7 +287,6 @@ struct WebRoutes: Sendable {
                 return .refused(error)
             }
         }
-        await feed.check()
         switch outcome {
         case .saved:
             return WebResponse.redirect(to: "/recipes/\(HTML.queryValue(id))?saved=1")
@@ -318,12 +325,11 @@ struct WebRoutes: Sendable {
 
     private func delete(_ request: Request, _ visit: Visit, id: String) async throws -> Response {
         guard visit.form?.text("confirmed") == "yes" else { return try await confirmDelete(request, visit, id: id, form: visit.form) }
-        let deleted = try await book.write { book -> Bool in
+        let deleted = try await write { book -> Bool in
             guard let recipe = try book.recipe(id: id) else { return false }
             try book.delete(recipe)
             return true
         }
-        await feed.check()
         return deleted ? WebResponse.redirect(to: "/") : notFound(visit)
     }
 
