@@ -32,6 +32,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Tests only: starting child processes (see Tests/TestSupport/ChildProcess.swift).
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // The document format on its own, free of storage: JSON values with their parser and
@@ -163,6 +166,7 @@ let package = Package(
                 "InteropSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
@@ -258,7 +262,13 @@ let package = Package(
         // Generic helpers every test target shares, free of the package's own modules: one
         // temporary directory, waiting for events with a deadline, scopes that await a
         // server's stop.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            path: "Tests/TestSupport"),
         .target(
             name: "PasswordEncryption",
             dependencies: [
@@ -284,7 +294,7 @@ let package = Package(
         // A small W3C WebDriver client that drives a real headless Chromium through
         // chromedriver, for the end-to-end tests of `recipes web`. Foundation only: Linux
         // URLSession refuses chromedriver's header lines, so it speaks HTTP/1.1 itself.
-        .target(name: "BrowserSupport", path: "Tests/BrowserSupport"),
+        .target(name: "BrowserSupport", dependencies: ["TestSupport"], path: "Tests/BrowserSupport"),
         .testTarget(name: "BrowserSupportTests", dependencies: ["BrowserSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+internal import TestSupport
 public import Foundation
 internal import Synchronization
 #if canImport(Glibc)
@@ -40,7 +41,7 @@ public final class Browser: Sendable {
         self.session = session
         self.driver = driver
         self.watchdog = watchdog
-        self.driverProcessID = driver.pid
+        self.driverProcessID = driver.processIdentifier
         self.scratchDirectory = scratch
         self.profileDirectory = profile
     }
@@ -81,7 +82,7 @@ public final class Browser: Sendable {
         do {
             let started = try await startDriver(chromedriver, log: log)
             driver = started.process
-            watchdog = try OrphanWatchdog.start(driver: started.process, profile: profile, scratch: scratch)
+            watchdog = try await OrphanWatchdog.start(driver: started.process, profile: profile, scratch: scratch)
             let capabilities: ScriptValue = [
                 "capabilities": [
                     "alwaysMatch": [
@@ -151,11 +152,11 @@ public final class Browser: Sendable {
         guard first else { return }
         _ = try? await session.client.send("DELETE", "/session/\(session.id)", command: "quit()", timeout: 10)
         _ = try? await session.client.send("GET", "/shutdown", command: "quit() shutdown", timeout: 5)
-        if await !driver.waitForExit(timeout: .seconds(3)) {
+        if (try? await driver.wait(timeout: .seconds(3))) == nil {
             driver.signalGroup(SIGTERM)
-            if await !driver.waitForExit(timeout: .seconds(2)) {
+            if (try? await driver.wait(timeout: .seconds(2))) == nil {
                 driver.signalGroup(SIGKILL)
-                _ = await driver.waitForExit(timeout: .seconds(2))
+                _ = try? await driver.wait(timeout: .seconds(2))
             }
         }
         // Chromium's own processes may take a moment after the driver; then insist.
@@ -165,7 +166,7 @@ public final class Browser: Sendable {
             try? await Task.sleep(for: .milliseconds(20))
         }
         for pid in ProcessTable.processIDs(withArgumentContaining: marker) { kill(pid, SIGKILL) }
-        watchdog.killNow()
+        watchdog.signalGroup(SIGKILL)
         try? FileManager.default.removeItem(atPath: scratchDirectory)
     }
 
@@ -285,12 +286,13 @@ public final class Browser: Sendable {
 
     // MARK: Waiting
 
-    /// Polls `condition` every 50 ms until it returns true; after `timeout` throws a
+    /// Polls `condition` every 50 ms until it returns true; after `timeout` (a hang guard, 30 s by
+    /// default, so a busy machine is not a failure) throws a
     /// `WaitTimeoutError` naming `what`. A condition that throws counts as "not yet" (an
     /// element may not exist yet); its last error is reported on timeout. Use this instead
     /// of sleeping.
     public func waitUntil(
-        timeout: Duration = .seconds(5), _ what: String, _ condition: @Sendable () async throws -> Bool
+        timeout: Duration = .seconds(30), _ what: String, _ condition: @Sendable () async throws -> Bool
     ) async throws {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout
@@ -351,7 +353,8 @@ public final class Browser: Sendable {
         var lastFailure = "no free port on 127.0.0.1"
         for _ in 0..<3 {
             guard let port = LoopbackPort.free() else { continue }
-            let process = try ChildProcess.spawn(chromedriver, ["--port=\(port)"], outputPath: log)
+            let process = try await ChildProcess.start(
+                chromedriver, ["--port=\(port)"], standardOutput: log, standardError: log, ownProcessGroup: true)
             let client = WebDriverClient(port: port)
             let deadline = ContinuousClock.now + .seconds(15)
             while ContinuousClock.now < deadline {
@@ -359,11 +362,11 @@ public final class Browser: Sendable {
                    status["ready"]?.boolValue == true {
                     return (process, client)
                 }
-                if !process.isRunning() { break }
+                if !process.isRunning { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
-            if process.isRunning() {
-                process.killNow()
+            if process.isRunning {
+                process.signalGroup(SIGKILL)
                 lastFailure = "chromedriver on port \(port) was not ready within 15 seconds"
                 break
             }
@@ -386,9 +389,9 @@ public final class Browser: Sendable {
     }
 
     private static func killEverything(driver: ChildProcess, watchdog: ChildProcess?, profile: String, scratch: String) {
-        driver.killNow()
+        driver.signalGroup(SIGKILL)
         for pid in ProcessTable.processIDs(withArgumentContaining: "--user-data-dir=\(profile)") { kill(pid, SIGKILL) }
-        watchdog?.killNow()
+        watchdog?.signalGroup(SIGKILL)
         try? FileManager.default.removeItem(atPath: scratch)
     }
 

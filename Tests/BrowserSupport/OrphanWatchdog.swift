@@ -1,3 +1,4 @@
+internal import TestSupport
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -29,9 +30,9 @@ enum OrphanWatchdog {
         """#
 
     /// Starts the watchdog for `driver`, whose Chromium uses `profile` inside `scratch`.
-    static func start(driver: ChildProcess, profile: String, scratch: String) throws -> ChildProcess {
-        try ChildProcess.spawn(
-            "/bin/sh", ["-c", script, "recipes-browser-watchdog", String(getpid()), String(driver.pid), profile, scratch],
-            outputPath: "/dev/null")
+    static func start(driver: ChildProcess, profile: String, scratch: String) async throws -> ChildProcess {
+        try await ChildProcess.start(
+            "/bin/sh", ["-c", script, "recipes-browser-watchdog", String(getpid()), String(driver.processIdentifier), profile, scratch],
+            ownProcessGroup: true)
     }
 }

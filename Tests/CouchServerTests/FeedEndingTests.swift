@@ -31,15 +31,13 @@ import DocumentFormat
             #expect(try await client.send("PUT", "/db", headers: server.auth).status == 201)
             #expect(try await client.send("PUT", "/db/a", json: ["n": 1], headers: server.auth).status == 201)
             let port = try #require(server.server.port)
-            // Both feeds are open once each has sent its first heartbeat.
-            let longpoll = try await RawHTTPConnection.openFeed("/db/_changes?feed=longpoll&since=now&heartbeat=200", port: port)
-            let continuous = try await RawHTTPConnection.openFeed("/db/_changes?feed=continuous&since=now&heartbeat=200", port: port)
-            let clock = ContinuousClock()
-            let started = clock.now
+            // Both feeds are open once each has sent its first heartbeat. Their own timeout is an
+            // hour, so a feed that ends within the reads' 60 s guard was ended by the delete.
+            let longpoll = try await RawHTTPConnection.openFeed("/db/_changes?feed=longpoll&since=now&heartbeat=200&timeout=3600000", port: port)
+            let continuous = try await RawHTTPConnection.openFeed("/db/_changes?feed=continuous&since=now&heartbeat=200&timeout=3600000", port: port)
             #expect(try await client.send("DELETE", "/db", headers: server.auth).status == 200)
             let polled = try await longpoll.readStreamedReply(timeout: 60)
             let streamed = try await continuous.readStreamedReply(timeout: 60)
-            #expect(clock.now - started < .seconds(15), "a deleted database ends its feeds at once, not at their timeout")
             #expect(polled.status == 200)
             try Self.expectCompleteLongpoll(polled.body)
             let lines = try Self.continuousLines(streamed.body)

@@ -8,17 +8,13 @@ import DocumentFormat
 /// `recipes serve`'s access and hardening options, end to end through the real executable.
 @Suite("recipes serve access and limits")
 struct ServeAccessTests {
-    /// A running `recipes serve` and what it printed.
-    struct Served {
-        var process: Process
+    /// A running `recipes serve` and what it printed; stopped when dropped.
+    struct Served: Sendable {
+        var process: RunningProcess
         var port: Int
-        var stderr: Pipe
 
-        /// Stops the process and waits for it.
-        func stop() {
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
-        }
+        /// Stops the process with SIGTERM and waits for it.
+        func stop() async { await process.stop() }
     }
 
     /// Starts `recipes serve --port 0` over `directory` with `arguments`, as admin/`secret`
@@ -26,18 +22,12 @@ struct ServeAccessTests {
     static func serve(_ directory: URL, withUser: Bool = true, _ arguments: [String]) async throws -> Served {
         let passwordFile = directory.appendingPathComponent("password")
         try "secret\n".write(to: passwordFile, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = try ServeCommandTests.executable()
-        process.arguments = ["serve", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path]
-            + (withUser ? ["--user", "admin", "--password-file", passwordFile.path] : []) + arguments
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let line = try await ServeCommandTests.firstLine(of: stdout.fileHandleForReading)
-        let port = try #require(Int(line.split(separator: ":").last ?? ""))
-        return Served(process: process, port: port, stderr: stderr)
+        let process = try await RunningProcess.start(
+            try ServeCommandTests.executable(),
+            arguments: ["serve", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path]
+                + (withUser ? ["--user", "admin", "--password-file", passwordFile.path] : []) + arguments)
+        let port = try await ServeCommandTests.port(of: process)
+        return Served(process: process, port: port)
     }
 
     /// A fresh temporary directory.
@@ -55,26 +45,8 @@ struct ServeAccessTests {
     /// Runs `recipes arguments` (with `environment`, else this process's) to its end, waiting
     /// without holding a thread; returns status, stderr and stdout (both small: read once it exits).
     static func run(_ arguments: [String], environment: [String: String]? = nil) async throws -> (status: Int32, stderr: String, stdout: String) {
-        let process = Process()
-        process.executableURL = try ServeCommandTests.executable()
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        let stderr = Pipe()
-        let stdout = Pipe()
-        process.standardError = stderr
-        process.standardOutput = stdout
-        process.standardInput = FileHandle.nullDevice
-        let launched: Result<Void, any Error> = await withCheckedContinuation { exited in
-            process.terminationHandler = { _ in exited.resume(returning: .success(())) }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                exited.resume(returning: .failure(error))
-            }
-        }
-        try launched.get()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let result = try await RunningProcess.start(try ServeCommandTests.executable(), arguments: arguments, environment: environment).finish()
+        return (result.status, result.stderr, result.stdout)
     }
 
     static let auth = HTTPTestClient.basic("admin", "secret")
@@ -94,7 +66,6 @@ struct ServeAccessTests {
 
         // Read-only without a user: reads open, writes refused.
         let readOnly = try await Self.serve(directory, withUser: false, ["--allow-anonymous-reads"])
-        defer { readOnly.stop() }
         let client = HTTPTestClient(port: readOnly.port)
         #expect(try await client.send("GET", "/_all_dbs").json() == [])
         #expect(try await client.send("PUT", "/recipes").status == 401)
@@ -105,7 +76,6 @@ struct ServeAccessTests {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let served = try await Self.serve(directory, ["--allow-anonymous-reads", "--public-host", "recipes.example"])
-        defer { served.stop() }
         let client = HTTPTestClient(port: served.port)
         #expect(try await client.send("PUT", "/recipes", headers: Self.auth).status == 201)
         #expect(try await client.send("PUT", "/recipes/cake", json: ["name": "Cake"]).status == 401)
@@ -134,7 +104,6 @@ struct ServeAccessTests {
         // machine (the whole suite on two cores) the first four can take longer than the
         // default 30 s wait, so the wait, and the clients' patience, are generous here.
         let served = try await Self.serve(directory, ["--body-wait", "150", "--idle-timeout", "300"])
-        defer { served.stop() }
         let port = served.port
         let body = Data(repeating: UInt8(ascii: " "), count: 60 * 1024 * 1024)
         let authLine = Self.auth.map { "\($0.key): \($0.value)" }
@@ -175,7 +144,7 @@ struct ServeAccessTests {
             return statuses
         }
         #expect(statuses == Array(repeating: 404, count: 8))
-        let peak = try Self.peakResidentBytes(served.process.processIdentifier)
+        let peak = try Self.peakResidentBytes(served.process.child.processIdentifier)
         #expect(peak < 400 * 1024 * 1024, "peak RSS \(peak / 1024 / 1024) MB")
     }
 }

@@ -2,6 +2,7 @@ import DocumentFormat
 import Foundation
 import InteropSupport
 import Testing
+import TestSupport
 
 /// End to end: `recipes serve --add-user` as a real process, then the account logging in to
 /// a real `recipes serve` over the same data directory.
@@ -36,7 +37,7 @@ struct ServeAddUserTests {
         let document = try await client.send("GET", "/_users/org.couchdb.user:alice", headers: ServeAccessTests.auth)
         #expect(document.status == 200)
         #expect(!String(decoding: document.body, as: UTF8.self).contains("derived_key"))
-        served.stop()
+        await served.stop()
 
         for suffix in ["", "-wal"] {
             let path = data + "/_users.couchdb" + suffix

@@ -2,6 +2,7 @@ import InteropSupport
 import DocumentStore
 import Foundation
 import Testing
+import TestSupport
 import DocumentFormat
 
 /// End to end: the real `recipes serve` executable, started on port 0, talked to over HTTP.
@@ -25,20 +26,14 @@ struct ServeCommandTests {
 
     struct ServeTestError: Error, CustomStringConvertible { var description: String }
 
-    /// Reads the first stdout line of `process` (blocking reads on a detached task).
-    static func firstLine(of handle: FileHandle) async throws -> String {
-        try await Task.detached {
-            var collected = Data()
-            while !collected.contains(UInt8(ascii: "\n")) {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                collected.append(chunk)
-            }
-            guard let line = String(data: collected, encoding: .utf8)?.split(separator: "\n").first else {
-                throw ServeTestError(description: "recipes serve printed nothing")
-            }
-            return String(line)
-        }.value
+    /// The port `recipes serve` printed in its first line (`listening on http://127.0.0.1:PORT`).
+    static func port(of process: RunningProcess) async throws -> Int {
+        guard let out = await process.waitForOutput(containing: "\n", timeout: 120),
+              let line = out.split(separator: "\n").first, line.hasPrefix("listening on http://127.0.0.1:"),
+              let port = Int(line.split(separator: ":").last ?? ""), port > 0 else {
+            throw ServeTestError(description: "recipes serve did not print `listening on http://127.0.0.1:PORT`; stdout: \(process.stdout), stderr: \(process.stderr)")
+        }
+        return port
     }
 
     @Test("recipes serve --port 0 prints its address, serves CouchDB's API, never prints the password, and stops on SIGTERM")
@@ -49,23 +44,11 @@ struct ServeCommandTests {
         let passwordFile = directory.appendingPathComponent("password")
         try "s3cret-value\n".write(to: passwordFile, atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = [
+        let process = try await RunningProcess.start(try Self.executable(), arguments: [
             "serve", "--port", "0", "--data-dir", directory.appendingPathComponent("data").path,
             "--user", "admin", "--password-file", passwordFile.path,
-        ]
-        let stdout = Pipe()
-        let stderr = Pipe()
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        let line = try await Self.firstLine(of: stdout.fileHandleForReading)
-        #expect(line.hasPrefix("listening on http://127.0.0.1:"))
-        let port = try #require(Int(line.split(separator: ":").last ?? ""))
-        #expect(port > 0)
+        ])
+        let port = try await Self.port(of: process)
         let client = HTTPTestClient(port: port)
 
         #expect(try await client.send("GET", "/").json().objectValue?["couchdb"] == "Welcome")
@@ -78,25 +61,14 @@ struct ServeCommandTests {
         #expect(doc.objectValue?["name"] == "Cake")
         #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("data/recipes.couchdb").path))
 
-        process.terminate()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
-        let output = stdout.fileHandleForReading.readDataToEndOfFile() + stderr.fileHandleForReading.readDataToEndOfFile()
-        #expect(!String(decoding: output, as: UTF8.self).contains("s3cret-value"))
+        #expect(await process.stop() == .exited(0))
+        #expect(!(process.stdout + process.stderr).contains("s3cret-value"))
     }
 
     @Test("recipes serve refuses contradictory options with a one-line reason and a non-zero exit")
     func refusesBadOptions() async throws {
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = ["serve", "--port", "0", "--user", "admin"]
-        let stderr = Pipe()
-        process.standardError = stderr
-        process.standardOutput = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus != 0)
-        let message = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(message.contains("--password"))
+        let result = try await RunningProcess.start(try Self.executable(), arguments: ["serve", "--port", "0", "--user", "admin"]).finish()
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--password"))
     }
 }

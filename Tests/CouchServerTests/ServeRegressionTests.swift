@@ -2,6 +2,7 @@ import InteropSupport
 import DocumentStore
 import Foundation
 import Testing
+import TestSupport
 import DocumentFormat
 
 /// Issue #9's numbered cases as regressions against one real `recipes serve` process
@@ -241,11 +242,9 @@ struct SharedServe: SuiteTrait, TestScoping {
         let directory = try ServeAccessTests.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let served = try await ServeAccessTests.serve(directory, [])
-        defer { served.stop() }
         try await Self.$current.withValue(served.port) { try await function() }
-        if !served.process.isRunning {
-            let stderr = String(decoding: served.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            Issue.record("recipes serve exited during the suite (\(served.process.terminationReason == .uncaughtSignal ? "signal" : "status") \(served.process.terminationStatus)): \(stderr)")
+        if let termination = served.process.child.termination {
+            Issue.record("recipes serve exited during the suite (\(termination)): \(served.process.stderr)")
         }
     }
 }

@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import InteropSupport
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 import DocumentFormat
@@ -28,7 +29,6 @@ struct ServeShutdownTests {
         let directory = try ServeAccessTests.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let served = try await ServeAccessTests.serve(directory, [])
-        defer { served.stop() }
         let client = HTTPTestClient(port: served.port)
         #expect(try await client.send("PUT", "/slow", headers: ServeAccessTests.auth).status == 201)
         var stalled: [RawHTTPConnection] = []
@@ -37,16 +37,8 @@ struct ServeShutdownTests {
         #expect(try await client.send("GET", "/slow", headers: ServeAccessTests.auth).status == 200)
 
         // Hang guard: a server still there after 60 s is killed, and the test fails.
-        let pid = served.process.processIdentifier
-        let hangGuard = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: hangGuard)
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            served.process.terminationHandler = { _ in done.resume() }
-            kill(pid, SIGTERM)
-        }
-        hangGuard.cancel()
-        #expect(served.process.terminationReason == .exit && served.process.terminationStatus == 0,
-                "\(served.process.terminationReason) \(served.process.terminationStatus)")
+        let termination = try await served.process.child.stop(SIGTERM, grace: .seconds(60))
+        #expect(termination == .exited(0), "\(termination)")
         for connection in stalled { #expect(try await connection.waitForClose(timeout: 5)) }
     }
 
@@ -55,7 +47,6 @@ struct ServeShutdownTests {
         let directory = try ServeAccessTests.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let served = try await ServeAccessTests.serve(directory, ["--idle-timeout", "1", "--body-wait", "0"])
-        defer { served.stop() }
         let client = HTTPTestClient(port: served.port)
         #expect(try await client.send("PUT", "/slow", headers: ServeAccessTests.auth).status == 201)
         let stalled = try await Self.slowBody(port: served.port)

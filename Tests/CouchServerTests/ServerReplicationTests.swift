@@ -87,10 +87,11 @@ struct ServerReplicationTests {
             let client = server.client
             let auth = server.auth
             let feed = Task {
-                try await client.send("GET", "/tgt/_changes?feed=longpoll&timeout=20000&since=\(since)", headers: auth)
+                try await client.send("GET", "/tgt/_changes?feed=longpoll&timeout=600000&since=\(since)", headers: auth)
             }
             #expect(try await server.client.send("PUT", "/src/late", json: ["a": 1], headers: server.auth).status == 201)
-            let changes = try await withTimeout(15) { try await feed.value }
+            // A hang guard: the feed's own timeout is ten minutes, so only the change ends it.
+            let changes = try await withTimeout(120) { try await feed.value }
             #expect(try changes.json().objectValue?["results"]?.arrayValue?.contains { $0.objectValue?["id"] == "late" } == true)
             #expect(try await waitUntil(timeout: 20) { try await Self.count(server, "tgt") == 3 })
             // The task counts a batch once it has committed it, just after the target shows it.

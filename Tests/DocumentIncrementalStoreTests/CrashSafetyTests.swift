@@ -30,48 +30,24 @@ struct CrashSafetyTests {
         return try store.count(selector: ["CDTISEntityName": "Recipe"])
     }
 
-    /// Runs `work` on a new thread and waits for its result without blocking the caller's.
-    private static func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: work()) }.start()
-        }
-    }
-
-    private static func fileSize(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
-    }
-
-    /// Kills the child once the save's transaction has spilled `growth` bytes into the WAL
-    /// file, i.e. in the middle of the SQLite transaction.
-    @Test(arguments: [100_000, 1_000_000, 4_000_000])
-    func killedDuringSaveLeavesAllOrNothing(growth: Int) async throws {
+    /// A child that saves 1,500 recipes with their ingredients, killed with SIGKILL either
+    /// inside the save's open transaction (it says it holds there and waits: a handshake, not a
+    /// race) or after the save committed. The store holds none of them or all of them.
+    @Test(arguments: [true, false])
+    func killedDuringSaveLeavesAllOrNothing(midTransaction: Bool) async throws {
         let dir = try TemporaryDirectory()
         let path = dir.path("crash.sqlite")
-        let child = Process()
-        child.executableURL = try Self.childExecutable()
-        child.arguments = [path, TestSupport.packageRoot.appendingPathComponent("Schemas/Recipes.xcdatamodeld").path, "1500"]
-        // The wait runs on a thread of its own: it polls the WAL every 2 ms to kill the child
-        // mid-transaction, and must neither lag behind a busy pool nor hold one of its threads.
-        let outputPath = dir.path("child.out")
-        try #require(FileManager.default.createFile(atPath: outputPath, contents: nil))
-        child.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        try child.run()
-        let startedSaving = await Self.onOwnThread {
-            func saving() -> Bool { ((try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "").contains("saving") }
-            let deadline = Date().addingTimeInterval(60)
-            pollUntil(deadline: deadline) { saving() || !child.isRunning }
-            let wal = path + "-wal"
-            let start = Self.fileSize(wal)
-            pollUntil(deadline: deadline) { !child.isRunning || Self.fileSize(wal) >= start + growth }
-            return saving()
-        }
-        #expect(startedSaving)
-        let finishedBeforeKill = !child.isRunning
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        let child = try await RunningProcess.start(
+            try Self.childExecutable(),
+            arguments: [path, TestSupport.packageRoot.appendingPathComponent("Schemas/Recipes.xcdatamodeld").path, "1500"]
+                + (midTransaction ? ["--hold"] : []))
+        let awaited = midTransaction ? "holding\n" : "saved\n"
+        let reached = await child.waitForOutput(containing: awaited, timeout: 300)
+        try #require(reached != nil, "waited for dis-save-child to print \(awaited.debugDescription); it printed \(child.stdout.debugDescription), stderr \(child.stderr.debugDescription), \(child.child.termination.map { "ended with \($0)" } ?? "still running")")
+        try await child.child.stop(SIGKILL)
+        let expected = midTransaction ? 0 : 1500
         let count = try recipeCount(path)
-        #expect(count == 0 || count == 1500, "found \(count) recipes after the kill")
-        if finishedBeforeKill { #expect(count == 1500) }
+        #expect(count == expected, "found \(count) recipes after the kill, expected \(expected)")
         // The store still opens and takes new saves.
         let stack = try DocumentStack(directory: dir, file: "crash.sqlite")
         let ctx = stack.context()

@@ -18,45 +18,24 @@ import DocumentFormat
         throw DocumentStoreError.notFound(id: "store-crash-writer next to \(candidates.map(\.path))")
     }
 
-    /// Runs `work` on a new thread and waits for it without blocking the caller's.
-    static func onOwnThread(_ work: @escaping @Sendable () -> Void) async {
-        await withCheckedContinuation { continuation in
-            Thread { work(); continuation.resume() }.start()
-        }
-    }
-
     @Test func killedMidBatchLeavesOnlyWholeBatches() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path()
         let batchSize = 400
-        let process = Process()
-        process.executableURL = try Self.helperURL()
-        process.arguments = [path, "--batch-size", String(batchSize), "--batches", "500"]
-        // Output goes to a file, polled on a thread of its own: the wait must neither lag
-        // behind a busy pool (the writer would finish first) nor hold one of its threads.
-        let outputPath = directory.path("writer.out")
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        try process.run()
-
-        // Wait for three batches to be committed, then kill the writer without warning.
-        @Sendable func committedLines() -> Int {
-            let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-            return text.split(separator: "\n").filter { $0.hasPrefix("committed") }.count
-        }
-        await Self.onOwnThread {
-            pollUntil(deadline: Date().addingTimeInterval(120)) { committedLines() >= 3 || !process.isRunning }
-        }
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
-        let reported = committedLines()
-        #expect(reported >= 3)
+        let heldBatch = 3
+        // The writer commits three batches, writes the fourth inside an open transaction,
+        // says so and waits: the kill lands mid-batch however fast or busy the machine is.
+        let writer = try await RunningProcess.start(
+            try Self.helperURL(), arguments: [path, "--batch-size", String(batchSize), "--batches", "500", "--hold-batch", String(heldBatch)])
+        let holding = await writer.waitForOutput(containing: "holding \(heldBatch)\n", timeout: 300)
+        try #require(holding != nil, "waited for the writer to hold batch \(heldBatch) open; it printed \(writer.stdout.debugDescription), stderr \(writer.stderr.debugDescription), \(writer.child.termination.map { "ended with \($0)" } ?? "still running")")
+        #expect(try await writer.child.stop(SIGKILL) == .signalled(SIGKILL))
+        let reported = writer.stdout.split(separator: "\n").filter { $0.hasPrefix("committed") }.count
+        #expect(reported == heldBatch)
 
         let store = try DocumentStore(path: path)
         let count = try store.documentCount()
-        #expect(count % batchSize == 0, "a batch was partly written: \(count) documents")
-        #expect(count >= reported * batchSize)
+        #expect(count == heldBatch * batchSize, "\(count) documents after the kill, not the \(heldBatch) whole batches committed")
         #expect(try store.lastSequence == Int64(count))
         let lastBatch = count / batchSize - 1
         #expect(try store.get(id: "crash-\(lastBatch)-\(batchSize - 1)")?.body["batch"] == .int(Int64(lastBatch)))

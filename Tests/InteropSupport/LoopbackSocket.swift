@@ -12,6 +12,10 @@ enum LoopbackSocket {
         guard let requested = UInt16(exactly: port) else { throw SocketError(message: "bad port \(port)") }
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError(message: "socket() failed: errno \(errno)") }
+        // A test listener may take the port of one closed a moment ago (a proxy opened again
+        // on the address it had), whose connections are still in TIME_WAIT.
+        var reuse: Int32 = 1
+        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = requested.bigEndian

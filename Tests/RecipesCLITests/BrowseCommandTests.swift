@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 @Suite("recipes: browse and edit", .serialized)
 struct BrowseCommandTests {
@@ -206,8 +207,8 @@ struct BrowseCommandTests {
         let lines = add.stderr.trimmingCharacters(in: .newlines).split(separator: "\n")
         #expect(lines.count == 1 && lines[0].contains(path) && lines[0].contains("locked by another process"), "\(add)")
         // The command gives up after its short wait (0.75 s) plus its start, not after the
-        // 30 s a sync waits; a loose bound, since test machines are slow and busy.
-        #expect(waited < .seconds(10), "waited \(waited)")
+        // 30 s a sync waits: the bound only tells the two apart, however busy the machine.
+        #expect(waited < .seconds(25), "waited \(waited)")
         let list = try await sandbox.run(["list", "--json"] + store)
         #expect(list.status == 0, "reading is not blocked by a writer: \(list)")
         try await holder.writeWithoutTransaction { db in try db.execute(sql: "ROLLBACK") }

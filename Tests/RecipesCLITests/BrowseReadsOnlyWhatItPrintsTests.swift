@@ -2,6 +2,7 @@ import DocumentStore
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 import DocumentFormat
 
 /// Browse commands read only the documents they print. Each command runs on a copy of a

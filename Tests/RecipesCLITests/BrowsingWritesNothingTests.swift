@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 /// `list`, `show`, `types` and `status` open a ready store for reading only: they write
 /// nothing to the store file or its write-ahead log, not even the transaction SQLite's

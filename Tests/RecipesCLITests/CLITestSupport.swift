@@ -5,20 +5,6 @@ import FoundationNetworking
 #endif
 import Testing
 
-/// What one run of the `recipes` executable produced.
-struct RunResult: CustomStringConvertible {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-
-    var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
-
-    /// Stdout decoded as JSON.
-    func json() throws -> Any {
-        try JSONSerialization.jsonObject(with: Data(stdout.utf8), options: [.fragmentsAllowed])
-    }
-}
-
 /// A sandbox for running the real `recipes` executable: its own temporary HOME, XDG data
 /// and config folders, so no test touches the user's files or another test's store.
 final class Sandbox: @unchecked Sendable {
@@ -49,13 +35,13 @@ final class Sandbox: @unchecked Sendable {
     /// Runs `recipes` with `arguments` and waits for it.
     @discardableResult
     func run(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> RunResult {
-        let process = try start(arguments, environment: extra)
+        let process = try await start(arguments, environment: extra)
         return try await process.finish()
     }
 
     /// Starts `recipes` without waiting.
-    func start(_ arguments: [String], environment extra: [String: String] = [:]) throws -> RunningProcess {
-        try RunningProcess(arguments: arguments, environment: environment.merging(extra) { $1 })
+    func start(_ arguments: [String], environment extra: [String: String] = [:]) async throws -> RunningProcess {
+        try await RunningProcess.start(try CLIBinary.url(), arguments: arguments, environment: environment.merging(extra) { $1 })
     }
 
     /// Writes a file in the sandbox and returns its path.
@@ -68,84 +54,10 @@ final class Sandbox: @unchecked Sendable {
     }
 }
 
-/// A started `recipes` process whose output is collected in files (no pipe can fill up).
-final class RunningProcess: @unchecked Sendable {
-    let process = Process()
-    private let outURL: URL
-    private let errURL: URL
-
-    init(arguments: [String], environment: [String: String], executable: URL? = nil) throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        outURL = folder.appendingPathComponent("stdout")
-        errURL = folder.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        process.executableURL = try executable ?? CLIBinary.url()
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-    }
-
-    deinit {
-        stop()
-        try? FileManager.default.removeItem(at: outURL.deletingLastPathComponent())
-    }
-
-    var stdout: String { (try? String(contentsOf: outURL, encoding: .utf8)) ?? "" }
-    var stderr: String { (try? String(contentsOf: errURL, encoding: .utf8)) ?? "" }
-
-    /// Waits for the process (at most `timeout` seconds, then kills it) and returns its output.
-    /// Waits by sleeping the task, never blocking a thread of the shared pool, so tests
-    /// running beside it keep their timing.
-    func finish(timeout: TimeInterval = 120) async throws -> RunResult {
-        _ = await waitForExit(timeout: timeout)
-        if process.isRunning {
-            stop()
-            Issue.record("recipes \(process.arguments ?? []) did not finish within \(timeout) s; stderr: \(stderr)")
-        }
-        process.waitUntilExit()
-        return RunResult(status: process.terminationStatus, stdout: stdout, stderr: stderr)
-    }
-
-    /// Waits until stdout contains `text` (or the process ends, or `timeout` passes).
-    func waitForOutput(containing text: String, timeout: TimeInterval = 180) async -> String? {
-        _ = await waitUntil(timeout: timeout) { self.stdout.contains(text) || !self.process.isRunning }
-        let out = stdout
-        return out.contains(text) ? out : nil
-    }
-
-    /// Waits until the process has exited (or `timeout` passes); whether it exited.
-    func waitForExit(timeout: TimeInterval) async -> Bool {
-        await waitUntil(timeout: timeout) { !self.process.isRunning }
-    }
-
-    /// Polls `condition` for at most `timeout` seconds (see `TestSupport.waitUntil`); whether it
-    /// became true.
-    func waitUntil(timeout: TimeInterval, _ condition: () -> Bool) async -> Bool {
-        await TestSupport.waitUntil(timeout: timeout, condition)
-    }
-
-    /// Stops the process with SIGTERM (SIGKILL if it is still there 5 s later) and waits for
-    /// its exit.
-    func stop() {
-        guard process.isRunning else { return }
-        let pid = process.processIdentifier
-        process.terminate()
-        let escalation = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + 5, execute: escalation)
-        process.waitUntilExit()
-        escalation.cancel()
-    }
-}
-
 /// `recipes serve` on a free port of 127.0.0.1 with an administrator, for sync tests without
 /// any CouchDB. Every request needs the administrator (the server's default), so the sync
 /// commands get URLs with the credentials in them, as a user would give them.
-final class ServedDatabase: @unchecked Sendable, StoppableServer {
+final class ServedDatabase: Sendable, StoppableServer {
     static let user = "admin"
     static let password = "served-s3cret"
 
@@ -156,7 +68,7 @@ final class ServedDatabase: @unchecked Sendable, StoppableServer {
     /// server started again on the port of one that died serves the same databases.
     init(in sandbox: Sandbox, port: Int = 0, arguments: [String] = []) async throws {
         let passwordFile = try sandbox.write("serve-password", Data("\(Self.password)\n".utf8))
-        server = try sandbox.start([
+        server = try await sandbox.start([
             "serve", "--data-dir", sandbox.path("server"), "--port", String(port), "--user", Self.user, "--password-file", passwordFile,
         ] + arguments)
         guard let out = await server.waitForOutput(containing: "listening on ") else {
@@ -166,11 +78,9 @@ final class ServedDatabase: @unchecked Sendable, StoppableServer {
         baseURL = String(line.split(separator: " ").last ?? "")
     }
 
-    deinit { server.stop() }
-
     /// Stops the server and waits for it to exit (`withServer` calls it at the end of its
-    /// scope; dropping the value does it too).
-    func stop() async { server.stop() }
+    /// scope; dropping the value stops it without waiting).
+    func stop() async { await server.stop() }
 
     /// The port the server listens on.
     var port: Int { URL(string: baseURL)?.port ?? 0 }

@@ -39,7 +39,7 @@ struct CouchDBSyncTests {
             // A document written straight into CouchDB by someone else arrives too.
             let status = try #require(try await sandbox.run(["status", "--json"] + a).json() as? [String: Any])
             for live in [liveA, liveB] {
-                kill(live.process.processIdentifier, SIGINT)
+                live.signal(SIGINT)
                 #expect(await live.waitForExit(timeout: 10), "the live sync did not stop on SIGINT")
                 let result = try await live.finish()
                 #expect(result.status == 130, "\(result)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A crash of `recipes` prints a symbolicated backtrace, also when the program is built with
 /// the Swift runtime linked in statically (the fast build the README gives), where the
@@ -21,12 +22,12 @@ struct CrashReportTests {
         // The program chooses its backtracer itself; the developer's setting must not do it.
         var environment = sandbox.environment
         environment["SWIFT_BACKTRACE"] = nil
-        let watcher = try RunningProcess(arguments: ["list", "--watch", "--store", sandbox.path("book.sqlite")],
-                                         environment: environment, executable: named)
-        defer { kill(watcher.process.processIdentifier, SIGKILL) }
+        let watcher = try await RunningProcess.start(try named ?? CLIBinary.url(), arguments: ["list", "--watch", "--store", sandbox.path("book.sqlite")],
+                                                     environment: environment)
+        defer { watcher.signal(SIGKILL) }
         #expect(await watcher.waitForOutput(containing: "Apple Crumble") != nil, "stderr: \(watcher.stderr)")
 
-        let pid = watcher.process.processIdentifier
+        let pid = watcher.child.processIdentifier
         // Read to the end: /proc reports its files as empty, so a read by size gets nothing.
         let mapsFile = try #require(FileHandle(forReadingAtPath: "/proc/\(pid)/maps"))
         let maps = String(decoding: try mapsFile.readToEnd() ?? Data(), as: UTF8.self)
@@ -40,7 +41,7 @@ struct CrashReportTests {
         // has finished. Killing the program before then can leave the backtracer waiting on
         // it, holding the descriptor that tells Foundation the program ended.
         let reported = await watcher.waitUntil(timeout: 120) {
-            watcher.stderr.contains("Backtrace took") || !watcher.process.isRunning
+            watcher.stderr.contains("Backtrace took") || !watcher.isRunning
         }
         let report = watcher.stderr
         #expect(reported, "no crash report within 120 s; stderr so far: \(report)")

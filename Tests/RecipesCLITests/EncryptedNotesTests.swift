@@ -141,11 +141,11 @@ struct EncryptedNotesTests {
         var outcomes: [String: Int] = [:]
         for attempt in 0..<kills {
             let next = 1 - current
-            let rekey = try sandbox.start(["rekey", "--new-password-file", files[next]] + base + ["--password-file", files[current]])
+            let rekey = try await sandbox.start(["rekey", "--new-password-file", files[next]] + base + ["--password-file", files[current]])
             let delay = Int.random(in: 0...400, using: &generator)
             // The scenario: a kill at a random moment of the rekey.
             try await simulatedDelay(.milliseconds(delay))
-            kill(rekey.process.processIdentifier, SIGKILL)
+            rekey.signal(SIGKILL)
             let finished = try await rekey.finish()
             let opened = try Self.opening(path, with: passwords, expected: expected)
             #expect(opened.count == 1 && opened.values.allSatisfy { $0 },

@@ -41,23 +41,23 @@ struct InterruptedPushTests {
                 #expect(added.status == 0, "\(added)")
             }
 
-            let first = try sandbox.start(["sync"] + store)
-            _ = await first.waitUntil(timeout: 120) { proxy.isHolding || !first.process.isRunning }
-            try #require(proxy.isHolding && first.process.isRunning && first.stderr.contains("push…"), "the first sync is not held in its push: \(first.stderr)")
+            let first = try await sandbox.start(["sync"] + store)
+            _ = await first.waitUntil(timeout: 120) { proxy.isHolding || !first.isRunning }
+            try #require(proxy.isHolding && first.isRunning && first.stderr.contains("push…"), "the first sync is not held in its push: \(first.stderr)")
             // Freeze the first sync mid-push with the interrupt pending: it stands for a step
             // that takes its time to notice the cancellation, and it is still running its push.
-            let pid = first.process.processIdentifier
+            let pid = first.child.processIdentifier
             kill(pid, SIGSTOP)
             kill(pid, SIGINT)
 
             let second = try await sandbox.run(["sync"] + store)
             #expect(second.status == 75 && second.stderr.contains("sync already running (pid \(pid))"), "\(second)")
 
-            let waiting = try sandbox.start(["sync", "--wait", "--verbose"] + store)
+            let waiting = try await sandbox.start(["sync", "--wait", "--verbose"] + store)
             let announced = await waiting.waitUntil(timeout: 180) {
-                waiting.stderr.contains("waiting for the sync already running") || !waiting.process.isRunning
+                waiting.stderr.contains("waiting for the sync already running") || !waiting.isRunning
             }
-            #expect(announced && waiting.process.isRunning, "\(waiting.stderr)")
+            #expect(announced && waiting.isRunning, "\(waiting.stderr)")
 
             kill(pid, SIGCONT)
             let interrupted = try await first.finish()

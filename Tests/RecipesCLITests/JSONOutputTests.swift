@@ -1,6 +1,7 @@
 import DocumentStore
 import Foundation
 import Testing
+import TestSupport
 import RecipesKit
 @testable import RecipesCommandLine
 import DocumentFormat

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every `--json` shape the RecipesKit article "The recipes Command Line"
 /// (CommandLineReference.md, "JSON output") documents, decoded from the real program: each

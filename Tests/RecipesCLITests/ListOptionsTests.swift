@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `recipes list` paging and search, global options before the subcommand, and bad input.
 @Suite("recipes: list paging, search and option order", .serialized)

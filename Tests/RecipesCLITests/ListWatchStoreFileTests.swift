@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TestSupport
 
 /// `recipes list --watch` follows the file it opened: when the store's path is deleted,
 /// replaced (a backup restored with `mv`) or truncated, it says so and exits 1, letting go
@@ -26,7 +27,7 @@ struct ListWatchStoreFileTests {
         try await DatabaseQueue(path: backup).writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: backup + suffix) }
 
-        let watcher = try sandbox.start(["list", "--watch"] + store)
+        let watcher = try await sandbox.start(["list", "--watch"] + store)
         #expect(await watcher.waitForOutput(containing: "Apple Soup") != nil, "watcher stderr: \(watcher.stderr)")
         let files = FileManager.default
         switch mishap {

@@ -15,7 +15,7 @@ struct ListWatchTests {
         let store = ["--store", sandbox.path("watched.sqlite"), "--no-samples"]
         #expect(try await sandbox.run(["add", "--name", "Apple Soup", "--type", "Soup"] + store).status == 0)
 
-        let watcher = try sandbox.start(["list", "--watch"] + store)
+        let watcher = try await sandbox.start(["list", "--watch"] + store)
         #expect(await watcher.waitForOutput(containing: "Apple Soup") != nil, "watcher stderr: \(watcher.stderr)")
 
         #expect(try await sandbox.run(["add", "--name", "Banana Bread", "--type", "Bread", "--prep-time", "1 hour"] + store).status == 0)
@@ -29,7 +29,7 @@ struct ListWatchTests {
         #expect(try await sandbox.run(["delete", "Apple Soup"] + store).status == 0)
         #expect(await watcher.waitUntil(timeout: 180) { Self.lists(watcher.stdout).count >= 4 }, "stdout: \(watcher.stdout)")
 
-        kill(watcher.process.processIdentifier, SIGINT)
+        watcher.signal(SIGINT)
         let result = try await watcher.finish(timeout: 30)
         #expect(result.status == 130, "\(result)")
 
@@ -55,13 +55,13 @@ struct ListWatchTests {
         let sandbox = try Sandbox()
         let store = ["--store", sandbox.path("filtered.sqlite"), "--no-samples"]
         #expect(try await sandbox.run(["add", "--name", "Leek Soup", "--type", "Soup"] + store).status == 0)
-        let watcher = try sandbox.start(["list", "--watch", "--type", "soup"] + store)
+        let watcher = try await sandbox.start(["list", "--watch", "--type", "soup"] + store)
         #expect(await watcher.waitForOutput(containing: "Leek Soup") != nil, "watcher stderr: \(watcher.stderr)")
         // Another type: not drawn. Then a soup: drawn.
         #expect(try await sandbox.run(["add", "--name", "Rye Bread", "--type", "Bread"] + store).status == 0)
         #expect(try await sandbox.run(["add", "--name", "Miso Soup", "--type", "Soup"] + store).status == 0)
         #expect(await watcher.waitUntil(timeout: 180) { Self.lists(watcher.stdout).count >= 2 }, "stdout: \(watcher.stdout)")
-        kill(watcher.process.processIdentifier, SIGINT)
+        watcher.signal(SIGINT)
         let result = try await watcher.finish(timeout: 30)
         #expect(result.status == 130, "\(result)")
         let lists = Self.lists(result.stdout)
@@ -82,12 +82,12 @@ struct ListWatchTests {
         let remote = sandbox.path("remote.sqlite")
         #expect(try await sandbox.run(["add", "--name", "Local Stew"] + local).status == 0)
         #expect(try await sandbox.run(["add", "--name", "Remote Dal", "--store", remote, "--no-samples"]).status == 0)
-        let watcher = try sandbox.start(["list", "--watch"] + local)
+        let watcher = try await sandbox.start(["list", "--watch"] + local)
         #expect(await watcher.waitForOutput(containing: "Local Stew") != nil, "watcher stderr: \(watcher.stderr)")
         let sync = try await sandbox.run(["sync", "--pull-only", "--remote", remote] + local)
         #expect(sync.status == 0, "\(sync)")
         #expect(await watcher.waitForOutput(containing: "Remote Dal") != nil, "stdout: \(watcher.stdout)")
-        kill(watcher.process.processIdentifier, SIGINT)
+        watcher.signal(SIGINT)
         let result = try await watcher.finish(timeout: 30)
         #expect(result.status == 130, "\(result)")
         let last = try #require(Self.lists(result.stdout).last)

@@ -8,7 +8,7 @@ import TestSupport
 struct LiveSyncTests {
     /// Starts `recipes sync --live --json` on a store and waits for its first `caughtUp`.
     static func startLive(_ sandbox: Sandbox, _ store: [String]) async throws -> RunningProcess {
-        let live = try sandbox.start(["sync", "--live", "--json"] + store)
+        let live = try await sandbox.start(["sync", "--live", "--json"] + store)
         let ready = await live.waitForOutput(containing: "\"caughtUp\"", timeout: 180)
         try #require(ready != nil, "the live sync did not catch up: \(live.stdout) \(live.stderr)")
         return live
@@ -64,8 +64,8 @@ struct LiveSyncTests {
             #expect(settled, "A's live sync never caught up with the edit it pulled: \(liveA.stdout)")
 
             for live in [liveA, liveB] {
-                kill(live.process.processIdentifier, SIGINT)
-                #expect(await live.waitForExit(timeout: 10), "the live sync did not stop on SIGINT")
+                live.signal(SIGINT)
+                #expect(await live.waitForExit(timeout: 60), "the live sync did not stop on SIGINT")
                 let result = try await live.finish()
                 #expect(result.status == 130, "\(result)")
                 #expect(Self.events(result.stdout).last == "stopped", "\(result)")
@@ -94,8 +94,7 @@ struct LiveSyncTests {
         #expect(try await sandbox.run(["add", "--name", "Before The Crash"] + a).status == 0)
         #expect(try await Self.waitForRecipe("Before The Crash", sandbox, b))
 
-        kill(server.server.process.processIdentifier, SIGKILL)
-        server.server.process.waitUntilExit()
+        try await server.server.child.stop(SIGKILL)
         #expect(try await sandbox.run(["add", "--name", "While Offline"] + a).status == 0)
         let offline = await liveA.waitUntil(timeout: 30) { Self.events(liveA.stdout).contains("offline") }
         #expect(offline, "A never reported being offline: \(liveA.stdout)")
@@ -106,8 +105,8 @@ struct LiveSyncTests {
         for live in [liveA, liveB] {
             let events = Self.events(live.stdout)
             #expect(events.filter { $0 == "connected" }.count >= (live === liveA ? 2 : 1), "\(events)")
-            kill(live.process.processIdentifier, SIGTERM)
-            let result = try await live.finish(timeout: 10)
+            live.signal(SIGTERM)
+            let result = try await live.finish(timeout: 60)
             #expect(result.status == 143, "\(result)")
         }
         let names = try #require(try await sandbox.run(["list", "--json"] + b).json() as? [[String: Any]]).compactMap { $0["name"] as? String }
@@ -119,7 +118,7 @@ struct LiveSyncTests {
         let sandbox = try Sandbox()
         try await withServer(ServedDatabase(in: sandbox)) { server in
             let wrong = server.url().replacingOccurrences(of: ServedDatabase.password, with: "wrong-password")
-            let live = try sandbox.start(["sync", "--live", "--no-samples", "--store", sandbox.path("a.sqlite"), "--remote", wrong])
+            let live = try await sandbox.start(["sync", "--live", "--no-samples", "--store", sandbox.path("a.sqlite"), "--remote", wrong])
             let result = try await live.finish(timeout: 30)
             #expect(result.status == 1, "\(result)")
             #expect(result.stderr.contains("401") && !result.stderr.contains("wrong-password"), "\(result)")

@@ -22,7 +22,7 @@ struct NetworkHandoffTests {
     }
 
     private static func run(_ executable: URL, _ arguments: [String], in sandbox: Sandbox) async throws -> RunResult {
-        try await RunningProcess(arguments: arguments, environment: sandbox.environment, executable: executable).finish()
+        try await RunningProcess.start(executable, arguments: arguments, environment: sandbox.environment).finish()
     }
 
     @Test("without recipes-network, browsing works and sync says which program is missing, changing nothing")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `add` and `edit` refuse a recipe too large to sync (`RecipeLimits`): a clear error naming
 /// the field and both sizes, exit 1, and nothing written.

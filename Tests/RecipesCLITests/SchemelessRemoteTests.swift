@@ -1,6 +1,7 @@
 import Foundation
 import RecipesKit
 import Testing
+import TestSupport
 
 /// A server address typed without `http://` is refused with one line that suggests the
 /// scheme, instead of being taken for a store path that keeps the password in a file name.

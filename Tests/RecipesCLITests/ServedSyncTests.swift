@@ -13,8 +13,8 @@ struct ServedSyncTests {
         try await withServer(ServedDatabase(in: sandbox)) { server in
             let a = ["--store", sandbox.path("a.sqlite"), "--remote", server.url()]
             let b = ["--store", sandbox.path("b.sqlite"), "--remote", server.url()]
-            let first = try sandbox.start(["list", "--json"] + a)
-            let second = try sandbox.start(["list", "--json"] + b)
+            let first = try await sandbox.start(["list", "--json"] + a)
+            let second = try await sandbox.start(["list", "--json"] + b)
             let results = [try await first.finish(), try await second.finish()]
             for result in results {
                 #expect(result.status == 0, "\(result)")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The folder and store file the CLI creates on first run are its user's alone.
 @Suite("recipes store folder and file modes")

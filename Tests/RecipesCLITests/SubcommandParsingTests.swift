@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A subcommand is parsed on its own (`RecipesCommand` skips the root's extra parses); its
 /// help, usage and errors must still name the program, as they do through the root.

@@ -1,6 +1,7 @@
 import Foundation
 import RecipesKit
 import Testing
+import InteropSupport
 import TestSupport
 
 @Suite("recipes sync and status (local-to-local)", .serialized)
@@ -65,11 +66,11 @@ struct SyncCommandTests {
         let lock = try SyncLock.tryAcquire(forStore: URL(fileURLWithPath: storePath))
         let refused = try await sandbox.run(["sync"] + a)
         #expect(refused.status == 75 && refused.stderr.contains("sync already running"), "\(refused)")
-        let waiting = try sandbox.start(["sync", "--wait"] + a)
+        let waiting = try await sandbox.start(["sync", "--wait"] + a)
         // A negative check: while the lock is held, `--wait` must not finish within a bounded
         // window; then the release is the event it waits for.
         try await observationWindow(.milliseconds(800))
-        #expect(waiting.process.isRunning)
+        #expect(waiting.isRunning)
         lock.release()
         let waited = try await waiting.finish()
         #expect(waited.status == 0, "\(waited)")
@@ -80,8 +81,8 @@ struct SyncCommandTests {
         let sandbox = try Sandbox()
         let a = ["--store", sandbox.path("a.sqlite"), "--no-samples", "--remote", sandbox.path("remote.sqlite")]
         #expect(try await sandbox.run(["import", CLIBinary.packageRoot.appendingPathComponent("SampleData").path] + a).status == 0)
-        let first = try sandbox.start(["sync"] + a)
-        let second = try sandbox.start(["sync"] + a)
+        let first = try await sandbox.start(["sync"] + a)
+        let second = try await sandbox.start(["sync"] + a)
         let results = [try await first.finish(), try await second.finish()]
         #expect(results.contains { $0.status == 0 }, "\(results)")
         for result in results where result.status != 0 {
@@ -153,10 +154,16 @@ struct SyncCommandTests {
         let sandbox = try Sandbox()
         let a = ["--store", sandbox.path("a.sqlite"), "--no-samples"]
         #expect(try await sandbox.run(["add", "--name", "Pho"] + a).status == 0)
-        let running = try sandbox.start(["sync", "--remote", "http://127.0.0.1:9/recipes"] + a)
-        _ = await running.waitUntil(timeout: 30) { running.stderr.contains("pull…") || !running.process.isRunning }
-        #expect(running.process.isRunning, "the sync ended before it could be interrupted: \(running.stderr)")
-        kill(running.process.processIdentifier, SIGINT)
+        // A remote that takes the sync's first request and never answers: once the proxy holds
+        // it, the sync is inside its pull and stays there, however busy the machine is.
+        let silent = try SilentListener()
+        let proxy = try UploadHoldingProxy(upstreamPort: silent.port, holdAfter: 0)
+        defer { proxy.stop() }
+        let running = try await sandbox.start(["sync", "--remote", "http://127.0.0.1:\(proxy.port)/recipes"] + a)
+        let held = await running.waitUntil(timeout: 120) { proxy.isHolding || !running.isRunning }
+        try #require(held && running.isRunning,
+                     "waited for the sync to send its first request to the remote; \(running.child.termination.map { "it ended with \($0)" } ?? "it still runs, no request came"); stderr: \(running.stderr)")
+        running.signal(SIGINT)
         let result = try await running.finish()
         #expect(result.status == 130 && result.stderr.contains("cancelled"), "\(result)")
         let status = try #require(try await sandbox.run(["status", "--json"] + a).json() as? [String: Any])

@@ -1,6 +1,7 @@
 import BrowserSupport
 import Foundation
 import Testing
+import TestSupport
 
 /// `recipes web` in a real headless Chromium, driven over WebDriver: what a person does in
 /// the book, with the page's own script running. Skipped where Chromium and chromedriver
@@ -28,7 +29,7 @@ struct WebBrowserTests {
 
     /// Waits until every image of the page has loaded and returns their natural widths.
     static func loadedImageWidths(_ browser: Browser, _ css: String) async throws -> [Int] {
-        try await browser.waitUntil(timeout: .seconds(10), "images \(css) loaded") {
+        try await browser.waitUntil(timeout: .seconds(30), "images \(css) loaded") {
             try await browser.execute("return Array.from(document.querySelectorAll(arguments[0])).every(i => i.complete)", [css]).boolValue == true
         }
         return try await browser.execute("return Array.from(document.querySelectorAll(arguments[0])).map(i => i.naturalWidth)", [css])
@@ -119,7 +120,7 @@ struct WebBrowserTests {
             }
             #expect(try await sandbox.run(["add", "--name", "Aardvark Stew", "--type", "Main"] + store).status == 0)
             let added = ContinuousClock.now
-            try await browser.waitUntil(timeout: .seconds(5), "the new card") { try await Self.cardNames(browser).contains("Aardvark Stew") }
+            try await browser.waitUntil(timeout: .seconds(30), "the new card") { try await Self.cardNames(browser).contains("Aardvark Stew") }
             let seen = ContinuousClock.now - added
             #expect(try await browser.execute("return window.loadedOnce === true").boolValue == true, "no reload: \(seen)")
         }

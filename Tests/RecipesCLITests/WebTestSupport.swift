@@ -1,6 +1,7 @@
 import Foundation
 import InteropSupport
 import Testing
+import TestSupport
 
 /// `recipes web` started as a real process on a free port of 127.0.0.1, over a sandboxed
 /// store; stopped when dropped.
@@ -11,7 +12,7 @@ final class WebServerProcess: Sendable {
 
     /// Starts `recipes web --port 0` with `arguments` and waits for its "listening on" line.
     init(in sandbox: Sandbox, arguments: [String]) async throws {
-        process = try sandbox.start(["web", "--port", "0"] + arguments)
+        process = try await sandbox.start(["web", "--port", "0"] + arguments)
         guard let out = await process.waitForOutput(containing: "listening on ", timeout: 60) else {
             throw WebTestError("recipes web did not start: \(process.stderr)")
         }
@@ -19,7 +20,6 @@ final class WebServerProcess: Sendable {
         baseURL = String(line.split(separator: " ").last ?? "")
     }
 
-    deinit { process.stop() }
 
     /// The port it listens on.
     var port: Int { URL(string: baseURL)?.port ?? 0 }

@@ -75,14 +75,14 @@ struct SyncLockTests {
     }
 
     @Test("another process cannot take the lock we hold", .enabled(if: hasFlockTool))
-    func childIsRefused() throws {
+    func childIsRefused() async throws {
         let directory = try TemporaryDirectory()
         let storeURL = store(in: directory)
         let lockPath = SyncLock.lockFileURL(forStore: storeURL).path
         let held = try SyncLock.tryAcquire(forStore: storeURL)
-        #expect(try runFlock(["-n", lockPath, "true"]) == 1)
+        #expect(try await runFlock(["-n", lockPath, "true"]) == 1)
         held.release()
-        #expect(try runFlock(["-n", lockPath, "true"]) == 0)
+        #expect(try await runFlock(["-n", lockPath, "true"]) == 0)
     }
 
     @Test("a child process holding the lock is reported by pid, and its death frees the lock", .enabled(if: hasFlockTool))
@@ -91,14 +91,12 @@ struct SyncLockTests {
         let storeURL = store(in: directory)
         let lockPath = SyncLock.lockFileURL(forStore: storeURL).path
         try FileManager.default.createDirectory(at: storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let child = try spawnHolder(lockPath: lockPath)
-        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL); child.waitUntilExit() } }
+        let child = try await spawnHolder(lockPath: lockPath)
 
         try await waitUntilHeld(by: child.processIdentifier, storeURL: storeURL)
         #expect(refusedPID(storeURL) == .some(child.processIdentifier))
 
-        kill(child.processIdentifier, SIGKILL)
-        child.waitUntilExit()
+        try await child.stop(SIGKILL)
         let lock = try SyncLock.tryAcquire(forStore: storeURL)
         #expect(lock.isHeld)
         #expect(SyncLock.holderPID(lock.lockFileURL) == getpid())
@@ -110,8 +108,7 @@ struct SyncLockTests {
         let storeURL = store(in: directory)
         let lockPath = SyncLock.lockFileURL(forStore: storeURL).path
         try FileManager.default.createDirectory(at: storeURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let child = try spawnHolder(lockPath: lockPath)
-        defer { if child.isRunning { kill(child.processIdentifier, SIGKILL); child.waitUntilExit() } }
+        let child = try await spawnHolder(lockPath: lockPath)
         try await waitUntilHeld(by: child.processIdentifier, storeURL: storeURL)
 
         let acquired = Flag()
@@ -125,10 +122,10 @@ struct SyncLockTests {
         try await observationWindow(.milliseconds(200))
         #expect(!acquired.isSet)
         #expect(child.isRunning)
-        kill(child.processIdentifier, SIGTERM)
+        child.signal(SIGTERM)
         let lock = try await waiter.value
         #expect(lock.isHeld)
-        child.waitUntilExit()
+        try await child.wait()
     }
 
     @Test("a waiting acquire returns as soon as the holder in this process releases")
@@ -205,23 +202,16 @@ struct SyncLockTests {
 
     // MARK: - Child processes
 
-    private func runFlock(_ arguments: [String]) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.flockTool)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+    private func runFlock(_ arguments: [String]) async throws -> Int32 {
+        try await RunningProcess.start(URL(fileURLWithPath: Self.flockTool), arguments: arguments).finish().status
     }
 
     /// Starts `sh` that takes the lock with flock(1) on fd 9, writes its pid, then becomes
-    /// `sleep` (same pid, fd 9 inherited) so the lock lives exactly as long as the process.
-    private func spawnHolder(lockPath: String) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"exec 9>>"$1"; \#(Self.flockTool) -x 9; echo $$ > "$1"; exec sleep 120"#, "holder", lockPath]
-        try process.run()
-        return process
+    /// `sleep` (same pid, fd 9 inherited) so the lock lives exactly as long as the process:
+    /// until the test kills it (it ends by itself only after a day, if the test runner died).
+    private func spawnHolder(lockPath: String) async throws -> ChildProcess {
+        try await ChildProcess.start(
+            "/bin/sh", ["-c", #"exec 9>>"$1"; \#(Self.flockTool) -x 9; echo $$ > "$1"; exec sleep 86400"#, "holder", lockPath])
     }
 
     private func waitUntilHeld(by pid: Int32, storeURL: URL) async throws {

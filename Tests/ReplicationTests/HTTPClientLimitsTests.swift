@@ -4,6 +4,7 @@ import Testing
 @testable import Replication
 import TestSupport
 import DocumentStore
+import Logging
 
 /// What the HTTP client does at its limits: a reply longer than it holds in memory, and a
 /// server that refuses connections.
@@ -36,8 +37,8 @@ import DocumentStore
         var options = CouchClientOptions()
         options.maxRetries = 2
         options.initialBackoff = 0.01
-        let remote = try CouchDatabase(url: "http://bob:secret@127.0.0.1:\(port)/db", options: options)
-        let started = ContinuousClock.now
+        let log = RecordingLogHandler()
+        let remote = try CouchDatabase(url: "http://bob:secret@127.0.0.1:\(port)/db", options: options, logger: log.logger())
         let error = await #expect(throws: ReplicationError.self) { _ = try await remote.databaseInfo() }
         guard case .unreachable(let url, let detail) = error else {
             Issue.record("expected unreachable, got \(String(describing: error))")
@@ -45,8 +46,12 @@ import DocumentStore
         }
         #expect(detail.contains("Connection refused"), "\(detail)")
         #expect(!url.contains("secret") && !detail.contains("secret"))
-        // Three attempts with 10 and 20 ms between them, not three waits for the 30 s connect
-        // timeout (the connection pool's own retries are off).
-        #expect(ContinuousClock.now - started < .seconds(15))
+        // Three attempts, each refused (not waiting out the 30 s connect timeout: the pool's
+        // own retries are off), with the backoff doubling between them, as the client recorded.
+        let retries = log.logged.filter { $0.metadata["retry"] != nil }
+        #expect(retries.map { $0.metadata["retry"]?.description } == ["1", "2"], "\(retries.map(\.message))")
+        #expect(retries.map { $0.metadata["delay"]?.description } == ["0.01", "0.02"], "\(retries.map(\.message))")
+        #expect(retries.allSatisfy { $0.level == .warning && $0.message.contains("Connection refused") && !$0.message.contains("secret") },
+                "\(retries.map(\.message))")
     }
 }

@@ -137,14 +137,15 @@ import DocumentFormat
     /// only after the full delay, past the 30 s this test waits.
     @Test func aServerBackAfterALongOutageIsFollowedAgainWithoutWaitingOutTheDelay() async throws {
         var options = Self.options()
-        options.initialBackoff = .seconds(60)
-        options.maxBackoff = .seconds(60)
+        // A backoff of an hour: only the probe can bring the sync back within the test.
+        options.initialBackoff = .seconds(3600)
+        options.maxBackoff = .seconds(3600)
         options.reachabilityProbeInterval = .milliseconds(200)
         let setup = try await TwoLiveStores(database: "outage", options: options)
         let (a, b, liveA, liveB) = (setup.a, setup.b, setup.liveA, setup.liveB)
         await setup.server.stop()
         _ = try a.create(id: "after-the-outage", body: recipeBody(1))
-        let offline: ([LiveSyncEvent]) -> Bool = { $0.contains { if case .offline(_, let delay) = $0 { delay == .seconds(60) } else { false } } }
+        let offline: ([LiveSyncEvent]) -> Bool = { $0.contains { if case .offline(_, let delay) = $0 { delay == .seconds(3600) } else { false } } }
         #expect(await liveA.wait(offline), "\(liveA.all)")
         // Probes fail meanwhile (nothing listens), and nothing else is tried: a negative
         // check over a bounded window of five probe intervals.
@@ -152,7 +153,7 @@ import DocumentFormat
         #expect(liveA.all.filter { if case .offline = $0 { true } else { false } }.count == 1, "\(liveA.all)")
 
         try await withServer(setup.restartServer()) { restarted async throws in
-            #expect(try await Self.waitFor("after-the-outage", in: b, timeout: 30), "\(liveA.all) \(liveB.all)")
+            #expect(try await Self.waitFor("after-the-outage", in: b, timeout: 120), "\(liveA.all) \(liveB.all)")
             await liveA.stop()
             await liveB.stop()
         }

@@ -96,8 +96,13 @@ import DocumentFormat
         let cancelling = Replicator(source: LocalDatabase(store: a), target: LocalDatabase(store: b), options: options) { progress in
             if progress.state == .running, progress.docsWritten >= 10 { holder.withLock { $0?.cancel() } }
         }
-        let task = Task { try await cancelling.run() }
-        holder.withLock { $0 = task }
+        // The task is made and recorded under the lock, so a progress callback that runs before
+        // the assignment waits for it instead of finding nothing to cancel.
+        let task = holder.withLock { slot in
+            let task = Task { try await cancelling.run() }
+            slot = task
+            return task
+        }
         await #expect(throws: ReplicationError.cancelled) { _ = try await task.value }
         let copied = try b.documentCount()
         #expect(copied >= 10 && copied < 60)

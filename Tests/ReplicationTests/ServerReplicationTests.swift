@@ -1,6 +1,7 @@
 import CouchServer
 import DocumentStore
 import Foundation
+import InteropSupport
 import Logging
 import Testing
 @testable import Replication
@@ -19,13 +20,13 @@ import DocumentFormat
         let credentials: ServerCredentials?
 
         init(credentials: ServerCredentials? = nil, anonymousAccess: AnonymousAccess = .all, port: Int = 0, directory: TemporaryDirectory? = nil,
-             maxRequestBodySize: Int = 64 * 1024 * 1024) async throws {
+             maxRequestBodySize: Int = 64 * 1024 * 1024, publicHosts: [String] = []) async throws {
             self.directory = try directory ?? TemporaryDirectory()
             self.credentials = credentials
             var logger = Logger(label: "test-server")
             logger.logLevel = .critical
             server = CouchServer(configuration: CouchServerConfiguration(
-                dataDirectory: self.directory.url, host: "127.0.0.1", port: port, credentials: credentials,
+                dataDirectory: self.directory.url, host: "127.0.0.1", port: port, publicHosts: publicHosts, credentials: credentials,
                 anonymousAccess: anonymousAccess, maxRequestBodySize: maxRequestBodySize), logger: logger)
             self.port = try await server.start()
         }
@@ -166,21 +167,28 @@ import DocumentFormat
 
     @Test func aRunStoppedByTheServerGoingAwayResumesFromItsCheckpoint() async throws {
         let dir = try TemporaryDirectory()
-        let server = try await Server()
+        let server = try await Server(publicHosts: ["127.0.0.2"])
         let a = try newStore(dir, "a")
         for index in 0..<400 { _ = try a.create(id: "CDTIS-Recipe-\(index)", body: recipeBody(index)) }
         var client = CouchClientOptions()
         client.maxRetries = 1
         client.initialBackoff = 0.01
         client.requestTimeout = 5
-        let url = server.url("resume")
+        // The push reaches the server through a proxy on 127.0.0.2 with the server's port. The
+        // progress callback cuts it at once (before the next batch can be sent, however the
+        // tasks are scheduled), then the server stops.
+        let url = "http://127.0.0.2:\(server.port)/resume"
         let stopping = Locked<Task<Void, Never>?>(nil)
-        let first = Sync(store: a, remote: try CouchDatabase(url: url, options: client))
         do {
+            // Closed at the end of this block, so the proxy can be opened again on its address.
+            let proxy = try UploadHoldingProxy(address: "127.0.0.2", port: server.port, upstreamPort: server.port, holdAfter: .max)
+            let first = Sync(store: a, remote: try CouchDatabase(url: url, options: client))
             _ = try await first.push(options: pushOptions(batch: 40)) { progress in
                 if progress.state == .running, progress.docsWritten >= 40 {
                     stopping.withLock { stopping in
-                        if stopping == nil { stopping = Task { await server.stop() } }
+                        guard stopping == nil else { return }
+                        proxy.stop()
+                        stopping = Task { await server.stop() }
                     }
                 }
             }
@@ -191,7 +199,9 @@ import DocumentFormat
         // The stopping server finishes the requests it was serving (a batch it was writing
         // lands): count what it holds only once it is gone.
         await stopping.withLock { $0 }?.value
-        try await withServer(Server(port: server.port, directory: server.directory)) { restarted in
+        try await withServer(Server(port: server.port, directory: server.directory, publicHosts: ["127.0.0.2"])) { restarted in
+            let reopened = try UploadHoldingProxy(address: "127.0.0.2", port: server.port, upstreamPort: server.port, holdAfter: .max)
+            defer { reopened.stop() }
             let copied = try await CouchDatabase(url: url).databaseInfo().documentCount ?? 0
             #expect(copied >= 40 && copied < 400)
             let resumed = try await Sync(store: a, remoteURL: url).push(options: pushOptions(batch: 40))
@@ -212,12 +222,18 @@ import DocumentFormat
             options.batchSize = 30
             let holder = Locked<Task<ReplicationSummary, Error>?>(nil)
             let sync = try Sync(store: b, remoteURL: server.url("db"))
-            let task = Task {
-                try await sync.pull(options: options) { progress in
-                    if progress.state == .running, progress.docsWritten >= 30 { holder.withLock { $0?.cancel() } }
+            // Made and recorded under the lock: a progress callback that runs before the
+            // assignment waits for it instead of finding nothing to cancel.
+            let pullOptions = options
+            let task = holder.withLock { slot in
+                let task = Task {
+                    try await sync.pull(options: pullOptions) { progress in
+                        if progress.state == .running, progress.docsWritten >= 30 { holder.withLock { $0?.cancel() } }
+                    }
                 }
+                slot = task
+                return task
             }
-            holder.withLock { $0 = task }
             await #expect(throws: ReplicationError.cancelled) { _ = try await task.value }
             let copied = try b.documentCount()
             #expect(copied >= 30 && copied < 90)

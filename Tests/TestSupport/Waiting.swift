@@ -30,18 +30,6 @@ public func waitUntil(
     return true
 }
 
-/// The blocking form of `waitUntil`, for code that must watch from a thread of its own (for
-/// instance to kill a child process within milliseconds of it reaching some state): polls
-/// `condition` every `interval` seconds until it holds or `deadline` passes; whether it held.
-@discardableResult
-public func pollUntil(deadline: Date, interval: TimeInterval = 0.002, _ condition: () -> Bool) -> Bool {
-    while !condition() {
-        guard Date() < deadline else { return false }
-        Thread.sleep(forTimeInterval: interval)
-    }
-    return true
-}
-
 /// Thrown by `withTimeout` when its body did not finish in time.
 public struct TimeoutError: Error, CustomStringConvertible {
     /// The time allowed, in seconds.

@@ -105,8 +105,7 @@ final class CouchHTTPClient: Sendable {
                     continue
                 }
                 if reply.status >= 500, attempt < maxRetries {
-                    logger.warning("\(method) \(url.serverURL.absoluteString)\(target.path.dropFirst(url.serverURL.path.count)): server answered \(reply.status); retrying")
-                    try await backoff(attempt)
+                    try await backoff(attempt, after: "\(method) \(url.serverURL.absoluteString)\(target.path.dropFirst(url.serverURL.path.count)): server answered \(reply.status)")
                     attempt += 1
                     continue
                 }
@@ -120,8 +119,7 @@ final class CouchHTTPClient: Sendable {
             case .cancelled:
                 throw ReplicationError.cancelled
             case .timedOut where attempt < maxRetries, .transient where attempt < maxRetries:
-                logger.warning("\(method) \(url.description): \(failure.detail); retrying")
-                try await backoff(attempt)
+                try await backoff(attempt, after: "\(method) \(url.description): \(failure.detail)")
                 attempt += 1
             case .timedOut:
                 throw ReplicationError.timedOut(url: url.description)
@@ -239,8 +237,11 @@ final class CouchHTTPClient: Sendable {
         }
     }
 
-    private func backoff(_ attempt: Int) async throws {
+    /// Logs the transient failure `what` as a warning naming the retry and its delay (metadata
+    /// `retry`, counting from 1, and `delay` in seconds), then waits that delay.
+    private func backoff(_ attempt: Int, after what: String) async throws {
         let delay = min(options.maxBackoff, options.initialBackoff * pow(2, Double(attempt)))
+        logger.warning("\(what); retrying in \(delay) s", metadata: ["retry": "\(attempt + 1)", "delay": "\(delay)"])
         do {
             try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
         } catch {
