@@ -48,9 +48,13 @@ extension DocumentIncrementalStore {
                                conflictingProperties: differing)
     }
 
-    /// The leaf written by (or descending from a write of) this store instance.
+    /// The leaf written by (or descending from) this store file's newest local edit of the
+    /// document, by any process, before or after a relaunch (the datastore records which
+    /// revisions local edits made; ``DocumentStore/latestLocalRevision(id:)``). When that edit is
+    /// an ancestor of every leaf (the branches forked after it), the winner is returned, so
+    /// "local wins" keeps what the store serves.
     private func localLeaf(id: String, leaves: [DocumentRevision]) throws -> DocumentRevision? {
-        guard let own = ownRevisions[id] else { return nil }
+        guard let own = try ds({ try documentStore.latestLocalRevision(id: id) }) else { return nil }
         for leaf in leaves {
             if leaf.rev == own { return leaf }
             if try ds({ try documentStore.history(id: id, rev: leaf.rev) }).contains(own) { return leaf }

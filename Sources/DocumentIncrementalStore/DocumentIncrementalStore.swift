@@ -41,9 +41,12 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// How many documents' to-many lists ``toManyCache`` holds at most (about 20 MB of
     /// recipe-sized lists; tests lower it).
     var toManyCacheLimit = 32_768
-    /// The latest revision this instance wrote per document (tells own writes from others').
+    /// The latest revision this instance wrote per document: tells this instance's own writes
+    /// from others' in the changes feed, so contexts are not refreshed for their own saves.
     /// Started afresh when it reaches ``ownRevisionsLimit`` entries (see
     /// ``rememberOwn(_:of:)``), so one long import does not keep an entry per document.
+    /// Which leaf of a replica conflict was written here is not taken from it but from the
+    /// datastore, which records it with the revisions (it holds across relaunches).
     var ownRevisions: [String: RevisionID] = [:]
     /// How many documents ``ownRevisions`` remembers at most (about 10 MB; tests lower it).
     var ownRevisionsLimit = 65_536
@@ -166,7 +169,7 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// full it starts afresh: the instance then no longer knows its older writes as its own,
     /// exactly as after reopening the store (every process starts with none). Such a write
     /// seen in the changes feed is reported as an external change (contexts refresh the
-    /// object, which is already current), and a replica conflict on it has no local leaf.
+    /// object, which is already current).
     func rememberOwn(_ rev: RevisionID, of id: String) {
         if ownRevisions.count >= ownRevisionsLimit, ownRevisions[id] == nil { ownRevisions.removeAll(keepingCapacity: true) }
         ownRevisions[id] = rev

@@ -318,6 +318,22 @@ public final class DocumentStore: Sendable {
         }
     }
 
+    /// The newest revision of document `id` that a local edit made in this store file (by this
+    /// or any other process, before or after a relaunch), as opposed to one that arrived by
+    /// replication; `nil` when it has none. A conflict's leaf that is or descends from it is
+    /// the version written here, the one a "local wins" policy keeps. Kept with the revisions
+    /// themselves: nothing is held in memory, nothing is forgotten after many saves.
+    public func latestLocalRevision(id: String) throws -> RevisionID? {
+        try reading { db in
+            guard let doc = try TreeRows.doc(db, id: id),
+                  let text = try String.fetchOne(db.cachedStatement(sql: """
+                      SELECT rev FROM revs WHERE doc_num = ? AND local = 1 ORDER BY generation DESC, rev DESC LIMIT 1
+                      """), arguments: [doc.docNum])
+            else { return nil }
+            return try TreeRows.parseRev(text)
+        }
+    }
+
     /// `rev` then its ancestors held here, newest first; `.notFound` if the store lacks `rev`.
     public func history(id: String, rev: RevisionID) throws -> [RevisionID] {
         try reading { db in

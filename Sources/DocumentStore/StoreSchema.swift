@@ -25,6 +25,9 @@ import DocumentFormat
 /// - `query_rank_<n>` (v7, and whenever such an index is built): for each query index of one
 ///   folded key, the buckets of its row positions (``IndexRanks``), kept by triggers on the
 ///   index table, so a late page of it is found without stepping over the rows before it.
+/// - `revs.local` (v8): 1 for a revision a local edit made in this file (any process), 0 for
+///   one that arrived by replication, so "the version written here" survives a relaunch
+///   (``DocumentStore/latestLocalRevision(id:)``). Revisions from before v8 count as arrived.
 enum StoreSchema {
     /// Bytes per stored attachment chunk.
     static let chunkSize = 256 * 1024
@@ -119,6 +122,9 @@ enum StoreSchema {
         }
         migrator.registerMigration("v7") { db in
             for index in try QueryIndex.all(db) where index.keepsRanks && !index.hasRankTable { try IndexRanks(index: index).build(db) }
+        }
+        migrator.registerMigration("v8") { db in
+            try db.execute(sql: "ALTER TABLE revs ADD COLUMN local INTEGER NOT NULL DEFAULT 0")
         }
         return migrator
     }

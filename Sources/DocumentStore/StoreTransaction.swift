@@ -140,7 +140,7 @@ struct StoreTransaction {
         }
         if let parent { try markInterior(parent.revNum) }
         let revNum = try insertRev(docNum: docNum, rev: rev, parent: parent?.revNum, deleted: deleted, leaf: true,
-                                   body: Data(bodyBytes), atts: AttachmentStorage.encodeMetadata(infos))
+                                   body: Data(bodyBytes), atts: AttachmentStorage.encodeMetadata(infos), local: true)
         let seq = try settle(docNum: docNum, id: id, existing: doc,
                              changed: LeafRow(revNum: revNum, rev: rev, deleted: deleted), changedBody: body)
         return DocumentRevision(id: id, rev: rev, deleted: deleted, body: body, attachments: infos, sequence: seq)
@@ -266,11 +266,12 @@ struct StoreTransaction {
         return next
     }
 
+    /// Adds one revision row; `local` for a revision a local edit made (not one replicated in).
     private func insertRev(docNum: Int64, rev: RevisionID, parent: Int64?, deleted: Bool, leaf: Bool,
-                           body: Data?, atts: Data?) throws -> Int64 {
+                           body: Data?, atts: Data?, local: Bool = false) throws -> Int64 {
         try db.cachedStatement(sql: """
-            INSERT INTO revs(doc_num, rev, generation, parent, deleted, leaf, body, atts) VALUES (?,?,?,?,?,?,?,?)
-            """).execute(arguments: [docNum, rev.description, rev.generation, parent, deleted, leaf, body, atts])
+            INSERT INTO revs(doc_num, rev, generation, parent, deleted, leaf, body, atts, local) VALUES (?,?,?,?,?,?,?,?,?)
+            """).execute(arguments: [docNum, rev.description, rev.generation, parent, deleted, leaf, body, atts, local])
         return db.lastInsertedRowID
     }
 

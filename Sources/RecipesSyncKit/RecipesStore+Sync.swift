@@ -5,7 +5,6 @@ public import Logging
 public import Replication
 import ObjectGraph
 import DocumentIncrementalStore
-import Synchronization
 import DocumentFormat
 
 extension RecipesStore {
@@ -23,9 +22,6 @@ extension RecipesStore {
 /// Conflict resolution and refresh for a `RecipesStore`, in object-graph terms.
 final class SyncHooks: SyncStoreHooks, Sendable {
     let store: RecipesStore
-    /// The winning revision of every document changed here and not pushed yet, taken just
-    /// before a pull: after it, these are the revisions written on this machine.
-    private let localRevisions = Mutex<[String: String]>([:])
 
     init(store: RecipesStore) {
         self.store = store
@@ -46,35 +42,15 @@ final class SyncHooks: SyncStoreHooks, Sendable {
         }
     }
 
-    func willPull() throws {
-        let pushedThrough = try SyncStatusRecord.stored(in: store.documentStore).pushedThrough
-        var revisions: [String: String] = [:]
-        try store.documentStore.forEachChange(since: pushedThrough) { change in
-            guard !change.deleted, let winner = try store.documentStore.get(id: change.id) else { return }
-            revisions[change.id] = winner.rev.description
-        }
-        localRevisions.withLock { $0 = revisions }
-    }
-
     /// Settles conflicts through the object graph's one conflict API
     /// (``PersistentStoreCoordinator/resolveReplicaConflicts(policy:)``). `remote` is the
-    /// deterministic ``ReplicaMergePolicy/storeTrumps``; `local` prefers the revision this
-    /// machine wrote (known from ``willPull()``, since the store instance that wrote it may
-    /// be another process's) for every property it changed, and is `storeTrumps` where this
-    /// machine wrote none of the conflicting revisions.
+    /// deterministic ``ReplicaMergePolicy/storeTrumps``; `local` is
+    /// ``ReplicaMergePolicy/localTrumps``: the revision written in this store file (by any
+    /// process, before or after a relaunch, as the datastore records) wins for every property
+    /// it changed, and the stored winner where none of the conflicting revisions was.
     func resolveConflicts(prefer: ConflictPreference) throws -> Int {
-        let coordinator = store.container.coordinator
-        switch prefer {
-        case .remote:
-            return try coordinator.resolveReplicaConflicts(policy: .storeTrumps).count
-        case .local:
-            let local = localRevisions.withLock { $0 }
-            return try coordinator.resolveReplicaConflicts(policy: .custom { conflict in
-                guard let mine = local[conflict.objectID.referenceString].map(RowVersion.init),
-                      conflict.others.contains(where: { $0.version == mine }) else { return .storeTrumps }
-                return .prefer(mine)
-            }).count
-        }
+        let policy: ReplicaMergePolicy = prefer == .local ? .localTrumps : .storeTrumps
+        return try store.container.coordinator.resolveReplicaConflicts(policy: policy).count
     }
 
     func refresh() throws {

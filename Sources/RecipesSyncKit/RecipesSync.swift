@@ -58,7 +58,6 @@ public struct RecipesSync: Sendable {
     /// database does not exist yet).
     func pullSummary(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> ReplicationSummary? {
         let pendingBefore = try pendingChangeCount()
-        try hooks.willPull()
         let summary: ReplicationSummary
         do {
             var options = ReplicationOptions()

@@ -7,9 +7,6 @@ public protocol SyncStoreHooks: Sendable {
     /// Looks at each batch a pull is about to write and throws, before anything of it is
     /// written, when the remote holds data this store cannot take (another app's model).
     func checkIncoming(_ revisions: [TransferRevision]) throws
-    /// Called just before a pull, while the store still holds only this machine's edits
-    /// (lets `ConflictPreference.local` tell this machine's revisions from pulled ones).
-    func willPull() throws
     /// Resolves every document with conflicting revisions (losing revisions are deleted so
     /// every replica converges) and returns how many documents were resolved.
     func resolveConflicts(prefer: ConflictPreference) throws -> Int

@@ -121,6 +121,68 @@ struct ConflictTests {
         try expectConverged(s)
     }
 
+    /// Edits the seeded recipe here (name), then `between` runs (a relaunch, many saves), then
+    /// a remote edit of the same recipe (name and prepTime) is pulled; returns what
+    /// `.localTrumps` made of it.
+    private func localTrumpsAfter(_ between: (inout DocumentStack) throws -> Void) throws -> JSONObject {
+        var local = try DocumentStack()
+        let remote = try DocumentStack()
+        let id = try seededRecipe(local)
+        try TestSupport.replicate(id.referenceString, from: local.store.documentStore, to: remote.store.documentStore)
+        let lctx = local.context("local")
+        try lctx.existingObject(with: id).setValue(.string("Local soup"), forKey: "name")
+        try lctx.save()
+        try between(&local)
+        let rctx = remote.context("remote")
+        let rr = try rctx.existingObject(with: id)
+        try rr.setValue(.string("Remote soup"), forKey: "name")
+        try rr.setValue(.string("15 min"), forKey: "prepTime")
+        try rctx.save()
+        try TestSupport.replicate(id.referenceString, from: remote.store.documentStore, to: local.store.documentStore)
+        #expect(try local.store.objectsWithConflicts() == [id])
+        let conflict = try #require(try local.store.replicaConflicts().first)
+        let localLeaf = try #require(try local.store.documentStore.leafRevisions(id: id.referenceString)
+            .first { $0.body["name"] == "Local soup" })
+        #expect(conflict.localVersion == RowVersion(localLeaf.rev.description), "the leaf written here is known as local")
+        try local.store.resolveReplicaConflicts(policy: .localTrumps)
+        #expect(try local.store.objectsWithConflicts().isEmpty)
+        return try body(local, id)
+    }
+
+    @Test func localTrumpsHoldsAcrossARelaunch() throws {
+        let merged = try localTrumpsAfter { local in
+            try local.store.documentStore.close()
+            local = try DocumentStack(directory: local.directory)
+        }
+        #expect(merged["name"] == "Local soup")
+        #expect(merged["prepTime"] == "15 min", "a property only the remote changed is kept")
+    }
+
+    @Test func localTrumpsHoldsPastTheInstancesMemoryOfItsOwnWrites() throws {
+        let merged = try localTrumpsAfter { local in
+            // The instance remembers its own writes only up to a limit (65,536, here 16), for
+            // the changes feed; which leaf was written here does not depend on it.
+            local.store.ownRevisionsLimit = 16
+            let ctx = local.context("many saves")
+            for n in 0..<40 {
+                try ctx.insert("RecipeType").setValue(.string("Type \(n)"), forKey: "name")
+                try ctx.save()
+            }
+            #expect(local.store.ownRevisions.count <= 16)
+        }
+        #expect(merged["name"] == "Local soup")
+        #expect(merged["prepTime"] == "15 min")
+    }
+
+    @Test func aRevisionThatArrivedByReplicationIsNotLocal() throws {
+        let local = try DocumentStack(), remote = try DocumentStack()
+        let id = try seededRecipe(remote)
+        try TestSupport.replicate(id.referenceString, from: remote.store.documentStore, to: local.store.documentStore)
+        #expect(try local.store.documentStore.latestLocalRevision(id: id.referenceString) == nil)
+        let written = try remote.store.documentStore.latestLocalRevision(id: id.referenceString)
+        #expect(written == (try remote.store.documentStore.get(id: id.referenceString)?.rev))
+    }
+
     @Test func customResolverDecides() throws {
         let s = try divergedReplicas()
         try s.local.store.resolveReplicaConflicts(policy: .custom { conflict in

@@ -74,6 +74,34 @@ struct RecipesSyncTests {
         }
     }
 
+    @Test("--prefer local keeps this machine's edit made before a relaunch: the store knows which revisions it wrote",
+          arguments: [("from A", "from B"), ("A1", "B1"), ("a: later", "b: earlier"), ("Apfel", "Birne")])
+    func preferLocalAfterARelaunch(texts: (a: String, b: String)) async throws {
+        let directory = try TemporaryDirectory()
+        let remote = directory.file("remote.sqlite")
+        let a = try RecipesStore(url: directory.file("a.sqlite"))
+        try a.container.book.add(RecipeDraft(name: "Pho", overview: "start"))
+        _ = try await a.sync(with: remote).run()
+        do {
+            // This machine edits and quits before syncing.
+            let b = try RecipesStore(url: directory.file("b.sqlite"))
+            _ = try await b.sync(with: remote).run()
+            try b.container.book.edit(try b.container.book.recipe(named: "Pho"), RecipeEdit(overview: texts.b))
+        }
+        try a.container.book.edit(try a.container.book.recipe(named: "Pho"), RecipeEdit(overview: texts.a))
+        _ = try await a.sync(with: remote).run()
+        // Relaunched, it syncs preferring its own edit, whichever revision CouchDB's rule picks.
+        let b = try RecipesStore(url: directory.file("b.sqlite"))
+        let resolving = try await b.sync(with: remote).run(prefer: .local)
+        #expect(resolving.conflictsResolved == 1)
+        _ = try await a.sync(with: remote).run()
+        for store in [a, b] {
+            let book = RecipeBook(context: store.container.newContext())
+            #expect(try book.details(of: try book.recipe(named: "Pho")).overview == texts.b)
+            #expect(try StoreInspection.conflictedDocumentCount(store.documentStore) == 0)
+        }
+    }
+
     @Test("a held lock refuses a second sync; a failed step is reported and cancels the rest")
     func lockAndFailure() async throws {
         let directory = try TemporaryDirectory()
