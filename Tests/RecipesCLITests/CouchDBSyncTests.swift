@@ -24,16 +24,16 @@ struct CouchDBSyncTests {
             #expect(added.status == 0, "\(added)")
             #expect(try await LiveSyncTests.waitForRecipe("Couch Soup", sandbox, b), "B never got the recipe: \(liveA.stdout) \(liveB.stdout)")
             // The recipe can arrive before its image, whose attachment reaches CouchDB in a
-            // request of its own; B edits once the image is there too (editing a recipe whose
-            // image has not arrived yet is refused today).
+            // request of its own: B edits it as soon as it is there, image or not, and shows
+            // the image once that arrives.
+            let edited = try await sandbox.run(["edit", "Couch Soup", "--name", "Couch Leek Soup"] + b)
+            #expect(edited.status == 0, "\(edited)")
             let imaged = try await waitUntil(timeout: 180, interval: .milliseconds(100)) {
-                let shown = try await sandbox.run(["show", "Couch Soup", "--json"] + b)
+                let shown = try await sandbox.run(["show", "Couch Leek Soup", "--json"] + b)
                 let image = (try? shown.json() as? [String: Any])?["image"] as? [String: Any]
                 return shown.status == 0 && image?["bytes"] as? Int == TestFixtures.pngBytes.count
             }
             #expect(imaged, "B never got the recipe's image")
-            let edited = try await sandbox.run(["edit", "Couch Soup", "--name", "Couch Leek Soup"] + b)
-            #expect(edited.status == 0, "\(edited)")
             #expect(try await LiveSyncTests.waitForRecipe("Couch Leek Soup", sandbox, a))
 
             // A document written straight into CouchDB by someone else arrives too.

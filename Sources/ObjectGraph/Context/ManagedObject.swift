@@ -81,6 +81,18 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         baseline = row
     }
 
+    /// Whether the object is not in the store: not inserted here and its row not found, as a
+    /// destination that has not replicated yet (a recipe can arrive before its image), or one
+    /// deleted underneath. Fires the fault of one that is there.
+    func isMissingFromStore() throws -> Bool {
+        do {
+            try fireFault()
+            return false
+        } catch ObjectGraphError.objectNotFound, ObjectGraphError.store(.objectNotFound) {
+            return true
+        }
+    }
+
     func currentAttribute(_ name: String) throws -> AttributeValue {
         if case .attribute(let v)? = pending[name] { return v }
         if entity.attribute(named: name)?.isTransient == true { return transientValues[name] ?? .null }
@@ -220,12 +232,16 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// The binary value of an attribute, or `nil`.
     public func data(_ key: String) throws -> Data? { try value(forKey: key).dataValue }
 
-    /// The destination of a to-one relationship (a fault until accessed), or `nil`.
+    /// The destination of a to-one relationship, or `nil`. A destination the store does not
+    /// hold (it has not replicated yet) reads as `nil` while the reference itself is kept: a
+    /// save leaves it untouched, and once the destination arrives it reads as usual.
     public func object(forKey key: String) throws -> ManagedObject? {
         let ctx = try context()
         return try ctx.performAndWait {
             _ = try relationshipDescription(key, toMany: false)
-            return try currentToOne(key).map { try ctx.object(with: $0) }
+            guard let id = try currentToOne(key) else { return nil }
+            let destination = try ctx.object(with: id)
+            return try destination.isMissingFromStore() ? nil : destination
         }
     }
 

@@ -7,6 +7,8 @@ extension ObjectContext {
     /// Deletes an object, applying delete rules: `cascade` deletes destinations too,
     /// `nullify` removes the object from its destinations' inverses, `deny` refuses while
     /// the relationship is not empty, `noAction` leaves destinations as they are.
+    /// Destinations the store does not hold (not replicated yet) are left alone: there is
+    /// nothing here to cascade to or to nullify.
     /// - Throws: ``ObjectGraphError/deleteDenied(object:relationship:destinations:)``;
     ///   nothing is deleted then.
     public func delete(_ object: ManagedObject) throws {
@@ -17,6 +19,7 @@ extension ObjectContext {
             var seen = Set<ObjectIdentifier>()
             func visit(_ o: ManagedObject) throws {
                 guard !o.deletedFlag, seen.insert(ObjectIdentifier(o)).inserted else { return }
+                if o !== object, try o.isMissingFromStore() { return }
                 closure.append(o)
                 for rel in o.entity.relationships where rel.deleteRule == .cascade {
                     for id in try destinations(o, rel) { try visit(try self.object(with: id)) }
@@ -34,7 +37,9 @@ extension ObjectContext {
                 for rel in o.entity.relationships where rel.deleteRule == .nullify || rel.deleteRule == .cascade {
                     guard let inv = inverse(of: rel) else { continue }
                     for id in try destinations(o, rel) where !ids.contains(id) {
-                        try removeInverse(try self.object(with: id), inv, o.objectID)
+                        let destination = try self.object(with: id)
+                        if try destination.isMissingFromStore() { continue }
+                        try removeInverse(destination, inv, o.objectID)
                     }
                 }
             }

@@ -47,7 +47,8 @@ extension ObjectContext {
         }
     }
 
-    /// Removes `b` from `a.rel` and `a` from `b`'s inverse.
+    /// Removes `b` from `a.rel` and `a` from `b`'s inverse (unless the store does not hold `b`,
+    /// a destination that has not replicated yet: it has no inverse here to update).
     func unlink(_ a: ManagedObject, _ rel: RelationshipDescription, _ b: ManagedObject) throws {
         if rel.isToMany {
             let current = try a.currentToMany(rel.name)
@@ -57,7 +58,7 @@ extension ObjectContext {
             guard try a.currentToOne(rel.name) == b.objectID else { return }
             try a.primitiveSet(rel.name, .toOne(nil))
         }
-        guard let inv = inverse(of: rel) else { return }
+        guard let inv = inverse(of: rel), try !b.isMissingFromStore() else { return }
         try removeInverse(b, inv, a.objectID)
     }
 

@@ -1,0 +1,71 @@
+import DocumentStore
+import Foundation
+import Testing
+@testable import RecipesKit
+import RecipesSyncKit
+import TestSupport
+import DocumentFormat
+import ObjectGraph
+
+/// A sync can bring a recipe before its image (the image's attachment travels in a request of
+/// its own, and a pull can stop between them). The recipe is edited meanwhile, and shows its
+/// image once that arrives.
+@Suite("Recipes sync: a recipe before its image")
+struct PartialReplicationSyncTests {
+    /// Copies document `id` (every leaf, with history and attachments) from `source` to `target`,
+    /// as a replication of that one document would.
+    private static func copy(_ id: String, from source: DocumentStore, to target: DocumentStore) throws {
+        var revisions: [ReplicatedRevision] = []
+        for leaf in try source.leafRevisions(id: id) {
+            var attachments: [String: ReplicatedAttachment] = [:]
+            for (name, info) in leaf.attachments {
+                let data = try #require(try source.attachment(id: id, rev: leaf.rev, name: name)).data
+                attachments[name] = .data(contentType: info.contentType, data: data, revpos: info.revpos)
+            }
+            revisions.append(ReplicatedRevision(id: id, rev: leaf.rev, deleted: leaf.deleted, body: leaf.body,
+                                                history: try source.history(id: id, rev: leaf.rev), attachments: attachments))
+        }
+        try target.insertRevisions(revisions)
+    }
+
+    @Test("a recipe whose image has not arrived is edited; the image shows once it arrives")
+    func editBeforeTheImageArrives() async throws {
+        let directory = try TemporaryDirectory()
+        let a = try RecipesStore(url: directory.file("a.sqlite"))
+        try a.container.book.add(RecipeDraft(name: "Pho", type: "Soup", image: Fixtures.pngBytes))
+        let recipe = try a.container.book.recipe(named: "Pho")
+        let recipeID = recipe.objectID.referenceString
+        let imageID = try #require(try recipe.image?.objectID.referenceString)
+
+        // The remote holds everything but the image, as after a pull cut short.
+        let remoteURL = directory.file("remote.sqlite")
+        do {
+            let remote = try DocumentStore(path: remoteURL.path)
+            var ids: [String] = []
+            try a.documentStore.forEachChange { ids.append($0.id) }
+            for id in ids where id != imageID { try Self.copy(id, from: a.documentStore, to: remote) }
+            try remote.close()
+        }
+        let b = try RecipesStore(url: directory.file("b.sqlite"))
+        let pulled = try await b.sync(with: remoteURL).run()
+        #expect(pulled.succeeded, "\(pulled)")
+        let before = try b.container.book.details(of: try b.container.book.recipe(named: "Pho"))
+        #expect(before.image == nil && before.type == "Soup")
+        try b.container.book.edit(try b.container.book.recipe(named: "Pho"), RecipeEdit(overview: "while the image travels"))
+        let stored = try #require(try b.documentStore.get(id: recipeID))
+        #expect(stored.body["image"] == .string(imageID), "the reference to the image is kept")
+
+        // The image reaches the remote, and the next sync brings it.
+        do {
+            let remote = try DocumentStore(path: remoteURL.path)
+            try Self.copy(imageID, from: a.documentStore, to: remote)
+            try remote.close()
+        }
+        let completed = try await b.sync(with: remoteURL).run()
+        #expect(completed.succeeded, "\(completed)")
+        let book = RecipeBook(context: b.container.newContext())
+        let after = try book.details(of: try book.recipe(named: "Pho"))
+        #expect(after.overview == "while the image travels")
+        #expect(after.image?.bytes == Fixtures.pngBytes.count)
+    }
+}
