@@ -66,9 +66,7 @@ public final class DocumentStore: Sendable {
 
     /// Opens the store at `path`, creating the file and its schema if needed (unless
     /// ``Options/readOnly``).
-    public init(path: String, options: Options = .init()) throws {
-        self.path = path
-        self.options = options
+    public convenience init(path: String, options: Options = .init()) throws {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(options.busyTimeout)
@@ -83,17 +81,50 @@ public final class DocumentStore: Sendable {
                 try Self.createPrivateFile(path)
             }
             try Self.refuseRollbackJournalFile(path)
-            database = try Self.openDatabase(path: path, configuration: configuration)
-            (storeID, creationTime) = try database.read { db in
-                (try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store_id'") ?? "",
-                 try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'created_at'").flatMap { Int64($0) } ?? 0)
-            }
+            try self.init(path: path, options: options, database: try Self.openDatabase(path: path, configuration: configuration))
         } catch let error as DocumentStoreError {
             throw error
         } catch let error as DatabaseError {
             throw DocumentStoreError.sqlite(SQLiteFailure(error, context: "cannot open store at \(path)"))
         } catch {
             throw DocumentStoreError.storage("cannot open store at \(path): \(error)")
+        }
+    }
+
+    /// A store held in memory only: nothing touches the disk, and it is gone when the last
+    /// reference to it is dropped. For an app's unit tests of fetches, indexes and sync, and
+    /// for scratch work: it behaves as a store file does (schema, revisions, indexes, changes
+    /// feed, transactions), on one SQLite connection, so a read waits for a write in progress.
+    /// Its ``path`` is `:memory:`.
+    /// - Throws: ``DocumentStoreError/storage(_:)`` for ``Options/readOnly`` (an empty store
+    ///   that cannot be written is of no use).
+    public static func inMemory(options: Options = .init()) throws -> DocumentStore {
+        guard !options.readOnly else {
+            throw DocumentStoreError.storage("an in-memory store cannot be opened for reading only: it starts empty")
+        }
+        do {
+            var configuration = Configuration()
+            configuration.allowsUnsafeTransactions = true
+            let database = try DatabaseQueue(configuration: configuration)
+            try StoreSchema.migrator().migrate(database)
+            return try DocumentStore(path: ":memory:", options: options, database: database)
+        } catch let error as DocumentStoreError {
+            throw error
+        } catch let error as DatabaseError {
+            throw DocumentStoreError.sqlite(SQLiteFailure(error, context: "cannot make an in-memory store"))
+        } catch {
+            throw DocumentStoreError.storage("cannot make an in-memory store: \(error)")
+        }
+    }
+
+    /// A store over connections already opened and migrated.
+    private init(path: String, options: Options, database: any DatabaseWriter) throws {
+        self.path = path
+        self.options = options
+        self.database = database
+        (storeID, creationTime) = try database.read { db in
+            (try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'store_id'") ?? "",
+             try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'created_at'").flatMap { Int64($0) } ?? 0)
         }
     }
 
