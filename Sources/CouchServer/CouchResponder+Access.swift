@@ -52,7 +52,7 @@ extension CouchResponder {
             identity.user = verified.user
             identity.authenticatedBy = "cookie"
             // Like CouchDB, renew a cookie past half its lifetime so long replications keep going.
-            if Date().timeIntervalSince(verified.issued) > Double(state.cookies.lifetime) / 2 {
+            if state.cookies.isDueForRenewal(issued: verified.issued) {
                 identity.renewedCookie = state.cookies.issue(user: verified.user)
             }
         }

@@ -29,6 +29,9 @@ public struct CouchServerConfiguration: Sendable {
     public var maxEntriesPerRequest: Int
     /// Lifetime of `AuthSession` cookies in seconds.
     public var sessionLifetime: Int
+    /// The wall clock session cookies are dated, renewed and expired by (`Date.init` unless
+    /// set): a test moves it on to see a cookie renewed and expire without waiting minutes.
+    public var sessionClock: @Sendable () -> Date = { Date() }
     /// Longest a `feed=longpoll` request waits, in milliseconds (CouchDB's default is 60000).
     public var maxLongpollTimeout: Int
     /// Browser origins allowed to call the server (CORS), e.g. `http://localhost:8080`, or

@@ -23,7 +23,7 @@ final class ServerState: Sendable {
     init(configuration: CouchServerConfiguration) {
         self.configuration = configuration
         self.registry = DatabaseRegistry(directory: configuration.dataDirectory)
-        self.cookies = SessionCookie(lifetime: configuration.sessionLifetime)
+        self.cookies = SessionCookie(lifetime: configuration.sessionLifetime, clock: configuration.sessionClock)
         self.bodyBudget = RequestBodyBudget(total: configuration.maxBufferedBodyBytes)
         self.hosts = HostAllowList(bind: configuration.host, publicHosts: configuration.publicHosts)
         self.accounts = UserAccounts(registry: registry)

@@ -7,23 +7,42 @@ import HTTPTypes
 struct SessionCookie: Sendable {
     /// Cookie lifetime in seconds (CouchDB's default is 600).
     let lifetime: Int
+    /// The wall clock cookies are dated by (``CouchServerConfiguration/sessionClock``).
+    let clock: @Sendable () -> Date
     private let key: SymmetricKey
 
-    init(lifetime: Int = 600) {
+    init(lifetime: Int = 600, clock: @escaping @Sendable () -> Date = { Date() }) {
         self.lifetime = lifetime
+        self.clock = clock
         self.key = SymmetricKey(size: .bits256)
     }
 
+    /// A fresh cookie value for `user`, issued now.
+    func issue(user: String) -> String {
+        issue(user: user, now: clock())
+    }
+
     /// A fresh cookie value for `user`, issued at `now`.
-    func issue(user: String, now: Date = Date()) -> String {
+    func issue(user: String, now: Date) -> String {
         let issued = String(Int(now.timeIntervalSince1970), radix: 16, uppercase: true)
         let payload = "\(user):\(issued)"
         let signature = signatureHex(payload)
         return Self.base64URL(Data("\(payload):\(signature)".utf8))
     }
 
+    /// The user and issue time of a valid cookie value unexpired now; `nil` otherwise.
+    func verify(_ value: String) -> (user: String, issued: Date)? {
+        verify(value, now: clock())
+    }
+
+    /// Whether a cookie issued at `issued` is past half its lifetime now, and so is renewed
+    /// (as CouchDB does, so long replications keep going).
+    func isDueForRenewal(issued: Date) -> Bool {
+        clock().timeIntervalSince(issued) > Double(lifetime) / 2
+    }
+
     /// The user and issue time of a valid, unexpired cookie value; `nil` otherwise.
-    func verify(_ value: String, now: Date = Date()) -> (user: String, issued: Date)? {
+    func verify(_ value: String, now: Date) -> (user: String, issued: Date)? {
         guard let data = Self.decodeBase64URL(value), let text = String(data: data, encoding: .utf8) else { return nil }
         let pieces = text.split(separator: ":", omittingEmptySubsequences: false)
         guard pieces.count >= 3 else { return nil }
@@ -46,8 +65,8 @@ struct SessionCookie: Sendable {
     /// The cookie is `HttpOnly` (scripts cannot read it) and `SameSite=Lax` (browsers do not
     /// send it with another site's POST), and `Secure` when `secure` is set: the server speaks
     /// plain HTTP, so it marks cookies `Secure` only for requests a TLS proxy forwarded.
-    func header(_ value: String, secure: Bool = false, now: Date = Date()) -> String {
-        let expires = Date(timeInterval: TimeInterval(lifetime), since: now)
+    func header(_ value: String, secure: Bool = false) -> String {
+        let expires = Date(timeInterval: TimeInterval(lifetime), since: clock())
         return "AuthSession=\(value); Version=1; Expires=\(Self.cookieDate(expires)); Max-Age=\(lifetime); Path=/; HttpOnly; SameSite=Lax"
             + (secure ? "; Secure" : "")
     }

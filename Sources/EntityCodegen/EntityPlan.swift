@@ -7,6 +7,9 @@ struct EntityPlan {
     let entity: EntityDescription
     /// The generated type's name.
     let typeName: String
+    /// The generated type's access level (its members' too, but for relationships to a less
+    /// visible type, which take that type's).
+    let access: SwiftAccess
     /// Each attribute with its property name (model order, inherited first).
     let attributes: [(AttributeDescription, String)]
     /// Each relationship with its property name (model order, inherited first).
@@ -35,6 +38,10 @@ struct EntityPlan {
             ModelError(file: model.sourcePath, line: line, element: element, reason: reason)
         }
         let typeName = entity.userInfo[EntityCodeGenerator.swiftNameUserInfoKey] ?? entity.name
+        let accessText = entity.userInfo[EntityCodeGenerator.swiftAccessUserInfoKey] ?? SwiftAccess.public.rawValue
+        guard let access = SwiftAccess(rawValue: accessText) else {
+            throw fail(entity.line, element, "its userInfo \(EntityCodeGenerator.swiftAccessUserInfoKey) is \"\(accessText)\"; use public, package or internal")
+        }
         guard SwiftIdentifier.isIdentifier(typeName) else {
             throw fail(entity.line, element, "\"\(typeName)\" is not a Swift identifier, so it cannot name the generated type; rename the entity (letters, digits and _, not starting with a digit) or give it a userInfo \(EntityCodeGenerator.swiftNameUserInfoKey)")
         }
@@ -77,6 +84,6 @@ struct EntityPlan {
                       element: "relationship \"\(relationship.name)\" of entity \"\(entity.name)\"")
             relationships.append((relationship, name))
         }
-        return EntityPlan(entity: entity, typeName: typeName, attributes: attributes, relationships: relationships)
+        return EntityPlan(entity: entity, typeName: typeName, access: access, attributes: attributes, relationships: relationships)
     }
 }

@@ -51,6 +51,7 @@ public final class Browser: Sendable {
         let alreadyQuit = quitStarted.withLock { $0 }
         if !alreadyQuit {
             Self.killEverything(driver: driver, watchdog: watchdog, profile: profileDirectory, scratch: scratchDirectory)
+            BrowserSlots.shared.give()
         }
     }
 
@@ -71,6 +72,8 @@ public final class Browser: Sendable {
               let chromedriver = BrowserAvailability.chromedriverPath() else {
             throw WebDriverError(code: "driver startup failure", message: "no chromium", command: "launch()")
         }
+        // A slot of the process's few browsers (``BrowserSlots``), given back by quit().
+        await BrowserSlots.shared.take()
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("recipes-browser-\(UUID().uuidString)").path
         let profile = scratch + "/profile"
@@ -106,6 +109,7 @@ public final class Browser: Sendable {
                 session: WebDriverSession(client: started.client, id: id), driver: started.process,
                 watchdog: watchdog!, scratch: scratch, profile: profile)
         } catch {
+            BrowserSlots.shared.give()
             let detail = (try? String(contentsOfFile: log, encoding: .utf8)).map { "\n" + $0.suffix(2000) } ?? ""
             if let driver {
                 killEverything(driver: driver, watchdog: watchdog, profile: profile, scratch: scratch)
@@ -168,6 +172,7 @@ public final class Browser: Sendable {
         for pid in ProcessTable.processIDs(withArgumentContaining: marker) { kill(pid, SIGKILL) }
         watchdog.signalGroup(SIGKILL)
         try? FileManager.default.removeItem(atPath: scratchDirectory)
+        BrowserSlots.shared.give()
     }
 
     /// The ids of the Chromium processes (browser, renderers, GPU and utility processes)

@@ -135,6 +135,10 @@ struct GeneratedEntityTests {
         #expect(try Book.fetch(in: context).count == 4)
         #expect(try Atlas.fetch(in: context).map { try $0.scale } == [1_000_000])
         #expect(try Book(atlas.object).title == "World")
+        let page = try Book.fetch(in: context, sortedBy: [FetchSortDescriptor("title")], limit: 2, offset: 1)
+        #expect(try page.map { try $0.title } == ["B", "C"])
+        #expect(try Book.count(in: context) == 4)
+        #expect(try Book.count(in: context, where: ObjectPredicate(format: "pages >= %d", 20)) == 2)
     }
 
     @Test("a view refuses an object of another entity, naming both")

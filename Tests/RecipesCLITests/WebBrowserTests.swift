@@ -6,7 +6,7 @@ import TestSupport
 /// `recipes web` in a real headless Chromium, driven over WebDriver: what a person does in
 /// the book, with the page's own script running. Skipped where Chromium and chromedriver
 /// are not installed (`apt-get install chromium chromium-driver`).
-@Suite("recipes web in a real browser", .serialized,
+@Suite("recipes web in a real browser",
        .enabled(if: BrowserAvailability.unavailableReason() == nil, "\(BrowserAvailability.unavailableReason() ?? "")"))
 struct WebBrowserTests {
     /// A sandboxed store, `recipes web` over it, and a browser; everything stopped after `body`.

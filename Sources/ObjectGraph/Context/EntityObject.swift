@@ -42,11 +42,22 @@ extension EntityObject {
     }
 
     /// The objects of this entity (sub-entities included) in `context` that match
-    /// `predicate` (all when `nil`), in the order of `sortDescriptors` (store order when empty).
+    /// `predicate` (all when `nil`), in the order of `sortDescriptors` (store order when empty):
+    /// at most `limit` of them (all when `nil`), after skipping the first `offset`, so a list
+    /// is read a page at a time.
     public static func fetch(in context: ObjectContext, where predicate: ObjectPredicate? = nil,
-                             sortedBy sortDescriptors: [FetchSortDescriptor] = []) throws -> [Self] {
-        let request = FetchRequest(entityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors)
+                             sortedBy sortDescriptors: [FetchSortDescriptor] = [],
+                             limit: Int? = nil, offset: Int = 0) throws -> [Self] {
+        var request = FetchRequest(entityName: entityName, predicate: predicate, sortDescriptors: sortDescriptors)
+        request.fetchLimit = limit
+        request.fetchOffset = offset
         return try context.fetch(request).map(Self.init(unchecked:))
+    }
+
+    /// How many objects of this entity (sub-entities included) in `context` match `predicate`
+    /// (all when `nil`), counted by the store without making objects of them.
+    public static func count(in context: ObjectContext, where predicate: ObjectPredicate? = nil) throws -> Int {
+        try context.count(for: FetchRequest(entityName: entityName, predicate: predicate))
     }
 
     /// Deletes the object from its context, applying the model's delete rules; the deletion
