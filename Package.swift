@@ -282,7 +282,7 @@ let package = Package(
         .testTarget(
             name: "DocumentIncrementalStoreTests",
             dependencies: [
-                "TestSupport", "DocumentIncrementalStore", "ObjectGraph", "DocumentFormat", "DocumentStore", "dis-save-child",
+                "TestSupport", "InteropSupport", "DocumentIncrementalStore", "ObjectGraph", "DocumentFormat", "DocumentStore", "dis-save-child",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

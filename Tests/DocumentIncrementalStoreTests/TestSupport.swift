@@ -1,3 +1,4 @@
+import InteropSupport
 import DocumentStore
 import Foundation
 import ObjectGraph
@@ -24,17 +25,7 @@ enum TestSupport {
     /// Copies every leaf of `id` (with its history and attachments) from one store to another,
     /// as a replicator would.
     static func replicate(_ id: String, from source: DocumentStore, to target: DocumentStore) throws {
-        var revisions: [ReplicatedRevision] = []
-        for leaf in try source.leafRevisions(id: id) {
-            var attachments: [String: ReplicatedAttachment] = [:]
-            for (name, info) in leaf.attachments {
-                let data = try #require(try source.attachment(id: id, rev: leaf.rev, name: name)).data
-                attachments[name] = .data(contentType: info.contentType, data: data, revpos: info.revpos)
-            }
-            revisions.append(ReplicatedRevision(id: id, rev: leaf.rev, deleted: leaf.deleted, body: leaf.body,
-                                                history: try source.history(id: id, rev: leaf.rev), attachments: attachments))
-        }
-        try target.insertRevisions(revisions)
+        try DocumentCopy.copy(id, from: source, to: target)
     }
 
     /// A model from entity XML.

@@ -4,6 +4,7 @@ import Testing
 @testable import RecipesKit
 import RecipesSyncKit
 import TestSupport
+import InteropSupport
 import DocumentFormat
 import ObjectGraph
 
@@ -12,22 +13,6 @@ import ObjectGraph
 /// image once that arrives.
 @Suite("Recipes sync: a recipe before its image")
 struct PartialReplicationSyncTests {
-    /// Copies document `id` (every leaf, with history and attachments) from `source` to `target`,
-    /// as a replication of that one document would.
-    private static func copy(_ id: String, from source: DocumentStore, to target: DocumentStore) throws {
-        var revisions: [ReplicatedRevision] = []
-        for leaf in try source.leafRevisions(id: id) {
-            var attachments: [String: ReplicatedAttachment] = [:]
-            for (name, info) in leaf.attachments {
-                let data = try #require(try source.attachment(id: id, rev: leaf.rev, name: name)).data
-                attachments[name] = .data(contentType: info.contentType, data: data, revpos: info.revpos)
-            }
-            revisions.append(ReplicatedRevision(id: id, rev: leaf.rev, deleted: leaf.deleted, body: leaf.body,
-                                                history: try source.history(id: id, rev: leaf.rev), attachments: attachments))
-        }
-        try target.insertRevisions(revisions)
-    }
-
     @Test("a recipe whose image has not arrived is edited; the image shows once it arrives")
     func editBeforeTheImageArrives() async throws {
         let directory = try TemporaryDirectory()
@@ -43,7 +28,7 @@ struct PartialReplicationSyncTests {
             let remote = try DocumentStore(path: remoteURL.path)
             var ids: [String] = []
             try a.documentStore.forEachChange { ids.append($0.id) }
-            for id in ids where id != imageID { try Self.copy(id, from: a.documentStore, to: remote) }
+            for id in ids where id != imageID { try DocumentCopy.copy(id, from: a.documentStore, to: remote) }
             try remote.close()
         }
         let b = try RecipesStore(url: directory.file("b.sqlite"))
@@ -58,7 +43,7 @@ struct PartialReplicationSyncTests {
         // The image reaches the remote, and the next sync brings it.
         do {
             let remote = try DocumentStore(path: remoteURL.path)
-            try Self.copy(imageID, from: a.documentStore, to: remote)
+            try DocumentCopy.copy(imageID, from: a.documentStore, to: remote)
             try remote.close()
         }
         let completed = try await b.sync(with: remoteURL).run()
