@@ -258,14 +258,17 @@ struct ServerReplicationTests {
 
     @Test("A replication to an unreachable host is crashing with error_count > 0 and masked credentials, while the server keeps answering")
     func unreachableTarget() async throws {
-        let port = try TemporaryPort.free()
+        let reserved = try TemporaryPort()  // refused for as long as the test runs
+        let port = reserved.number
         try await withServer(TestServer.start { $0.replicationRetryDelay = .milliseconds(100) }) { server in
             try await Self.seed(server, "src", count: 2)
             let target = "http://admin:s3cret-pw@127.0.0.1:\(port)/gone"
             let put = try await server.client.send(
                 "PUT", "/_replicator/away", json: ["source": "src", "target": .string(target), "continuous": true], headers: server.auth)
             #expect(put.status == 201)
-            #expect(try await waitUntil(timeout: 30) {
+            // Each attempt retries its refused connections with the client's backoff (about 3 s)
+            // before the job crashes: a hang guard, with room for a busy machine.
+            #expect(try await waitUntil(timeout: 120) {
                 let doc = try await Self.schedulerDoc(server, "away")
                 return doc?["state"] == "crashing" && (doc?["error_count"]?.intValue ?? 0) >= 2
             })
@@ -286,6 +289,7 @@ struct ServerReplicationTests {
             #expect(once.status == 500)
             #expect(!String(decoding: once.body, as: UTF8.self).contains("s3cret-pw"))
         }
+        withExtendedLifetime(reserved) {}
     }
 
     /// A server over `directory`, which outlives it.

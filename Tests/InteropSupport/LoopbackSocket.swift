@@ -8,14 +8,16 @@ import Glibc
 enum LoopbackSocket {
     /// Binds a new TCP socket to `address`:`port` (0: a port the system picks); the socket's
     /// descriptor, which the caller closes, and the port it got.
-    static func bind(address: String = "127.0.0.1", port: Int = 0) throws -> (descriptor: Int32, port: Int) {
+    /// With `reuseAddress`, the port of a listener closed a moment ago can be taken again (its
+    /// connections may still be in TIME_WAIT).
+    static func bind(address: String = "127.0.0.1", port: Int = 0, reuseAddress: Bool = false) throws -> (descriptor: Int32, port: Int) {
         guard let requested = UInt16(exactly: port) else { throw SocketError(message: "bad port \(port)") }
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw SocketError(message: "socket() failed: errno \(errno)") }
-        // A test listener may take the port of one closed a moment ago (a proxy opened again
-        // on the address it had), whose connections are still in TIME_WAIT.
-        var reuse: Int32 = 1
-        setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        if reuseAddress {
+            var reuse: Int32 = 1
+            setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        }
         var socketAddress = sockaddr_in()
         socketAddress.sin_family = sa_family_t(AF_INET)
         socketAddress.sin_port = requested.bigEndian

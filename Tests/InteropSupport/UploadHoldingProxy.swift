@@ -36,7 +36,8 @@ public final class UploadHoldingProxy: Sendable {
         guard let upstream = UInt16(exactly: upstreamPort) else { throw SocketError(message: "bad port \(upstreamPort)") }
         self.upstreamPort = upstream
         self.holdAfter = holdAfter
-        let (listener, bound) = try LoopbackSocket.bind(address: address, port: port)
+        // A proxy may be opened again on the address of one closed a moment ago.
+        let (listener, bound) = try LoopbackSocket.bind(address: address, port: port, reuseAddress: true)
         guard listen(listener, 16) == 0 else {
             close(listener)
             throw SocketError(message: "listen: errno \(errno)")

@@ -131,7 +131,8 @@ struct UnreachableCouchDBTests {
     @Test("an unreachable COUCHDB_URL is one error line naming the URL, with its password masked (a 5 s timeout bounds the wait)")
     func unreachableNamesTheURL() async throws {
         // A port nothing listens on: bind one, note it, close it.
-        let port = try TemporaryPort.free()
+        let reserved = try TemporaryPort()  // refused for as long as the test runs
+        let port = reserved.number
         let error = await #expect(throws: LiveCouchDBError.self) {
             try await LiveCouchDB.connect(to: "http://admin:s3cret@127.0.0.1:\(port)", timeout: 5)
         }
@@ -139,5 +140,6 @@ struct UnreachableCouchDBTests {
         #expect(message.contains("http://admin:***@127.0.0.1:\(port)") && !message.contains("s3cret") && !message.contains("\n"), "\(message)")
         #expect(message.contains("unreachable"), "\(message)")
         await #expect(throws: LiveCouchDBError.self) { try await LiveCouchDB.connect(to: "admin:s3cret@127.0.0.1:5984") }
+        withExtendedLifetime(reserved) {}
     }
 }

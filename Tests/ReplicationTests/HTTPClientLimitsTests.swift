@@ -33,7 +33,8 @@ import Logging
     }
 
     @Test func aRefusedConnectionIsRetriedWithTheBackoffThenReportedWithItsCause() async throws {
-        let port = try TemporaryPort.free()
+        let reserved = try TemporaryPort()  // refused for as long as the test runs
+        let port = reserved.number
         var options = CouchClientOptions()
         options.maxRetries = 2
         options.initialBackoff = 0.01
@@ -53,5 +54,6 @@ import Logging
         #expect(retries.map { $0.metadata["delay"]?.description } == ["0.01", "0.02"], "\(retries.map(\.message))")
         #expect(retries.allSatisfy { $0.level == .warning && $0.message.contains("Connection refused") && !$0.message.contains("secret") },
                 "\(retries.map(\.message))")
+        withExtendedLifetime(reserved) {}
     }
 }
