@@ -25,7 +25,7 @@ struct BodyLimitsTests {
                 "Content-Type: application/json", "Transfer-Encoding: chunked", "Connection: close",
             ] + auth))
             try await probe.send(Data("1\r\n \r\n0\r\n\r\n".utf8))
-            return try await probe.readReply(timeout: 10).status == 503
+            return try await probe.readReply().status == 503
         }
         try #require(held, "the first request never took the body budget")
     }
@@ -41,7 +41,7 @@ struct BodyLimitsTests {
             try await connection.sendHead(Self.head("POST", "/db/_bulk_docs", port: port, [
                 "Content-Type: application/json", "Content-Length: \(60 * 1024 * 1024)", "Connection: close",
             ]))
-            let refused = try await connection.readReply(timeout: 10)
+            let refused = try await connection.readReply()
             #expect(refused.status == 401)
             #expect(try refused.json() == AccessModelTests.notAuthorized)
 
@@ -54,7 +54,7 @@ struct BodyLimitsTests {
             try await withUser.sendHead(Self.head("POST", "/db/_bulk_docs", port: port, [
                 "Content-Type: application/json", "Content-Length: \(60 * 1024 * 1024)", "Connection: close",
             ] + server.auth.map { "\($0.key): \($0.value)" }))
-            let tooLarge = try await withUser.readReply(timeout: 10)
+            let tooLarge = try await withUser.readReply()
             #expect(tooLarge.status == 413)
             #expect(try RequestHardeningTests.error(tooLarge) == "too_large")
             try await RequestHardeningTests.expectAlive(server)
@@ -112,8 +112,8 @@ struct BodyLimitsTests {
             // third is not served.
             await #expect(throws: RawHTTPError.self) { _ = try await third.readReply(timeout: 0.3) }
             try await holder.send(document.dropFirst(10))
-            #expect(try await holder.readReply(timeout: 10).status == 201)
-            #expect(try await third.readReply(timeout: 10).status == 201)
+            #expect(try await holder.readReply().status == 201)
+            #expect(try await third.readReply().status == 201)
             let count = try await server.client.send("GET", "/db", headers: server.auth).json().objectValue?["doc_count"]
             #expect(count == 2)
         }
@@ -163,13 +163,13 @@ struct BodyLimitsTests {
             let fits = try RawHTTPConnection(port: port)
             try await fits.sendHead(head)
             try await fits.send(chunked(Data(#"{"docs":[{"_id":"chunked"}]}"#.utf8)))
-            #expect(try await fits.readReply(timeout: 10).status == 201)
+            #expect(try await fits.readReply().status == 201)
 
             // Past the size limit: 413.
             let oversize = try RawHTTPConnection(port: port)
             try await oversize.sendHead(head)
             try await oversize.send(chunked(Data(repeating: 0x20, count: 1500)))
-            let tooLarge = try await oversize.readReply(timeout: 10)
+            let tooLarge = try await oversize.readReply()
             #expect(tooLarge.status == 413)
 
             // While a declared body holds 800 of the 1000 bytes, a 500-byte chunked one gets 503 without waiting.
@@ -182,7 +182,7 @@ struct BodyLimitsTests {
             let refused = try RawHTTPConnection(port: port)
             try await refused.sendHead(head)
             try await refused.send(chunked(Data(repeating: 0x20, count: 500)))
-            let unavailable = try await refused.readReply(timeout: 5)
+            let unavailable = try await refused.readReply()
             #expect(unavailable.status == 503)
             #expect(try RequestHardeningTests.error(unavailable) == "service_unavailable")
             try await RequestHardeningTests.expectAlive(server)

@@ -63,8 +63,9 @@ final class RawHTTPConnection: Sendable {
     }
 
     /// Reads one reply (head and a `Content-Length` body); `RawHTTPError.timedOut` when none
-    /// is complete within `timeout` seconds.
-    func readReply(timeout: Double = 30) async throws -> HTTPReply {
+    /// is complete within `timeout` seconds (by default a minute: a hang guard, with room for
+    /// a machine busy with the whole suite and more).
+    func readReply(timeout: Double = 60) async throws -> HTTPReply {
         try await Self.offPool { [descriptor] in
             let deadline = Date().addingTimeInterval(timeout)
             var received = Data()

@@ -122,12 +122,12 @@ struct ServeRegressionTests {
             "POST /case7/_all_docs HTTP/1.1", "Host: 127.0.0.1:\(port)", "Content-Type: application/json",
             "Content-Length: \(keys.count)",
         ])
-        let early = try await connection.readReply(timeout: 10)
+        let early = try await connection.readReply()
         #expect(early.status == 401)
         #expect(try Self.couchError(early) == "unauthorized")
         try await connection.send(keys)
         try await connection.sendHead(["GET / HTTP/1.1", "Host: 127.0.0.1:\(port)", "Connection: close"])
-        #expect(try await connection.readReply(timeout: 10).status == 200)
+        #expect(try await connection.readReply().status == 200)
         // Sent whole, it is refused the same way.
         let whole = try await client.send("POST", "/case7/_all_docs", headers: ["Content-Type": "application/json"], body: keys)
         #expect(whole.status == 401)
@@ -160,7 +160,7 @@ struct ServeRegressionTests {
             let connection = try RawHTTPConnection(port: port)
             try await connection.sendHead(["GET /case8/_all_docs HTTP/1.1", "Host: \(host)", "Connection: close"]
                 + auth.map { "\($0.key): \($0.value)" })
-            let reply = try await connection.readReply(timeout: 10)
+            let reply = try await connection.readReply()
             #expect(reply.status == 400, "\(host)")
             #expect(try Self.couchError(reply, "\(host)") == "bad_request", "\(host)")
         }

@@ -39,7 +39,7 @@ struct ServeShutdownTests {
         // Hang guard: a server still there after 60 s is killed, and the test fails.
         let termination = try await served.process.child.stop(SIGTERM, grace: .seconds(60))
         #expect(termination == .exited(0), "\(termination)")
-        for connection in stalled { #expect(try await connection.waitForClose(timeout: 5)) }
+        for connection in stalled { #expect(try await connection.waitForClose(timeout: 60)) }
     }
 
     @Test("A request body that stops coming is dropped after --idle-timeout; the server keeps serving")

@@ -78,7 +78,7 @@ struct ServerReplicationTests {
             #expect(reply.status == 200)
             let localID = try #require(try reply.json().objectValue?["_local_id"]?.stringValue)
             #expect(localID.hasSuffix("+continuous+create_target"))
-            #expect(try await waitUntil(timeout: 20) { try await Self.count(server, "tgt") == 2 })
+            #expect(try await waitUntil(timeout: 60) { try await Self.count(server, "tgt") == 2 })
 
             // A longpoll feed on the target, opened before the write, answers with the
             // replicated document.
@@ -93,9 +93,9 @@ struct ServerReplicationTests {
             // A hang guard: the feed's own timeout is ten minutes, so only the change ends it.
             let changes = try await withTimeout(120) { try await feed.value }
             #expect(try changes.json().objectValue?["results"]?.arrayValue?.contains { $0.objectValue?["id"] == "late" } == true)
-            #expect(try await waitUntil(timeout: 20) { try await Self.count(server, "tgt") == 3 })
+            #expect(try await waitUntil(timeout: 60) { try await Self.count(server, "tgt") == 3 })
             // The task counts a batch once it has committed it, just after the target shows it.
-            #expect(try await waitUntil(timeout: 10) {
+            #expect(try await waitUntil(timeout: 60) {
                 try await Self.get(server, "/_active_tasks").arrayValue?.first?.objectValue?["docs_written"] == 3
             })
 
@@ -112,7 +112,7 @@ struct ServerReplicationTests {
             #expect(try await Self.replicate(server, body).json().objectValue?["_local_id"] == .string(localID))
             let cancel = try await Self.replicate(server, ["replication_id": .string(localID), "cancel": true])
             #expect(cancel.status == 200)
-            #expect(try await waitUntil(timeout: 10) { try await Self.get(server, "/_active_tasks") == [] })
+            #expect(try await waitUntil(timeout: 60) { try await Self.get(server, "/_active_tasks") == [] })
             let twice = try await Self.replicate(server, ["source": "src", "target": "tgt", "create_target": true, "continuous": true, "cancel": true])
             #expect(twice.status == 404)
             #expect(try twice.json() == ["error": "not_found", "reason": "missing"])
@@ -128,8 +128,8 @@ struct ServerReplicationTests {
                 headers: server.auth)
             #expect(put.status == 201)
             let rev = try #require(try put.json().objectValue?["rev"]?.stringValue)
-            #expect(try await waitUntil(timeout: 20) { try await Self.count(server, "tgt") == 3 })
-            #expect(try await waitUntil(timeout: 10) { try await Self.schedulerDoc(server, "job1")?["state"] == "running" })
+            #expect(try await waitUntil(timeout: 60) { try await Self.count(server, "tgt") == 3 })
+            #expect(try await waitUntil(timeout: 60) { try await Self.schedulerDoc(server, "job1")?["state"] == "running" })
             let doc = try #require(try await Self.schedulerDoc(server, "job1"))
             #expect(doc["database"] == "_replicator")
             #expect(doc["doc_id"] == "job1")
@@ -144,7 +144,7 @@ struct ServerReplicationTests {
             // A document that is not a replication is kept, and its job reported failed.
             let broken = try await server.client.send("PUT", "/_replicator/broken", json: ["source": "src"], headers: server.auth)
             #expect(broken.status == 201)
-            #expect(try await waitUntil(timeout: 10) { try await Self.schedulerDoc(server, "broken")?["state"] == "failed" })
+            #expect(try await waitUntil(timeout: 60) { try await Self.schedulerDoc(server, "broken")?["state"] == "failed" })
             let failed = try #require(try await Self.schedulerDoc(server, "broken"))
             #expect(failed["info"]?.objectValue?["error"] == "Missing required field: target")
             #expect(failed["id"] == .null)
@@ -152,7 +152,7 @@ struct ServerReplicationTests {
             #expect(try await server.client.send("DELETE", "/_replicator/broken?rev=\(brokenRev)", headers: server.auth).status == 200)
 
             #expect(try await server.client.send("DELETE", "/_replicator/job1?rev=\(rev)", headers: server.auth).status == 200)
-            #expect(try await waitUntil(timeout: 10) {
+            #expect(try await waitUntil(timeout: 60) {
                 try await Self.get(server, "/_scheduler/docs").objectValue?["total_rows"] == 0
             })
             #expect(try await Self.get(server, "/_scheduler/jobs").objectValue?["total_rows"] == 0)
@@ -171,7 +171,7 @@ struct ServerReplicationTests {
                 "PUT", "/_replicator/shape", json: ["source": "src", "target": "tgt", "continuous": true, "create_target": true],
                 headers: server.auth)
             _ = try await Self.replicate(server, ["source": "src", "target": "tgt2", "continuous": true, "create_target": true])
-            #expect(try await waitUntil(timeout: 20) {
+            #expect(try await waitUntil(timeout: 60) {
                 try await Self.get(server, "/_active_tasks").arrayValue?.count == 2
             })
             let task = try #require(try await Self.get(server, "/_active_tasks").arrayValue?.first?.objectValue)
@@ -329,8 +329,8 @@ struct ServerReplicationTests {
                 "PUT", "/_replicator/resume", json: ["source": "src", "target": "tgt", "continuous": true, "create_target": true],
                 headers: auth)
             #expect(put.status == 201)
-            #expect(try await waitUntil(timeout: 20) { try await count(firstClient) == 20 })
-            #expect(try await waitUntil(timeout: 10) { try await docsRead(firstClient) == 20 })
+            #expect(try await waitUntil(timeout: 60) { try await count(firstClient) == 20 })
+            #expect(try await waitUntil(timeout: 60) { try await docsRead(firstClient) == 20 })
         }
         await first.stop()
 
@@ -338,8 +338,8 @@ struct ServerReplicationTests {
         do {
             let docs = (20..<23).map { JSONValue.object(["_id": .string("d\($0)")]) }
             #expect(try await secondClient.send("POST", "/src/_bulk_docs", json: ["docs": .array(docs)], headers: auth).status == 201)
-            #expect(try await waitUntil(timeout: 20) { try await count(secondClient) == 23 })
-            #expect(try await waitUntil(timeout: 10) { try await docsRead(secondClient) == 3 })
+            #expect(try await waitUntil(timeout: 60) { try await count(secondClient) == 23 })
+            #expect(try await waitUntil(timeout: 60) { try await docsRead(secondClient) == 3 })
             let read = try await docsRead(secondClient) ?? -1
             #expect(read < 20, "the resumed job read \(read) documents")
         }

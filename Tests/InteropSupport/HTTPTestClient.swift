@@ -45,7 +45,7 @@ public struct HTTPTestClient: Sendable {
     }
 
     /// A client of the server at `base` (scheme, host and port; any path is dropped).
-    public init(base: URL, timeout: TimeInterval = 30) {
+    public init(base: URL, timeout: TimeInterval = 60) {
         var components = URLComponents(url: base, resolvingAgainstBaseURL: false) ?? URLComponents()
         components.user = nil
         components.password = nil

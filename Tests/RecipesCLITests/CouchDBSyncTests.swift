@@ -40,7 +40,7 @@ struct CouchDBSyncTests {
             let status = try #require(try await sandbox.run(["status", "--json"] + a).json() as? [String: Any])
             for live in [liveA, liveB] {
                 live.signal(SIGINT)
-                #expect(await live.waitForExit(timeout: 10), "the live sync did not stop on SIGINT")
+                #expect(await live.waitForExit(timeout: 60), "the live sync did not stop on SIGINT")
                 let result = try await live.finish()
                 #expect(result.status == 130, "\(result)")
             }

@@ -41,7 +41,7 @@ struct ListWatchStoreFileTests {
             #expect(truncate(path, 0) == 0)
         }
         #expect(await watcher.waitForExit(timeout: 60), "the watch did not notice its store was \(mishap)")
-        let result = try await watcher.finish(timeout: 5)
+        let result = try await watcher.finish(timeout: 60)
         #expect(result.status == 1, "\(result)")
         let said: String = switch mishap {
         case .deleted, .mainFileDeleted: "was deleted while it was open"
@@ -77,7 +77,7 @@ struct ListWatchStoreFileTests {
         let live = try await LiveSyncTests.startLive(sandbox, machine)
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         #expect(await live.waitForExit(timeout: 60), "the live sync did not notice its store was deleted")
-        let result = try await live.finish(timeout: 5)
+        let result = try await live.finish(timeout: 60)
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.contains("recipes: the store \(path) was deleted while it was open"), "\(result.stderr)")
     }
