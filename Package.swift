@@ -262,9 +262,12 @@ let package = Package(
         // Generic helpers every test target shares, free of the package's own modules: one
         // temporary directory, waiting for events with a deadline, scopes that await a
         // server's stop.
+        // Raises the test process's soft limit of open files to its hard limit (a C constructor).
+        .target(name: "CTestProcessLimits", path: "Tests/CTestProcessLimits"),
         .target(
             name: "TestSupport",
             dependencies: [
+                "CTestProcessLimits",
                 .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],

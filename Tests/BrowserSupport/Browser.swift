@@ -361,7 +361,8 @@ public final class Browser: Sendable {
             let process = try await ChildProcess.start(
                 chromedriver, ["--port=\(port)"], standardOutput: log, standardError: log, ownProcessGroup: true)
             let client = WebDriverClient(port: port)
-            let deadline = ContinuousClock.now + .seconds(15)
+            // A hang guard: a busy machine can take long to start chromedriver.
+            let deadline = ContinuousClock.now + .seconds(60)
             while ContinuousClock.now < deadline {
                 if let status = try? await client.send("GET", "/status", command: "launch() status", timeout: 1),
                    status["ready"]?.boolValue == true {
@@ -372,7 +373,7 @@ public final class Browser: Sendable {
             }
             if process.isRunning {
                 process.signalGroup(SIGKILL)
-                lastFailure = "chromedriver on port \(port) was not ready within 15 seconds"
+                lastFailure = "chromedriver on port \(port) was not ready within 60 seconds"
                 break
             }
             // Exited: most likely another process took the port in between; try another.

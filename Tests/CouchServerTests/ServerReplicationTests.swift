@@ -129,7 +129,12 @@ struct ServerReplicationTests {
             #expect(put.status == 201)
             let rev = try #require(try put.json().objectValue?["rev"]?.stringValue)
             #expect(try await waitUntil(timeout: 60) { try await Self.count(server, "tgt") == 3 })
-            #expect(try await waitUntil(timeout: 60) { try await Self.schedulerDoc(server, "job1")?["state"] == "running" })
+            // The job counts a batch once it has committed it, just after the target shows it:
+            // the count is an event to wait for, not a state the target's count implies.
+            #expect(try await waitUntil(timeout: 60) {
+                let doc = try await Self.schedulerDoc(server, "job1")
+                return doc?["state"] == "running" && doc?["info"]?.objectValue?["docs_written"] == 3
+            })
             let doc = try #require(try await Self.schedulerDoc(server, "job1"))
             #expect(doc["database"] == "_replicator")
             #expect(doc["doc_id"] == "job1")

@@ -270,7 +270,7 @@ struct WebServerTests {
         let path = sandbox.path("book.sqlite")
         let server = try await WebServerProcess(in: sandbox, arguments: ["--store", path, "--no-samples"])
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-        #expect(await server.process.waitForExit(timeout: 30), "the server did not notice its store was deleted")
+        #expect(await server.process.waitForExit(timeout: 120), "the server did not notice its store was deleted")
         let result = try await server.process.finish(timeout: 60)
         #expect(result.status == 1 && result.stderr.contains("recipes: the store \(path) was deleted while it was open"), "\(result)")
     }

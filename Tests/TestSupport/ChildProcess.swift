@@ -1,4 +1,6 @@
 public import Foundation
+// Linked for its constructor: the test process may open as many files as its hard limit allows.
+internal import CTestProcessLimits
 import Subprocess
 import Synchronization
 #if canImport(System)
