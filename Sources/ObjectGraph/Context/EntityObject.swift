@@ -14,9 +14,17 @@ public protocol EntityObject: Hashable {
     /// Views `object` without checking its entity (for objects known to be of this entity,
     /// such as the destinations of a relationship).
     init(unchecked object: ManagedObject)
+    /// The model name of each stored property a key path of this type reads (`\Recipe.name`
+    /// → `"name"`, `\Recipe.type` → `"type"`): how typed predicates and sort descriptors
+    /// become the store's queries. The generated types list every attribute and
+    /// relationship.
+    static var propertyKeys: [PartialKeyPath<Self>: String] { get }
 }
 
 extension EntityObject {
+    /// No key path names a property (hand-written views that are not queried by key path).
+    public static var propertyKeys: [PartialKeyPath<Self>: String] { [:] }
+
     /// Views `object`, which must be of this entity or one of its sub-entities.
     /// - Throws: ``ObjectGraphError/wrongEntity(expected:got:)`` for an object of another entity.
     public init(_ object: ManagedObject) throws(ObjectGraphError) {
