@@ -2,8 +2,9 @@ public import Foundation
 public import ManagedModel
 
 /// Writes one Swift type per entity of a model's current version: a struct conforming to
-/// `EntityObject` (ObjectGraph) with a typed property (and a `set…` method) per attribute,
-/// typed relationships, and documentation taken from the model.
+/// `EntityObject` (ObjectGraph) with a plain, non-throwing property per attribute and
+/// relationship (`var name: String`, `var type: RecipeType?`, `var ingredients: Set<Ingredient>`),
+/// a table of their key paths for typed queries, and documentation taken from the model.
 ///
 /// Three `<userInfo>` entries of the model steer it:
 /// - ``descriptionUserInfoKey`` (`description`), on an entity, attribute or relationship: the
@@ -29,7 +30,7 @@ public struct EntityCodeGenerator {
     public static let swiftAccessUserInfoKey = "swiftAccess"
 
     /// Member names every generated type has (from `EntityObject` (ObjectGraph) and `Hashable`).
-    static let reservedMembers: Set<String> = ["entityName", "object", "objectID", "insert", "fetch", "delete", "hash", "hashValue"]
+    static let reservedMembers: Set<String> = ["entityName", "object", "objectID", "insert", "fetch", "count", "delete", "hash", "hashValue", "propertyKeys"]
     /// Type names the generated code refers to, which an entity type may not shadow.
     static let reservedTypes: Set<String> = [
         "String", "Int16", "Int32", "Int64", "Double", "Float", "Decimal", "Bool", "Date", "Data", "UUID", "URL",
@@ -122,6 +123,18 @@ public struct EntityCodeGenerator {
         out.line("    \(access) init(unchecked object: ManagedObject) {")
         out.line("        self.object = object")
         out.line("    }")
+        let keyed = plan.attributes.map { ($0.1, $0.0.name) } + plan.relationships.map { ($0.1, $0.0.name) }
+        out.line()
+        out.line("    /// The model name behind each property's key path, for typed predicates and sorts.")
+        out.line("    \(access) static var propertyKeys: [PartialKeyPath<\(plan.typeName)>: String] {")
+        if keyed.isEmpty {
+            out.line("        [:]")
+        } else {
+            out.line("        [")
+            for (name, key) in keyed { out.line("            \\.\(SwiftIdentifier.escaped(name)): \"\(key)\",") }
+            out.line("        ]")
+        }
+        out.line("    }")
         if !plan.attributes.isEmpty {
             out.line()
             out.line("    // MARK: Attributes")
@@ -150,19 +163,16 @@ public struct EntityCodeGenerator {
         if !attribute.defaultValue.isNull { facts += ", default \(attribute.defaultValue)" }
         if attribute.isTransient { facts += ", transient (never saved)" }
         if attribute.isEncrypted { facts += ", encrypted in the store" }
+        if !attribute.isOptional { facts += "; reads as `\(type).unsetValue` until set" }
         out.doc(attribute.userInfo[Self.descriptionUserInfoKey], facts + ".", indent: 4)
         if attribute.isOptional {
             out.line("    \(access) var \(property): \(type)? {")
-            out.line("        get throws { try object.value(forKey: \"\(key)\", as: \(type).self) }")
+            out.line("        get { object.attributeValue(\"\(key)\", as: \(type).self) }")
         } else {
             out.line("    \(access) var \(property): \(type) {")
-            out.line("        get throws { try object.requiredValue(forKey: \"\(key)\", as: \(type).self) }")
+            out.line("        get { object.requiredAttributeValue(\"\(key)\", as: \(type).self) }")
         }
-        out.line("    }")
-        out.line()
-        out.line("    /// Sets ``\(name)``\(attribute.isOptional ? "; `nil` clears it" : "").")
-        out.line("    \(access) func \(SwiftIdentifier.prefixed("set", name))(_ value: \(type)\(attribute.isOptional ? "?" : "")) throws {")
-        out.line("        try object.setTypedValue(value, forKey: \"\(key)\")")
+        out.line("        nonmutating set { object.setAttributeValue(newValue, \"\(key)\") }")
         out.line("    }")
     }
 
@@ -173,25 +183,12 @@ public struct EntityCodeGenerator {
         let inverse = relationship.inverseName.map { "; inverse `\($0)`, kept up to date" } ?? "; no inverse"
         let follows = relationship.inverseName.map { "; the inverse `\($0)` follows" } ?? ""
         if relationship.isToOne {
-            let facts = "To-one relationship `\(key)` to ``\(destination)``, \(relationship.isOptional ? "optional" : "required")\(inverse)."
+            var facts = "To-one relationship `\(key)` to ``\(destination)``, \(relationship.isOptional ? "optional" : "required")\(inverse)."
+            facts += " `nil` while unset, or while the destination has not replicated yet (the reference is kept)."
             out.doc(relationship.userInfo[Self.descriptionUserInfoKey], facts, indent: 4)
-            if relationship.isOptional {
-                out.line("    \(access) var \(property): \(destination)? {")
-                out.line("        get throws { try object.object(forKey: \"\(key)\").map(\(destination).init(unchecked:)) }")
-            } else {
-                out.line("    \(access) var \(property): \(destination) {")
-                out.line("        get throws {")
-                out.line("            guard let destination = try object.object(forKey: \"\(key)\") else {")
-                out.line("                throw ObjectGraphError.missingValue(entity: \(destination).entityName, key: \"\(key)\")")
-                out.line("            }")
-                out.line("            return \(destination)(unchecked: destination)")
-                out.line("        }")
-            }
-            out.line("    }")
-            out.line()
-            out.line("    /// Sets ``\(name)``\(relationship.isOptional ? "; `nil` clears it" : "")\(follows).")
-            out.line("    \(access) func \(SwiftIdentifier.prefixed("set", name))(_ value: \(destination)\(relationship.isOptional ? "?" : "")) throws {")
-            out.line("        try object.setObject(value\(relationship.isOptional ? "?" : "").object, forKey: \"\(key)\")")
+            out.line("    \(access) var \(property): \(destination)? {")
+            out.line("        get { object.destination(\"\(key)\").map(\(destination).init(unchecked:)) }")
+            out.line("        nonmutating set { object.setDestination(newValue?.object, \"\(key)\") }")
             out.line("    }")
         } else {
             let kind = relationship.isOrdered ? "ordered" : "unordered"
@@ -199,21 +196,22 @@ public struct EntityCodeGenerator {
             out.doc(relationship.userInfo[Self.descriptionUserInfoKey], facts, indent: 4)
             if relationship.isOrdered {
                 out.line("    \(access) var \(property): [\(destination)] {")
-                out.line("        get throws { try object.objects(forKey: \"\(key)\").map(\(destination).init(unchecked:)) }")
+                out.line("        get { object.destinations(\"\(key)\").map(\(destination).init(unchecked:)) }")
             } else {
                 out.line("    \(access) var \(property): Set<\(destination)> {")
-                out.line("        get throws { Set(try object.objects(forKey: \"\(key)\").map(\(destination).init(unchecked:))) }")
+                out.line("        get { Set(object.destinations(\"\(key)\").map(\(destination).init(unchecked:))) }")
             }
+            out.line("        nonmutating set { object.setDestinations(newValue.map(\\.object), \"\(key)\") }")
             out.line("    }")
             out.line()
             out.line("    /// Adds `value` to ``\(name)``\(relationship.isOrdered ? " at the end" : "")\(follows).")
-            out.line("    \(access) func \(SwiftIdentifier.prefixed("addTo", name))(_ value: \(destination)) throws {")
-            out.line("        try object.addObject(value.object, toKey: \"\(key)\")")
+            out.line("    \(access) func \(SwiftIdentifier.prefixed("addTo", name))(_ value: \(destination)) {")
+            out.line("        object.addDestination(value.object, \"\(key)\")")
             out.line("    }")
             out.line()
             out.line("    /// Removes `value` from ``\(name)``\(follows).")
-            out.line("    \(access) func \(SwiftIdentifier.prefixed("removeFrom", name))(_ value: \(destination)) throws {")
-            out.line("        try object.removeObject(value.object, fromKey: \"\(key)\")")
+            out.line("    \(access) func \(SwiftIdentifier.prefixed("removeFrom", name))(_ value: \(destination)) {")
+            out.line("        object.removeDestination(value.object, \"\(key)\")")
             out.line("    }")
         }
     }

@@ -70,7 +70,7 @@ struct EntityPlan {
         var attributes: [(AttributeDescription, String)] = []
         for attribute in entity.attributes {
             let name = attribute.userInfo[EntityCodeGenerator.swiftNameUserInfoKey] ?? attribute.name
-            try claim([name, SwiftIdentifier.prefixed("set", name)], for: name, line: attribute.line,
+            try claim([name], for: name, line: attribute.line,
                       element: "attribute \"\(attribute.name)\" of entity \"\(entity.name)\"")
             attributes.append((attribute, name))
         }
@@ -79,7 +79,7 @@ struct EntityPlan {
             let name = relationship.userInfo[EntityCodeGenerator.swiftNameUserInfoKey] ?? relationship.name
             let accessors = relationship.isToMany
                 ? [name, SwiftIdentifier.prefixed("addTo", name), SwiftIdentifier.prefixed("removeFrom", name)]
-                : [name, SwiftIdentifier.prefixed("set", name)]
+                : [name]
             try claim(accessors, for: name, line: relationship.line,
                       element: "relationship \"\(relationship.name)\" of entity \"\(entity.name)\"")
             relationships.append((relationship, name))

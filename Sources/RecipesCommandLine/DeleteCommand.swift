@@ -15,7 +15,7 @@ struct DeleteCommand: AsyncParsableCommand {
             let session = try await Session.open(global)
             let book = session.book
             let target = try book.recipe(named: recipe)
-            let name = try target.name
+            let name = target.name
             let id = target.documentID
             try book.delete(target)
             Terminal.print("deleted \(name) (\(id))")

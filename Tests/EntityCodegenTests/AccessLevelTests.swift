@@ -35,7 +35,7 @@ struct AccessLevelTests {
         #expect(source.contains("    package var notes: Set<Note> {"))
         #expect(source.contains("    internal var cover: Cover? {"))
         #expect(source.contains("    package var folder: Folder? {"), "Note's own members are package")
-        #expect(source.contains("    internal func setPicture(_ value: Data?) throws {"))
+        #expect(source.contains("    internal static var propertyKeys: [PartialKeyPath<Cover>: String] {"))
         #expect(source.contains("public import ObjectGraph"))
     }
 

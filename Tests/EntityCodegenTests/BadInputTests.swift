@@ -25,8 +25,8 @@ struct BadInputTests {
             """)
         let source = try EntityCodeGenerator.load(modelAt: model.url).generate()
         #expect(source.contains("public var `class`: String? {"))
-        #expect(source.contains("try object.value(forKey: \"class\", as: String.self)"))
-        #expect(source.contains("public func setClass(_ value: String?) throws {"))
+        #expect(source.contains("get { object.attributeValue(\"class\", as: String.self) }"))
+        #expect(source.contains("\\.`class`: \"class\","))
     }
 
     @Test("an attribute name that is no identifier fails with the entity and its line")
@@ -78,17 +78,18 @@ struct BadInputTests {
         #expect(error.reason.contains("\"object\""))
     }
 
-    @Test("a property clashing with another property's generated setter is refused")
-    func clashWithSetter() throws {
+    @Test("a property clashing with a to-many relationship's generated adder is refused")
+    func clashWithAdder() throws {
         let model = try TemporaryModel(entities: """
             <entity name="Note">
-                <attribute name="title" optional="YES" attributeType="String"/>
-                <attribute name="setTitle" optional="YES" attributeType="String"/>
+                <attribute name="addToTags" optional="YES" attributeType="String"/>
+                <relationship name="tags" optional="YES" toMany="YES" destinationEntity="Note"/>
             </entity>
             """)
         let error = try Self.failure(model)
         #expect(error.line == 5)
-        #expect(error.reason.contains("\"setTitle\"") && error.reason.contains("\"title\""))
+        #expect(error.element == "relationship \"tags\" of entity \"Note\"")
+        #expect(error.reason.contains("\"addToTags\""))
     }
 
     @Test("a name that cannot be a member even in backticks is refused")
@@ -110,8 +111,9 @@ struct BadInputTests {
             """)
         let source = try EntityCodeGenerator.load(modelAt: model.url).generate()
         #expect(source.contains("public var target: String? {"))
-        #expect(source.contains("try object.value(forKey: \"object\", as: String.self)"))
-        #expect(source.contains("public func setTarget(_ value: String?) throws {"))
+        #expect(source.contains("get { object.attributeValue(\"object\", as: String.self) }"))
+        #expect(source.contains("nonmutating set { object.setAttributeValue(newValue, \"object\") }"))
+        #expect(source.contains("\\.target: \"object\","))
     }
 
     @Test("several versions without .xccurrentversion fail naming the file to add")

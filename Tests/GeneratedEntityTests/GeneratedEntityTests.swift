@@ -19,20 +19,20 @@ struct GeneratedEntityTests {
         let book = try Book.insert(into: context)
         let id = UUID()
         let published = Date(timeIntervalSinceReferenceDate: 700_000_000)
-        try book.setTitle("Dune")
-        try book.setPages(412)
-        try book.setEdition(3)
-        try book.setIsbn(9_780_441_013_593)
-        try book.setRating(4.5)
-        try book.setWeight(0.75)
-        try book.setPrice(Decimal(string: "9.99")!)
-        try book.setIsRead(true)
-        try book.setPublished(published)
-        try book.setCover(Data([0x89, 0x50]))
-        try book.setExtras(Data([1, 2, 3]))
-        try book.setUuid(id)
-        try book.setLink(URL(string: "https://example.org/dune")!)
-        try book.setDefault("hardcover")
+        book.title = "Dune"
+        book.pages = 412
+        book.edition = 3
+        book.isbn = 9_780_441_013_593
+        book.rating = 4.5
+        book.weight = 0.75
+        book.price = Decimal(string: "9.99")!
+        book.isRead = true
+        book.published = published
+        book.cover = Data([0x89, 0x50])
+        book.extras = Data([1, 2, 3])
+        book.uuid = id
+        book.link = URL(string: "https://example.org/dune")!
+        book.default = "hardcover"
         try context.save()
 
         let again = try #require(try Book.fetch(in: context, where: ObjectPredicate(format: "title == %@", "Dune")).first)
@@ -52,17 +52,21 @@ struct GeneratedEntityTests {
         #expect(try again.default == "hardcover")
     }
 
-    @Test("optional attributes read nil until set and clear with nil; required ones start from the model's default")
+    @Test("optional attributes read nil until set and clear with nil; required ones start from the model's default, or read empty until set and fail the save naming the property")
     func optionality() throws {
         let context = try Self.context()
         let book = try Book.insert(into: context)
         #expect(try book.edition == nil)
         #expect(try book.pages == 0)
         #expect(try book.isRead == false)
-        try book.setEdition(2)
-        try book.setEdition(nil)
+        book.edition = 2
+        book.edition = nil
         #expect(try book.edition == nil)
-        #expect(throws: ObjectGraphError.self) { try book.title }
+        #expect(book.title == "")
+        let failure = #expect(throws: ObjectGraphError.self) { try context.save() }
+        guard case .validation(let failures)? = failure else { Issue.record("not a validation error: \(String(describing: failure))"); return }
+        #expect(failures.map(\.key).contains("title"))
+        #expect(failures.allSatisfy { $0.objectID.entityName == "Book" })
     }
 
     @Test("to-one relationships keep their inverses, to-one and to-many")
@@ -70,22 +74,26 @@ struct GeneratedEntityTests {
         let context = try Self.context()
         let first = try Book.insert(into: context)
         let second = try Book.insert(into: context)
-        try first.setSequel(second)
+        first.sequel = second
         #expect(try second.prequel == first)
-        try first.setSequel(nil)
+        first.sequel = nil
         #expect(try second.prequel == nil)
 
         let loan = try Loan.insert(into: context)
-        try loan.setBook(first)
+        loan.book = first
         #expect(try first.loans == [loan])
         #expect(try loan.book == first)
     }
 
-    @Test("a required to-one relationship without a destination throws on read")
+    @Test("a required to-one relationship without a destination reads nil and fails the save naming it")
     func requiredToOne() throws {
         let context = try Self.context()
         let loan = try Loan.insert(into: context)
-        #expect(throws: ObjectGraphError.self) { try loan.book }
+        loan.borrower = "Ann"
+        #expect(loan.book == nil)
+        let failure = #expect(throws: ObjectGraphError.self) { try context.save() }
+        guard case .validation(let failures)? = failure else { Issue.record("not a validation error: \(String(describing: failure))"); return }
+        #expect(failures.map { "\($0.objectID.entityName).\($0.key)" } == ["Loan.book"])
     }
 
     @Test("unordered to-many: add and remove keep the many-to-many inverse")
@@ -94,11 +102,11 @@ struct GeneratedEntityTests {
         let book = try Book.insert(into: context)
         let herbert = try Author.insert(into: context)
         let anderson = try Author.insert(into: context)
-        try book.addToAuthors(herbert)
-        try anderson.addToBooks(book)
+        book.addToAuthors(herbert)
+        anderson.addToBooks(book)
         #expect(try book.authors == [herbert, anderson])
         #expect(try herbert.books == [book])
-        try book.removeFromAuthors(herbert)
+        book.removeFromAuthors(herbert)
         #expect(try book.authors == [anderson])
         #expect(try herbert.books.isEmpty)
     }
@@ -108,10 +116,10 @@ struct GeneratedEntityTests {
         let context = try Self.context()
         let shelf = try Shelf.insert(into: context)
         let books = try (0..<3).map { _ in try Book.insert(into: context) }
-        for book in books.reversed() { try shelf.addToBooks(book) }
+        for book in books.reversed() { shelf.addToBooks(book) }
         #expect(try shelf.books == books.reversed())
         #expect(try books[0].shelf == shelf)
-        try shelf.removeFromBooks(books[1])
+        shelf.removeFromBooks(books[1])
         #expect(try shelf.books == [books[2], books[0]])
         #expect(try books[1].shelf == nil)
     }
@@ -121,14 +129,14 @@ struct GeneratedEntityTests {
         let context = try Self.context()
         for (title, pages) in [("B", 30), ("A", 20), ("C", 10)] {
             let book = try Book.insert(into: context)
-            try book.setTitle(title)
-            try book.setPages(Int16(pages))
-            try book.setUuid(UUID())
+            book.title = title
+            book.pages = Int16(pages)
+            book.uuid = UUID()
         }
         let atlas = try Atlas.insert(into: context)
-        try atlas.setTitle("World")
-        try atlas.setScale(1_000_000)
-        try atlas.setUuid(UUID())
+        atlas.title = "World"
+        atlas.scale = 1_000_000
+        atlas.uuid = UUID()
         try context.save()
         let sorted = try Book.fetch(in: context, where: ObjectPredicate(format: "pages >= %d", 20), sortedBy: [FetchSortDescriptor("title")])
         #expect(try sorted.map { try $0.title } == ["A", "B"])
@@ -160,11 +168,11 @@ struct GeneratedEntityTests {
     func delete() throws {
         let context = try Self.context()
         let book = try Book.insert(into: context)
-        try book.setTitle("Dune")
-        try book.setUuid(UUID())
+        book.title = "Dune"
+        book.uuid = UUID()
         let loan = try Loan.insert(into: context)
-        try loan.setBorrower("Ann")
-        try book.addToLoans(loan)
+        loan.borrower = "Ann"
+        book.addToLoans(loan)
         try context.save()
         try book.delete()
         #expect(loan.object.isDeleted)

@@ -67,7 +67,7 @@ struct RecipeBookTests {
         #expect(throws: RecipesError.recipeNotFound("Nope")) { try book.recipe(named: "Nope") }
         // Two recipes whose names differ only in case make the folded lookup ambiguous.
         let twin = try Recipe.insert(into: container.viewContext)
-        try twin.setName("APPLE PIE")
+        twin.name = "APPLE PIE"
         try container.viewContext.save()
         #expect(try book.recipe(named: "APPLE PIE").objectID == twin.objectID)
         do {

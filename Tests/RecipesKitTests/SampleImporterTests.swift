@@ -78,7 +78,7 @@ struct SampleImporterTests {
         let container = try RecipesContainer.inMemory()
         let context = container.newContext()
         let bad = try Ingredient.insert(into: context)
-        try bad.setDisplayOrder(-1)
+        bad.displayOrder = -1
         #expect(throws: RecipesError.self) { try SampleImporter(context: context).importSets([set]) }
         #expect(try container.book.counts() == ["Recipe": 0, "Ingredient": 0, "RecipeType": 0, "Image": 0])
     }

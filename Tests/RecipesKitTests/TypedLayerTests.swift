@@ -32,17 +32,17 @@ struct TypedLayerTests {
         let container = try RecipesContainer.inMemory()
         let context = container.viewContext
         let dessert = try RecipeType.insert(into: context)
-        try dessert.setName("Dessert")
+        dessert.name = "Dessert"
         let recipe = try Recipe.insert(into: context)
-        try recipe.setName("Pancakes")
-        try recipe.setOverview("Fluffy")
-        try recipe.setPrepTime("20 minutes")
-        try recipe.setInstructions("Mix.\nFry.")
-        try recipe.setThumbnailImage(Fixtures.pngBytes)
-        try recipe.setType(dessert)
+        recipe.name = "Pancakes"
+        recipe.overview = "Fluffy"
+        recipe.prepTime = "20 minutes"
+        recipe.instructions = "Mix.\nFry."
+        recipe.thumbnailImage = Fixtures.pngBytes
+        recipe.type = dessert
         let image = try Image.insert(into: context)
-        try image.setData(Fixtures.jpegBytes)
-        try recipe.setImage(image)
+        image.data = Fixtures.jpegBytes
+        recipe.image = image
         try recipe.addIngredient(name: "flour", amount: "200 g")
         try recipe.addIngredient(name: "milk", amount: "300 ml")
         try recipe.addIngredient(name: "egg", amount: nil)
@@ -70,11 +70,11 @@ struct TypedLayerTests {
         let container = try RecipesContainer.inMemory()
         let context = container.viewContext
         let recipe = try Recipe.insert(into: context)
-        try recipe.setName("Soup")
+        recipe.name = "Soup"
         for (order, name) in [(2, "salt"), (0, "water"), (1, "onion")] {
             let line = try Ingredient.insert(into: context)
-            try line.setName(name)
-            try line.setDisplayOrder(Int16(order))
+            line.name = name
+            line.displayOrder = Int16(order)
             try recipe.object.addObject(line.object, toKey: "ingredients")
         }
         try context.save()
@@ -111,7 +111,7 @@ struct TypedLayerTests {
         let container = try RecipesContainer.inMemory()
         let context = container.viewContext
         let recipe = try Recipe.insert(into: context, id: "CDTIS-Recipe-fixed")
-        try recipe.setName("Fixed")
+        recipe.name = "Fixed"
         try context.save()
         #expect(recipe.documentID == "CDTIS-Recipe-fixed")
         #expect(throws: ObjectGraphError.self) { try Recipe.insert(into: container.newContext(), id: "CDTIS-Recipe-fixed") }

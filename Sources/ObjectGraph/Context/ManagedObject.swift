@@ -1,4 +1,5 @@
 public import Foundation
+import Observation
 
 /// One object of the graph, living in exactly one ``ObjectContext``.
 ///
@@ -21,6 +22,8 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// The object's ID: temporary until the first save, permanent after.
     public internal(set) var objectID: ObjectID
     weak var contextStorage: ObjectContext?
+    /// Who observes which property (see `ManagedObject+Observation.swift`).
+    let observationRegistrar = ObservationRegistrar()
 
     /// The last persisted row (nil: fault, or never saved).
     var baseline: RowSnapshot?
@@ -84,7 +87,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Whether the object is not in the store: not inserted here and its row not found, as a
     /// destination that has not replicated yet (a recipe can arrive before its image), or one
     /// deleted underneath. Fires the fault of one that is there.
-    func isMissingFromStore() throws -> Bool {
+    func checkMissingFromStore() throws -> Bool {
         do {
             try fireFault()
             return false
@@ -155,7 +158,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         }
         ids.append(id)
         members?.insert(id)
-        pending[name] = .toMany(ids)
+        notifyingChange(of: name) { pending[name] = .toMany(ids) }
         if let members { memberIndex[name] = members }
         try context().markDirty(self)
         return true
@@ -170,7 +173,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Records a new value without inverse maintenance.
     func primitiveSet(_ name: String, _ value: PendingValue) throws {
         try fireFault()
-        pending[name] = value
+        notifyingChange(of: name) { pending[name] = value }
         try context().markDirty(self)
     }
 
@@ -192,6 +195,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
 
     /// The value of an attribute (pending change, else persisted value; fires the fault).
     public func value(forKey key: String) throws -> AttributeValue {
+        recordAccess(key)
         let ctx = try context()
         return try ctx.performAndWait {
             _ = try attributeDescription(key)
@@ -209,7 +213,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
             guard let v = a.type.coerce(value) else {
                 throw ObjectGraphError.typeMismatch(entity: entity.name, key: key, expected: a.type, got: value.kindName)
             }
-            if a.isTransient { transientValues[key] = v; return }
+            if a.isTransient { notifyingChange(of: key) { transientValues[key] = v }; return }
             try primitiveSet(key, .attribute(v))
         }
     }
@@ -236,12 +240,13 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// hold (it has not replicated yet) reads as `nil` while the reference itself is kept: a
     /// save leaves it untouched, and once the destination arrives it reads as usual.
     public func object(forKey key: String) throws -> ManagedObject? {
+        recordAccess(key)
         let ctx = try context()
         return try ctx.performAndWait {
             _ = try relationshipDescription(key, toMany: false)
             guard let id = try currentToOne(key) else { return nil }
             let destination = try ctx.object(with: id)
-            return try destination.isMissingFromStore() ? nil : destination
+            return try destination.checkMissingFromStore() ? nil : destination
         }
     }
 
@@ -260,6 +265,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
 
     /// The destinations of a to-many relationship (loaded on first access).
     public func objects(forKey key: String) throws -> [ManagedObject] {
+        recordAccess(key)
         let ctx = try context()
         return try ctx.performAndWait {
             _ = try relationshipDescription(key, toMany: true)
@@ -269,6 +275,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
 
     /// The destination IDs of a relationship (to-one: zero or one), without faulting them.
     public func objectIDs(forKey key: String) throws -> [ObjectID] {
+        recordAccess(key)
         let ctx = try context()
         return try ctx.performAndWait {
             guard let rel = entity.relationship(named: key) else {

@@ -18,6 +18,7 @@ extension ObjectContext {
                 guard let object = registered[id], dirty[ObjectIdentifier(object)] == nil else { continue }
                 object.baseline = nil
                 object.toManyBaseline = [:]
+                object.notifyAllPropertiesChanged()
             }
             return resolved
         }

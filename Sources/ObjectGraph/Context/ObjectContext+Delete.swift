@@ -19,7 +19,7 @@ extension ObjectContext {
             var seen = Set<ObjectIdentifier>()
             func visit(_ o: ManagedObject) throws {
                 guard !o.deletedFlag, seen.insert(ObjectIdentifier(o)).inserted else { return }
-                if o !== object, try o.isMissingFromStore() { return }
+                if o !== object, try o.checkMissingFromStore() { return }
                 closure.append(o)
                 for rel in o.entity.relationships where rel.deleteRule == .cascade {
                     for id in try destinations(o, rel) { try visit(try self.object(with: id)) }
@@ -38,7 +38,7 @@ extension ObjectContext {
                     guard let inv = inverse(of: rel) else { continue }
                     for id in try destinations(o, rel) where !ids.contains(id) {
                         let destination = try self.object(with: id)
-                        if try destination.isMissingFromStore() { continue }
+                        if try destination.checkMissingFromStore() { continue }
                         try removeInverse(destination, inv, o.objectID)
                     }
                 }

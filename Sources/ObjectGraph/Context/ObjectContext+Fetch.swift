@@ -72,6 +72,7 @@ extension ObjectContext {
     }
 
     func fetchObjects(_ request: FetchRequest) throws -> [ManagedObject] {
+        try throwDeferredFailure()
         guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
         func matchesEntity(_ o: ManagedObject) -> Bool {
             request.includesSubentities ? model.entity(o.entity, isKindOf: entity) : o.entity.name == entity.name
@@ -91,8 +92,10 @@ extension ObjectContext {
             let o = try object(with: row.objectID)
             let materialize = request.fetchBatchSize <= 0 || index < request.fetchBatchSize
             if o.pending.isEmpty && !o.deletedFlag && (materialize || o.baseline != nil) {
+                let replaces = o.baseline.map { $0.version != row.version } ?? false
                 if o.baseline?.version != row.version { o.toManyBaseline = [:] }
                 o.baseline = row
+                if replaces { o.notifyAllPropertiesChanged() }
             }
             results.append(o)
         }

@@ -16,6 +16,7 @@ extension ObjectContext {
                     o.pending = [:]
                     o.deletedFlag = false
                     o.toManyBaseline = [:]
+                    o.notifyAllPropertiesChanged()
                 }
             }
             dirty = [:]
@@ -46,12 +47,14 @@ extension ObjectContext {
                 object.baseline = row
                 try mergeToMany(object)
                 object.toManyBaseline = object.toManyBaseline.filter { object.pending[$0.key] != nil }
+                object.notifyAllPropertiesChanged()
             } else {
                 object.pending = [:]
                 object.deletedFlag = false
                 object.baseline = nil
                 object.toManyBaseline = [:]
                 dirty[ObjectIdentifier(object)] = nil
+                object.notifyAllPropertiesChanged()
             }
         }
     }
@@ -60,8 +63,10 @@ extension ObjectContext {
     public func refreshAllObjects() {
         performAndWait {
             for o in registered.values where dirty[ObjectIdentifier(o)] == nil {
+                let wasLoaded = o.baseline != nil || !o.toManyBaseline.isEmpty
                 o.baseline = nil
                 o.toManyBaseline = [:]
+                if wasLoaded { o.notifyAllPropertiesChanged() }
             }
         }
     }
@@ -75,11 +80,15 @@ extension ObjectContext {
 
     func absorb(updated: Set<ObjectID>, deleted: Set<ObjectID>) {
         for id in deleted {
-            if let o = registered[id] { forget(o) }
+            if let o = registered[id] {
+                forget(o)
+                o.notifyAllPropertiesChanged()
+            }
         }
         for o in registered.values {
             let changed = dirty[ObjectIdentifier(o)] != nil
-            if updated.contains(o.objectID) {
+            let reloads = updated.contains(o.objectID)
+            if reloads {
                 if changed {
                     if let row = try? coordinator.snapshot(for: o.objectID) {
                         o.baseline = row
@@ -89,7 +98,16 @@ extension ObjectContext {
                     o.baseline = nil
                 }
             }
-            if !changed { o.toManyBaseline = [:] }
+            if reloads {
+                if !changed { o.toManyBaseline = [:] }
+                o.notifyAllPropertiesChanged()
+            } else if !changed, !o.toManyBaseline.isEmpty {
+                // Another object's save may have linked to or from this one: its cached
+                // to-many relationships reload, and their observers hear of it.
+                let cached = o.toManyBaseline.keys
+                o.toManyBaseline = [:]
+                for key in cached { o.notifyingChange(of: key) {} }
+            }
         }
     }
 

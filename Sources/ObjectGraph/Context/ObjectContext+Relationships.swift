@@ -58,7 +58,7 @@ extension ObjectContext {
             guard try a.currentToOne(rel.name) == b.objectID else { return }
             try a.primitiveSet(rel.name, .toOne(nil))
         }
-        guard let inv = inverse(of: rel), try !b.isMissingFromStore() else { return }
+        guard let inv = inverse(of: rel), try !b.checkMissingFromStore() else { return }
         try removeInverse(b, inv, a.objectID)
     }
 

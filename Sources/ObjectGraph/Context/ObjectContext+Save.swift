@@ -117,10 +117,13 @@ extension ObjectContext {
     /// Validates, obtains permanent IDs, writes all changes through the coordinator (resolving
     /// conflicts by ``mergePolicy``) and posts a ``SaveNotification`` to the observers.
     /// - Throws: ``ObjectGraphError/validation(_:)`` listing every failing property,
-    ///   ``ObjectGraphError/mergeConflicts(_:)`` when the policy does not resolve conflicts.
+    ///   ``ObjectGraphError/mergeConflicts(_:)`` when the policy does not resolve conflicts,
+    ///   ``ObjectGraphError/deferredAccessFailure(object:key:cause:)`` when a read or write
+    ///   through a generated type failed since the last save or fetch.
     ///   After a failed save the context keeps its changes.
     public func save() throws {
         let (notification, observers) = try performAndWait { () -> (SaveNotification?, [@Sendable (SaveNotification) -> Void]) in
+            try throwDeferredFailure()
             guard hasChanges else { return (nil, []) }
             try validate()
             let temporaries = dirty.values.filter { $0.insertedFlag && !$0.deletedFlag && $0.objectID.isTemporary }

@@ -40,6 +40,8 @@ public final class ObjectContext: @unchecked Sendable {
     var autoMerge = false
     var saveObservers: [UUID: @Sendable (SaveNotification) -> Void] = [:]
     var changeObservers: [UUID: @Sendable (StoreChangeSet) -> Void] = [:]
+    /// Failed accesses through generated types, thrown by the next save or fetch.
+    var deferredFailures: [ObjectGraphError] = []
 
     /// Creates a context on `coordinator`.
     public init(coordinator: PersistentStoreCoordinator, name: String = "context") {
@@ -191,6 +193,18 @@ public final class ObjectContext: @unchecked Sendable {
     }
 
     func markDirty(_ o: ManagedObject) { dirty[ObjectIdentifier(o)] = o }
+
+    /// Keeps a failed access of a generated type for the next save or fetch.
+    func deferFailure(_ failure: ObjectGraphError) {
+        performAndWait { deferredFailures.append(failure) }
+    }
+
+    /// Throws (and forgets) the first failed access kept since the last save or fetch.
+    func throwDeferredFailure() throws {
+        guard let first = deferredFailures.first else { return }
+        deferredFailures = []
+        throw first
+    }
 
     func checkOwned(_ o: ManagedObject) throws {
         guard o.contextStorage === self else { throw ObjectGraphError.differentContext(o.objectID) }

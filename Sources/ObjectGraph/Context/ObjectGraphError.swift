@@ -1,5 +1,5 @@
 /// Errors of contexts and managed objects; each message names the cause and the fix.
-public enum ObjectGraphError: Error, Sendable, CustomStringConvertible {
+public indirect enum ObjectGraphError: Error, Sendable, CustomStringConvertible {
     /// The entity is not in the model.
     case unknownEntity(String)
     /// The entity is abstract and cannot be inserted.
@@ -27,6 +27,9 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible {
     /// A required attribute was read through a typed view while it had no value (an object
     /// inserted and not filled in yet, or a document written without it).
     case missingValue(entity: String, key: String)
+    /// A property read or write through a generated type (which never throws) failed
+    /// earlier; the context keeps the failure and its next save or fetch throws it.
+    case deferredAccessFailure(object: ObjectID, key: String, cause: ObjectGraphError)
 
     /// A message naming the cause and the fix.
     public var description: String {
@@ -44,6 +47,7 @@ public enum ObjectGraphError: Error, Sendable, CustomStringConvertible {
         case .store(let e): return e.description
         case .wrongEntity(let x, let g): return "expected an object of entity \"\(x)\" but got one of \"\(g)\"; wrap it in the type generated for \"\(g)\""
         case .missingValue(let e, let k): return "\(e).\(k) is required but has no value; set it before reading it"
+        case .deferredAccessFailure(let id, let k, let cause): return "an earlier access to \"\(k)\" of \(id) failed: \(cause)"
         }
     }
 }

@@ -12,9 +12,15 @@ public protocol AttributeConvertible {
     init?(attributeValue value: AttributeValue)
     /// The value as an `AttributeValue`, ready for ``ManagedObject/setValue(_:forKey:)``.
     var attributeValue: AttributeValue { get }
+    /// What a required attribute of this type reads as while it has no value (an object
+    /// inserted and not filled in yet): the empty string, zero, `false`, the reference date,
+    /// empty data, the nil UUID, `about:blank`. A save with it still unset fails validation.
+    static var unsetValue: Self { get }
 }
 
 extension String: AttributeConvertible {
+    /// The empty string.
+    public static var unsetValue: String { "" }
     /// The string of a string value.
     public init?(attributeValue value: AttributeValue) {
         guard let s = value.stringValue else { return nil }
@@ -25,6 +31,8 @@ extension String: AttributeConvertible {
 }
 
 extension Int16: AttributeConvertible {
+    /// Zero.
+    public static var unsetValue: Int16 { 0 }
     /// The integer of an integer value that fits 16 bits.
     public init?(attributeValue value: AttributeValue) {
         guard case .int(let i) = value, let v = Int16(exactly: i) else { return nil }
@@ -35,6 +43,8 @@ extension Int16: AttributeConvertible {
 }
 
 extension Int32: AttributeConvertible {
+    /// Zero.
+    public static var unsetValue: Int32 { 0 }
     /// The integer of an integer value that fits 32 bits.
     public init?(attributeValue value: AttributeValue) {
         guard case .int(let i) = value, let v = Int32(exactly: i) else { return nil }
@@ -45,6 +55,8 @@ extension Int32: AttributeConvertible {
 }
 
 extension Int64: AttributeConvertible {
+    /// Zero.
+    public static var unsetValue: Int64 { 0 }
     /// The integer of an integer value.
     public init?(attributeValue value: AttributeValue) {
         guard case .int(let i) = value else { return nil }
@@ -55,6 +67,8 @@ extension Int64: AttributeConvertible {
 }
 
 extension Double: AttributeConvertible {
+    /// Zero.
+    public static var unsetValue: Double { 0 }
     /// The number of a double value.
     public init?(attributeValue value: AttributeValue) {
         guard case .double(let d) = value else { return nil }
@@ -65,6 +79,8 @@ extension Double: AttributeConvertible {
 }
 
 extension Float: AttributeConvertible {
+    /// Zero.
+    public static var unsetValue: Float { 0 }
     /// The number of a float value.
     public init?(attributeValue value: AttributeValue) {
         guard case .float(let f) = value else { return nil }
@@ -75,6 +91,8 @@ extension Float: AttributeConvertible {
 }
 
 extension Decimal: AttributeConvertible {
+    /// Zero.
+    public static var unsetValue: Decimal { 0 }
     /// The number of a decimal value.
     public init?(attributeValue value: AttributeValue) {
         guard case .decimal(let d) = value else { return nil }
@@ -85,6 +103,8 @@ extension Decimal: AttributeConvertible {
 }
 
 extension Bool: AttributeConvertible {
+    /// `false`.
+    public static var unsetValue: Bool { false }
     /// The flag of a boolean value.
     public init?(attributeValue value: AttributeValue) {
         guard case .bool(let b) = value else { return nil }
@@ -95,6 +115,8 @@ extension Bool: AttributeConvertible {
 }
 
 extension Date: AttributeConvertible {
+    /// The reference date (2001-01-01).
+    public static var unsetValue: Date { Date(timeIntervalSinceReferenceDate: 0) }
     /// The date of a date value.
     public init?(attributeValue value: AttributeValue) {
         guard let d = value.dateValue else { return nil }
@@ -105,6 +127,8 @@ extension Date: AttributeConvertible {
 }
 
 extension Data: AttributeConvertible {
+    /// No bytes.
+    public static var unsetValue: Data { Data() }
     /// The bytes of a binary or transformable value.
     public init?(attributeValue value: AttributeValue) {
         guard let d = value.dataValue else { return nil }
@@ -115,6 +139,8 @@ extension Data: AttributeConvertible {
 }
 
 extension UUID: AttributeConvertible {
+    /// The nil UUID.
+    public static var unsetValue: UUID { UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)) }
     /// The UUID of a UUID value.
     public init?(attributeValue value: AttributeValue) {
         guard let u = value.uuidValue else { return nil }
@@ -125,6 +151,8 @@ extension UUID: AttributeConvertible {
 }
 
 extension URL: AttributeConvertible {
+    /// `about:blank`.
+    public static var unsetValue: URL { URL(string: "about:blank")! }
     /// The URL of a URI value.
     public init?(attributeValue value: AttributeValue) {
         guard let u = value.uriValue else { return nil }

@@ -211,7 +211,7 @@ public struct RecipeBook {
             return matches[0]
         default:
             let candidates = try graph {
-                try matches.map { RecipesError.Candidate(name: try $0.name, id: $0.documentID) }.sorted { $0.id < $1.id }
+                matches.map { RecipesError.Candidate(name: $0.name, id: $0.documentID) }.sorted { $0.id < $1.id }
             }
             throw .ambiguousRecipe(text, candidates: candidates)
         }
@@ -280,13 +280,13 @@ public struct RecipeBook {
         var byIngredient: Set<ObjectID>?
         let needle = Self.folded(search)
         let keyed = try recipes.map { recipe -> (rank: Int, name: String, recipe: Recipe) in
-            let name = Self.folded(try recipe.name)
+            let name = Self.folded(recipe.name)
             let rank: Int
             if name.hasPrefix(needle) { rank = 0 }
             else if name.contains(needle) { rank = 1 }
             else if try recipe.object.objectIDs(forKey: "type").first.flatMap({ typeNames[$0] })
                 .map({ Self.folded($0).contains(needle) }) ?? false { rank = 2 }
-            else if !(try recipe.overview.map { Self.folded($0).contains(needle) } ?? false) { rank = 3 }
+            else if !(recipe.overview.map { Self.folded($0).contains(needle) } ?? false) { rank = 3 }
             else {
                 if byIngredient == nil {
                     byIngredient = Set(try context.fetchObjectIDs(FetchRequest(
@@ -317,7 +317,7 @@ public struct RecipeBook {
             var notes: String?
             var notesProblem: String?
             do {
-                notes = try recipe.notes
+                notes = try recipe.object.value(forKey: "notes", as: String.self)
             } catch let error as EncryptedAttributeError {
                 // Not shown, but the rest of the recipe is; the caller reports the problem.
                 notesProblem = error.description
@@ -325,36 +325,15 @@ public struct RecipeBook {
             return RecipeDetails(
                 // The type's name as a value: its document also lists every recipe of the
                 // type, which a fault would parse, so `show` would grow with the book.
-                id: recipe.documentID, name: try recipe.name,
+                id: recipe.documentID, name: recipe.name,
                 type: try recipe.object.objectIDs(forKey: "type").first.flatMap { try typeNames()[$0] },
-                overview: try recipe.overview, prepTime: try recipe.prepTime, instructions: try recipe.instructions,
-                ingredients: try recipe.ingredients.map {
-                    RecipeDetails.Line(id: $0.documentID, amount: try $0.amount, name: try $0.name, displayOrder: Int(try $0.displayOrder ?? 0))
+                overview: recipe.overview, prepTime: recipe.prepTime, instructions: recipe.instructions,
+                ingredients: recipe.ingredients.map {
+                    RecipeDetails.Line(id: $0.documentID, amount: $0.amount, name: $0.name, displayOrder: Int($0.displayOrder ?? 0))
                 },
-                image: try Self.arrived { try recipe.image?.data }.map(ImageInfo.init(data:)),
-                thumbnail: try recipe.thumbnailImage.map(ImageInfo.init(data:)),
+                image: recipe.image?.data.map(ImageInfo.init(data:)),
+                thumbnail: recipe.thumbnailImage.map(ImageInfo.init(data:)),
                 notes: notes, notesEncrypted: notesProblem != nil, notesProblem: notesProblem)
-        }
-    }
-
-    /// A value read through a reference, or `nil` when the object referred to is not in the
-    /// store yet: a sync can bring a recipe before its image, type or ingredients (each is a
-    /// document of its own), and the recipe must still show and edit meanwhile.
-    static func arrived<T>(_ read: () throws -> T?) throws -> T? {
-        do {
-            return try read()
-        } catch ObjectGraphError.objectNotFound {
-            return nil
-        }
-    }
-
-    /// The recipe's image when it is in the store; `nil` when there is none or it has not
-    /// arrived yet (its reference is then kept, unless the edit replaces or clears it).
-    static func arrivedImage(of recipe: Recipe) throws -> Image? {
-        try arrived { () throws -> Image? in
-            guard let image = try recipe.image else { return nil }
-            _ = try image.object.objectIDs(forKey: "recipe")
-            return image
         }
     }
 
@@ -367,9 +346,9 @@ public struct RecipeBook {
     /// type's document also lists every recipe of the type, which a fault would parse.
     static func summary(of recipe: Recipe, typeNames: [ObjectID: String]) throws -> RecipeSummary {
         RecipeSummary(
-            id: recipe.documentID, name: try recipe.name,
-            type: try recipe.object.objectIDs(forKey: "type").first.flatMap { typeNames[$0] }, prepTime: try recipe.prepTime,
-            overview: try recipe.overview, ingredientCount: try recipe.object.objectIDs(forKey: "ingredients").count,
+            id: recipe.documentID, name: recipe.name,
+            type: try recipe.object.objectIDs(forKey: "type").first.flatMap { typeNames[$0] }, prepTime: recipe.prepTime,
+            overview: recipe.overview, ingredientCount: try recipe.object.objectIDs(forKey: "ingredients").count,
             hasImage: !(try recipe.object.objectIDs(forKey: "image")).isEmpty)
     }
 
@@ -440,18 +419,18 @@ public struct RecipeBook {
         try Self.checkIngredientCount(draft.ingredients.count)
         let recipe: Recipe = try write {
             let recipe = try Recipe.insert(into: context)
-            try recipe.setName(name)
-            try recipe.setOverview(Self.nonEmpty(draft.overview))
-            try recipe.setPrepTime(Self.nonEmpty(draft.prepTime))
-            try recipe.setInstructions(Self.nonEmpty(draft.instructions))
-            if let notes = Self.nonEmpty(draft.notes) { try recipe.setNotes(notes) }
-            if let type = Self.nonEmpty(draft.type) { try recipe.setType(try typeForWriting(type)) }
+            recipe.name = name
+            recipe.overview = Self.nonEmpty(draft.overview)
+            recipe.prepTime = Self.nonEmpty(draft.prepTime)
+            recipe.instructions = Self.nonEmpty(draft.instructions)
+            if let notes = Self.nonEmpty(draft.notes) { recipe.notes = notes }
+            if let type = Self.nonEmpty(draft.type) { recipe.type = try typeForWriting(type) }
             for line in draft.ingredients { try recipe.addIngredient(name: line.name, amount: line.amount) }
             if let data = draft.image {
                 let image = try Image.insert(into: context)
-                try image.setData(data)
-                try recipe.setImage(image)
-                try recipe.setThumbnailImage(Self.thumbnail(of: data))
+                image.data = data
+                recipe.image = image
+                recipe.thumbnailImage = Self.thumbnail(of: data)
             }
             return recipe
         }
@@ -463,7 +442,7 @@ public struct RecipeBook {
     ///   remove that the recipe lacks, and the errors of ``add(_:)`` for the name.
     @discardableResult
     public func edit(_ recipe: Recipe, _ edit: RecipeEdit) throws(RecipesError) -> RecipeDetails {
-        let currentName = try graph { try recipe.name }
+        let currentName = try graph { recipe.name }
         if let newName = edit.name {
             let name = try Self.checkedName(newName)
             if let other = try recipes(exactlyNamed: name).first(where: { $0.objectID != recipe.objectID }) {
@@ -471,11 +450,11 @@ public struct RecipeBook {
             }
         }
         try RecipeLimits.check(image: edit.image)
-        let lines = try graph { try recipe.ingredients }
+        let lines = try graph { recipe.ingredients }
         var removals: [Ingredient] = []
         for name in edit.removeIngredients {
             let key = Self.folded(name.trimmingCharacters(in: .whitespaces))
-            let matching = try graph { try lines.filter { Self.folded(try $0.name ?? "") == key } }
+            let matching = try graph { lines.filter { Self.folded($0.name ?? "") == key } }
             guard !matching.isEmpty else { throw .ingredientNotFound(recipe: currentName, ingredient: name) }
             removals += matching
         }
@@ -489,9 +468,9 @@ public struct RecipeBook {
         }
         // The recipe's text as it will be: each field edited or as it is.
         let text = try graph { () throws -> [(name: String, text: String?)] in
-            [("name", edit.name ?? currentName), ("type", try edit.type ?? Self.arrived { try recipe.type?.name }),
-             ("overview", try edit.overview ?? recipe.overview), ("prep time", try edit.prepTime ?? recipe.prepTime),
-             ("instructions", try edit.instructions ?? recipe.instructions), ("notes", edit.notes)]
+            [("name", edit.name ?? currentName), ("type", edit.type ?? recipe.type?.name),
+             ("overview", edit.overview ?? recipe.overview), ("prep time", edit.prepTime ?? recipe.prepTime),
+             ("instructions", edit.instructions ?? recipe.instructions), ("notes", edit.notes)]
         }
         // Notes left as they are were checked when they were written (reading them would
         // need the password); ingredients are documents of their own.
@@ -500,37 +479,37 @@ public struct RecipeBook {
             try RecipeLimits.check(fields: [("ingredient amount", line.amount), ("ingredient", line.name)])
         }
         try write {
-            if let name = edit.name { try recipe.setName(try Self.checkedName(name)) }
-            if let overview = edit.overview { try recipe.setOverview(Self.nonEmpty(overview)) }
-            if let prepTime = edit.prepTime { try recipe.setPrepTime(Self.nonEmpty(prepTime)) }
-            if let instructions = edit.instructions { try recipe.setInstructions(Self.nonEmpty(instructions)) }
-            if let notes = edit.notes { try recipe.setNotes(Self.nonEmpty(notes)) }
+            if let name = edit.name { recipe.name = try Self.checkedName(name) }
+            if let overview = edit.overview { recipe.overview = Self.nonEmpty(overview) }
+            if let prepTime = edit.prepTime { recipe.prepTime = Self.nonEmpty(prepTime) }
+            if let instructions = edit.instructions { recipe.instructions = Self.nonEmpty(instructions) }
+            if let notes = edit.notes { recipe.notes = Self.nonEmpty(notes) }
             if let type = edit.type {
-                try recipe.setType(try Self.nonEmpty(type).map { try typeForWriting($0) })
+                recipe.type = try Self.nonEmpty(type).map { try typeForWriting($0) }
             }
             if let list = edit.ingredientList { try Self.replaceIngredients(of: recipe, with: list, present: lines) }
             for line in removals { try recipe.removeIngredient(line) }
             for line in edit.ingredients {
                 let key = Self.folded(line.name)
-                if let existing = try recipe.ingredients.first(where: { Self.folded(try $0.name ?? "") == key }) {
-                    try existing.setAmount(line.amount)
+                if let existing = recipe.ingredients.first(where: { Self.folded($0.name ?? "") == key }) {
+                    existing.amount = line.amount
                 } else {
                     try recipe.addIngredient(name: line.name, amount: line.amount)
                 }
             }
             if edit.clearImage {
-                if let image = try Self.arrivedImage(of: recipe) { try image.delete() } else { try recipe.setImage(nil) }
-                try recipe.setThumbnailImage(nil)
+                if let image = recipe.image { try image.delete() } else { recipe.image = nil }
+                recipe.thumbnailImage = nil
             }
             if let data = edit.image {
-                if let image = try Self.arrivedImage(of: recipe) {
-                    try image.setData(data)
+                if let image = recipe.image {
+                    image.data = data
                 } else {
                     let image = try Image.insert(into: context)
-                    try image.setData(data)
-                    try recipe.setImage(image)
+                    image.data = data
+                    recipe.image = image
                 }
-                try recipe.setThumbnailImage(Self.thumbnail(of: data))
+                recipe.thumbnailImage = Self.thumbnail(of: data)
             }
         }
         return try details(of: recipe)
@@ -553,17 +532,17 @@ public struct RecipeBook {
         for (position, input) in list.enumerated() {
             let key = folded(input.name.trimmingCharacters(in: .whitespaces))
             let line: Ingredient
-            if let index = try unused.firstIndex(where: { folded(try $0.name ?? "") == key }) {
+            if let index = unused.firstIndex(where: { folded($0.name ?? "") == key }) {
                 line = unused.remove(at: index)
-                if try line.name != input.name { try line.setName(input.name) }
+                if line.name != input.name { line.name = input.name }
             } else {
                 guard let context = recipe.object.managedObjectContext else { throw ObjectGraphError.objectNotFound(recipe.objectID) }
                 line = try Ingredient.insert(into: context)
-                try line.setName(input.name)
-                try recipe.addToIngredientSet(line)
+                line.name = input.name
+                recipe.addToIngredientSet(line)
             }
-            if try line.amount != input.amount { try line.setAmount(input.amount) }
-            if try line.displayOrder != Int16(position) { try line.setDisplayOrder(Int16(position)) }
+            if line.amount != input.amount { line.amount = input.amount }
+            if line.displayOrder != Int16(position) { line.displayOrder = Int16(position) }
         }
         for line in unused { try line.delete() }
     }
@@ -598,7 +577,7 @@ public struct RecipeBook {
     private func typeForWriting(_ name: String) throws -> RecipeType {
         if let existing = try recipeType(named: name) { return existing }
         let type = try RecipeType.insert(into: context)
-        try type.setName(name)
+        type.name = name
         return type
     }
 
@@ -643,9 +622,9 @@ public struct RecipeBook {
     }
 
     static func sorted(_ recipes: [Recipe], by sort: RecipeSort) throws -> [Recipe] {
-        let keyed = try recipes.map { recipe in
-            (recipe: recipe, name: folded(try recipe.name), type: try arrived { try recipe.type?.name }.map(folded),
-             minutes: try recipe.prepTime.flatMap(PrepTimeParser.minutes(in:)))
+        let keyed = recipes.map { recipe in
+            (recipe: recipe, name: folded(recipe.name), type: recipe.type?.name.map(folded),
+             minutes: recipe.prepTime.flatMap(PrepTimeParser.minutes(in:)))
         }
         func byName(_ a: (recipe: Recipe, name: String, type: String?, minutes: Double?),
                     _ b: (recipe: Recipe, name: String, type: String?, minutes: Double?)) -> Bool {

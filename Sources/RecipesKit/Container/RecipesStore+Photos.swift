@@ -29,10 +29,10 @@ extension RecipesStore {
             guard let (documentID, attachment) = try pictureLocation(ofRecipe: id, kind) else { return nil }
             let book = RecipeBook(context: container.newContext(name: "photo"))
             guard let recipe = try book.recipe(id: id) else { return nil }
-            let bytes: Data? = try book.context.performAndWait {
+            let bytes: Data? = book.context.performAndWait {
                 switch kind {
-                case .photo: try RecipeBook.arrivedImage(of: recipe)?.data
-                case .thumbnail: try recipe.thumbnailImage
+                case .photo: recipe.image?.data
+                case .thumbnail: recipe.thumbnailImage
                 }
             }
             guard let bytes else { return nil }
@@ -56,7 +56,7 @@ extension RecipesStore {
         case .thumbnail:
             return (id, "thumbnailImage")
         case .photo:
-            let image = try book.context.performAndWait { try RecipeBook.arrivedImage(of: recipe) }
+            let image = book.context.performAndWait { recipe.image }
             return image.map { ($0.documentID, "image") }
         }
     }

@@ -6,38 +6,31 @@ extension Recipe {
     /// is the same on every machine even when two lines share a position). Lines not in the
     /// store yet (a sync can bring a recipe before its ingredients) are left out.
     public var ingredients: [Ingredient] {
-        get throws {
-            var keyed: [(key: (Int16, String, ObjectID), line: Ingredient)] = []
-            for line in try ingredientSet {
-                do {
-                    keyed.append(((try line.displayOrder ?? 0, try line.name ?? "", line.objectID), line))
-                } catch ObjectGraphError.objectNotFound {
-                    continue
-                }
-            }
-            return keyed.sorted { $0.key < $1.key }.map(\.line)
-        }
+        ingredientSet.filter { !$0.object.isMissingFromStore }
+            .map { (key: ($0.displayOrder ?? 0, $0.name ?? "", $0.objectID), line: $0) }
+            .sorted { $0.key < $1.key }
+            .map(\.line)
     }
 
     /// Appends an ingredient line after the last one and returns it.
     @discardableResult
     public func addIngredient(name: String, amount: String?, id: String? = nil) throws -> Ingredient {
         guard let context = object.managedObjectContext else { throw ObjectGraphError.objectNotFound(objectID) }
-        let next = try ingredients.compactMap { try $0.displayOrder }.max().map { $0 + 1 } ?? 0
+        let next = ingredients.compactMap(\.displayOrder).max().map { $0 + 1 } ?? 0
         let line = try Ingredient.insert(into: context, id: id)
-        try line.setName(name)
-        try line.setAmount(amount)
-        try line.setDisplayOrder(next)
-        try addToIngredientSet(line)
+        line.name = name
+        line.amount = amount
+        line.displayOrder = next
+        addToIngredientSet(line)
         return line
     }
 
     /// Deletes one ingredient line and renumbers the others from 0, keeping their order.
     public func removeIngredient(_ line: Ingredient) throws {
         try line.delete()
-        for (position, remaining) in try ingredients.filter({ $0.objectID != line.objectID }).enumerated()
-        where try remaining.displayOrder != Int16(position) {
-            try remaining.setDisplayOrder(Int16(position))
+        for (position, remaining) in ingredients.filter({ $0.objectID != line.objectID }).enumerated()
+        where remaining.displayOrder != Int16(position) {
+            remaining.displayOrder = Int16(position)
         }
     }
 }

@@ -12,12 +12,12 @@ let model = try ModelVersionSet.load(contentsOf: modelURL).current
 let context = ObjectContext(coordinator: try PersistentStoreCoordinator(model: model, store: InMemoryStore()))
 
 let folder = try Folder.insert(into: context)
-try folder.setName("Errands")
-try folder.setCreated(Date())
+folder.name = "Errands"
+folder.created = Date()
 for (text, pinned) in [("Water the plants", false), ("Call Ann back", true), ("Buy bread", false)] {
     let note = try Note.insert(into: context)
-    try note.setText(text)
-    try note.setPinned(pinned)
+    note.text = text
+    note.pinned = pinned
     try folder.addToNotes(note)
 }
 try context.save()
