@@ -50,6 +50,7 @@ let package = Package(
                 "DocumentFormat",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(
@@ -235,6 +236,7 @@ let package = Package(
                 "CStaticBacktrace",
                 "RecipesCommandLine",
                 "RecipesSyncKit",
+                "DocumentStore",
                 "CouchServer",
                 "RecipesWeb",
                 "RecipesKit",

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 public import RecipesKit
+import DocumentStore
 
 extension FirstRunSeeding {
     /// Seeds the store if this is its first use; does nothing otherwise. With a remote, it

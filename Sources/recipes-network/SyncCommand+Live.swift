@@ -1,4 +1,5 @@
 import Foundation
+import DocumentStore
 import Logging
 import RecipesCommandLine
 import RecipesKit

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocumentStore
 import Foundation
 import Logging
 import RecipesCommandLine

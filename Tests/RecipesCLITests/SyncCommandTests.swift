@@ -1,3 +1,4 @@
+import DocumentStore
 import Foundation
 import RecipesKit
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+@testable import DocumentStore
 import Testing
 @testable import RecipesKit
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 public import Logging
+package import DocumentStore
 
 /// Seeds a never-initialised store the first time a program opens it: the first-run policy
 /// every program built on RecipesKit shares, so the `recipes` CLI only prints what it says.
