@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "RecipesKit", targets: ["RecipesKit"]),
         .library(name: "RecipesSyncKit", targets: ["RecipesSyncKit"]),
         .library(name: "ObjectGraph", targets: ["ObjectGraph"]),
+        .library(name: "ObjectSync", targets: ["ObjectSync"]),
         .library(name: "Replication", targets: ["Replication"]),
         .library(name: "CouchServer", targets: ["CouchServer"]),
         .library(name: "CouchProtocol", targets: ["CouchProtocol"]),
@@ -104,6 +105,22 @@ let package = Package(
         ),
         // The model layer on its own, free of swift-crypto, so the entity code generator (a
         // build tool, compiled for the host) does not build BoringSSL a second time.
+        // The object graph for any model, ready to use and to sync: a container over a
+        // SQLite document store (or one in memory) with sync through the replication engine.
+        // An app imports this one module (it re-exports ObjectGraph).
+        .target(
+            name: "ObjectSync",
+            dependencies: [
+                "ObjectGraph", "DocumentFormat", "DocumentStore", "DocumentIncrementalStore", "Replication", "CouchProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ObjectSyncTests",
+            dependencies: ["ObjectSync", "TestSupport", "InteropSupport"],
+            resources: [.copy("Notebook.xcdatamodeld")],
+            plugins: ["EntityCodegenPlugin"]
+        ),
         .target(name: "ManagedModel"),
         .target(
             name: "ObjectGraph",

@@ -58,7 +58,7 @@ public struct ModelDefinitionGenerator {
         out.line()
         out.line("/// Model version \"\(versionName)\" of \(modelName).xcdatamodeld, compiled into the program, so its")
         out.line("/// model is built without reading or parsing XML.")
-        out.line("enum \(typeName) {")
+        out.line("enum \(typeName): CompiledModel {")
         out.line("    /// The version's name.")
         out.line("    static let versionName = \(SwiftLiteral.string(versionName))")
         out.line("    /// The version's file in the model folder, named in errors.")
