@@ -30,7 +30,7 @@ public struct EntityCodeGenerator {
     public static let swiftAccessUserInfoKey = "swiftAccess"
 
     /// Member names every generated type has (from `EntityObject` (ObjectGraph) and `Hashable`).
-    static let reservedMembers: Set<String> = ["entityName", "object", "objectID", "insert", "fetch", "count", "delete", "hash", "hashValue", "propertyKeys"]
+    static let reservedMembers: Set<String> = ["entityName", "object", "objectID", "insert", "fetch", "count", "delete", "hash", "hashValue", "propertyKeys", "snapshot", "Snapshot"]
     /// Type names the generated code refers to, which an entity type may not shadow.
     static let reservedTypes: Set<String> = [
         "String", "Int16", "Int32", "Int64", "Double", "Float", "Decimal", "Bool", "Date", "Data", "UUID", "URL",
@@ -135,6 +135,7 @@ public struct EntityCodeGenerator {
             out.line("        ]")
         }
         out.line("    }")
+        writeSnapshot(plan, access: access, to: &out)
         if !plan.attributes.isEmpty {
             out.line()
             out.line("    // MARK: Attributes")
@@ -153,6 +154,56 @@ public struct EntityCodeGenerator {
             write(relationship, name: name, destination: typeNames[relationship.destinationEntityName]!, access: visible.keyword, to: &out)
         }
         out.line("}")
+    }
+
+    /// The nested `Snapshot` type: the entity's stored values as a `Sendable` value, and the
+    /// view's `snapshot` property that makes one.
+    private func writeSnapshot(_ plan: EntityPlan, access: String, to out: inout SourceText) {
+        let toOnes = plan.relationships.filter { $0.0.isToOne }
+        out.line()
+        out.line("    /// The stored values of a ``\(plan.typeName)`` as a `Sendable` value, to hand across actors and")
+        out.line("    /// tasks; to-one relationships as the destination's ID, to-many ones left out.")
+        out.line("    \(access) struct Snapshot: EntitySnapshot {")
+        out.line("        /// The object the values are of.")
+        out.line("        \(access) let objectID: ObjectID")
+        for (attribute, name) in plan.attributes {
+            let type = attribute.type.swiftTypeName
+            out.line("        /// ``\(plan.typeName)/\(name)``.")
+            out.line("        \(access) let \(SwiftIdentifier.escaped(name)): \(type)\(attribute.isOptional ? "?" : "")")
+        }
+        for (relationship, name) in toOnes {
+            out.line("        /// The ID of ``\(plan.typeName)/\(name)``'s destination.")
+            out.line("        \(access) let \(SwiftIdentifier.escaped(name)): ObjectID?")
+            _ = relationship
+        }
+        out.line()
+        out.line("        /// The values of a stored row.")
+        out.line("        \(access) init(row: RowSnapshot) {")
+        out.line("            objectID = row.objectID")
+        for (attribute, name) in plan.attributes {
+            let type = attribute.type.swiftTypeName
+            let read = "row.value(\"\(attribute.name)\", as: \(type).self)"
+            out.line("            \(SwiftIdentifier.escaped(name)) = \(read)\(attribute.isOptional ? "" : " ?? \(type).unsetValue")")
+        }
+        for (relationship, name) in toOnes {
+            out.line("            \(SwiftIdentifier.escaped(name)) = row.toOne[\"\(relationship.name)\"]")
+        }
+        out.line("        }")
+        out.line()
+        out.line("        /// The current values of `object`.")
+        out.line("        init(_ object: \(plan.typeName)) {")
+        out.line("            objectID = object.objectID")
+        for (_, name) in plan.attributes {
+            out.line("            \(SwiftIdentifier.escaped(name)) = object.\(SwiftIdentifier.escaped(name))")
+        }
+        for (_, name) in toOnes {
+            out.line("            \(SwiftIdentifier.escaped(name)) = object.\(SwiftIdentifier.escaped(name))?.objectID")
+        }
+        out.line("        }")
+        out.line("    }")
+        out.line()
+        out.line("    /// The object's current values (unsaved changes included) as a `Sendable` value.")
+        out.line("    \(access) var snapshot: Snapshot { Snapshot(self) }")
     }
 
     private func write(_ attribute: AttributeDescription, name: String, access: String, to out: inout SourceText) {

@@ -19,6 +19,9 @@ public protocol EntityObject: Hashable {
     /// become the store's queries. The generated types list every attribute and
     /// relationship.
     static var propertyKeys: [PartialKeyPath<Self>: String] { get }
+    /// The `Sendable` copy of this entity's stored values (the generated types have their
+    /// own; a hand-written view gets the row itself).
+    associatedtype Snapshot: EntitySnapshot = RowSnapshot
 }
 
 extension EntityObject {
