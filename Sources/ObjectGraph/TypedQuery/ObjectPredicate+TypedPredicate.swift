@@ -9,10 +9,10 @@ extension ObjectPredicate {
     /// through to-one relationships (`$0.folder?.name`) becomes a dotted key path
     /// (`folder.name`) and `contains(where:)` over a to-many relationship becomes `ANY`.
     /// Supported: `==`, `!=`, `<`, `<=`, `>`, `>=`, comparisons with `nil` and with entity
-    /// objects, `array.contains($0.key)` (`IN`), `range.contains($0.key)` (`BETWEEN`, or
+    /// objects (`$0.folder?.objectID == id`, `$0.folder == nil`), `array.contains($0.key)` (`IN`), `range.contains($0.key)` (`BETWEEN`, or
     /// `>=` and `<` for a half-open range), `contains(_:)` and `starts(with:)` on strings
     /// (`CONTAINS`, `BEGINSWITH`) and their case- and diacritic-insensitive forms
-    /// `localizedStandardContains(_:)` and `localizedStandardHasPrefix(_:)` (`[cd]`),
+    /// `localizedStandardContains(_:)` and `starts(with:)` a ``LocalizedStandardPrefix`` (`[cd]`),
     /// `count` and `isEmpty` of a to-many relationship (`@count`), Boolean attributes as
     /// conditions, `&&`, `||` and `!`.
     ///

@@ -19,6 +19,8 @@ extension PredicateExpressions.KeyPath: TypedOperandConvertible {
             throw TypedPredicateTranslator.unsupported(self, fix: "read key paths of the fetched object and of the objects its relationships reach")
         }
         if let entity = Root.Output.self as? any EntityObject.Type {
+            // `$0.objectID`, `$0.folder?.objectID`: the object itself, compared by ID.
+            if entity.isObjectIDKeyPath(keyPath) { return .key(base, quantified: quantified, type: Output.self) }
             guard let name = entity.modelName(for: keyPath) else {
                 throw .unknownKeyPath(keyPath: keyPath.debugDescription, entity: String(describing: entity))
             }
@@ -188,6 +190,7 @@ extension PredicateExpressions.StringLocalizedStandardContains: TypedOperandConv
 
 extension PredicateExpressions.StringLocalizedStandardHasPrefix: TypedOperandConvertible {
     func typedOperand(in translator: TypedPredicateTranslator) throws(TypedQueryError) -> TypedOperand {
-        .predicate(try translator.stringTest(self, root, .beginsWith, prefix, options: [.caseInsensitive, .diacriticInsensitive]))
+        .predicate(try translator.stringTest(self, root, .beginsWith, PredicateExpressions.Value(prefix.string),
+                                             options: [.caseInsensitive, .diacriticInsensitive]))
     }
 }

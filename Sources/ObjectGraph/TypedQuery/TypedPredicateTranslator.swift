@@ -313,4 +313,9 @@ extension EntityObject {
         guard let keyPath = keyPath as? PartialKeyPath<Self> else { return nil }
         return propertyKeys[keyPath]
     }
+
+    /// Whether `keyPath` is `\.objectID`, the object's own identity.
+    static func isObjectIDKeyPath(_ keyPath: AnyKeyPath) -> Bool {
+        keyPath == \Self.objectID as AnyKeyPath
+    }
 }
