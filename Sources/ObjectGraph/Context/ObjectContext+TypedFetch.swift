@@ -6,13 +6,13 @@ extension ObjectContext {
     /// order and page, as views of `T`.
     ///
     /// The predicate and sorts run in the store as the equivalent ``FetchRequest`` would
-    /// (through ``fetch(_:)-(FetchRequest)``), indexes included. With
+    /// (through `fetch(_:)` of a ``FetchRequest``), indexes included. With
     /// ``FetchDescriptor/allowsInMemoryEvaluation``, a predicate the store cannot express is
     /// finished in memory: the store fetches by its translatable conjuncts, sorted, and the
     /// page is taken after the whole predicate has filtered the result.
     /// - Throws: ``TypedQueryError`` for a predicate or sort the store cannot run (unless
     ///   in-memory evaluation is allowed), a Foundation `PredicateError` from evaluating it
-    ///   in memory, or what ``fetch(_:)-(FetchRequest)`` throws.
+    ///   in memory, or what `fetch(_:)` of a ``FetchRequest`` throws.
     public func fetch<T: EntityObject>(_ descriptor: FetchDescriptor<T>) throws -> [T] {
         let (request, inMemory) = try descriptor.storeRequest()
         let objects = try fetch(request).map(T.init(unchecked:))
@@ -22,9 +22,9 @@ extension ObjectContext {
         return Array(page)
     }
 
-    /// How many objects ``fetch(_:)-(FetchDescriptor<T>)`` would return, counted by the store
+    /// How many objects `fetch(_:)` of the descriptor would return, counted by the store
     /// (``count(for:)``) without making objects of them when it runs the whole predicate.
-    /// - Throws: as ``fetch(_:)-(FetchDescriptor<T>)``.
+    /// - Throws: as `fetch(_:)` of the descriptor.
     public func fetchCount<T: EntityObject>(_ descriptor: FetchDescriptor<T>) throws -> Int {
         let (request, inMemory) = try descriptor.storeRequest()
         guard inMemory != nil else { return try count(for: request) }

@@ -1,7 +1,7 @@
 public import Foundation
 
 /// A typed fetch of a generated entity type: a Foundation `#Predicate` and `SortDescriptor`s
-/// in place of format strings, run by ``ObjectContext/fetch(_:)-(FetchDescriptor<T>)`` and
+/// in place of format strings, run by `ObjectContext.fetch(_:)` and
 /// ``ObjectContext/fetchCount(_:)``.
 ///
 /// The predicate and sorts are translated into the store's ``ObjectPredicate`` and

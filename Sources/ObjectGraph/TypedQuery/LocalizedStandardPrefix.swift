@@ -9,7 +9,7 @@ public import Foundation
 /// The `#Predicate` macro accepts only the methods Foundation knows (`starts(with:)`, not a
 /// new `hasPrefix` variant), so the folding rides on the argument's type: inside a
 /// predicate, `starts(with:)` with this argument builds
-/// ``Foundation/PredicateExpressions/StringLocalizedStandardHasPrefix`` instead of
+/// `PredicateExpressions.StringLocalizedStandardHasPrefix` instead of
 /// Foundation's exact `SequenceStartsWith`. Outside a predicate it is only the characters
 /// of ``string`` and `starts(with:)` compares them exactly: use it in predicates.
 public struct LocalizedStandardPrefix: Sequence, Codable, Sendable, Hashable {
