@@ -129,7 +129,7 @@ extension ObjectContext {
     /// results, streamed. Only ``FetchRequest/propertiesToFetch`` are read (`nil`: every
     /// attribute and relationship), with the to-one relationships. When an unsaved change
     /// touches the request's entity, the objects are fetched and their values read instead,
-    /// so pending changes show as in ``fetch(_:)``. `body` may use the context (to read an
+    /// so pending changes show as in ``fetch(_:)->[ManagedObject]``. `body` may use the context (to read an
     /// object whose values it was handed, say).
     public func fetchValues(_ request: FetchRequest, _ body: (ObjectValues) throws -> Void) throws {
         try performAndWait {
