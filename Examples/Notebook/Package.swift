@@ -12,7 +12,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "notebook",
-            dependencies: [.product(name: "ObjectGraph", package: "Recipes")],
+            dependencies: [.product(name: "ObjectSync", package: "Recipes")],
             // The model is a resource (loaded at run time) and the plugin's input (read at
             // build time).
             resources: [.copy("Notebook.xcdatamodeld")],

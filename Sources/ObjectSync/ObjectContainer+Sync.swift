@@ -4,7 +4,7 @@ import DocumentIncrementalStore
 import DocumentFormat
 import CouchProtocol
 import Logging
-public import Replication
+import Replication
 
 extension ObjectContainer {
     /// Syncs the store with `remote`, a CouchDB-compatible database URL (CouchDB, Cloudant,

@@ -1,29 +1,23 @@
 import Foundation
-import ObjectGraph
+import ObjectSync
 
-// Files three notes in a folder of an in-memory store, saves, and lists them pinned first,
-// through the `Folder` and `Note` types EntityCodegenPlugin generated from
-// Notebook.xcdatamodeld when this target was built.
-
-guard let modelURL = Bundle.module.url(forResource: "Notebook", withExtension: "xcdatamodeld") else {
-    fatalError("Notebook.xcdatamodeld is missing from the bundle; check the target's resources")
-}
-let model = try ModelVersionSet.load(contentsOf: modelURL).current
-let context = ObjectContext(coordinator: try PersistentStoreCoordinator(model: model, store: InMemoryStore()))
-
-let folder = try Folder.insert(into: context)
-folder.name = "Errands"
-folder.created = Date()
-for (text, pinned) in [("Water the plants", false), ("Call Ann back", true), ("Buy bread", false)] {
+// The whole task on the Notebook model, through the types EntityCodegenPlugin generated from
+// Notebook.xcdatamodeld: fetch one folder's notes sorted by text, observe them, add one,
+// save, and sync both ways with the CouchDB database named as the first argument (a store
+// file's path works too; without one the notebook stays on this machine).
+let remote = CommandLine.arguments.dropFirst().first.map { $0.contains("://") ? URL(string: $0)! : URL(filePath: $0) }
+let container = try ObjectContainer(for: NotebookModelDefinition.self, url: URL(filePath: "notebook.sqlite"))
+let context = container.viewContext
+if let remote { try await container.sync(with: remote) }
+let errands = try context.fetch(FetchDescriptor<Folder>(predicate: #Predicate { $0.name == "Errands" })).first
+    ?? { let folder = try Folder.insert(into: context); folder.name = "Errands"; return folder }()
+let notes = FetchDescriptor<Note>(predicate: #Predicate { $0.folder?.name == "Errands" }, sortBy: [SortDescriptor(\.text)], fetchLimit: 50)
+for try await update in try context.observe(notes) {
+    print(update.isInitial ? "notes:" : "observed:", update.results.map(\.text))
+    guard update.isInitial else { break }
     let note = try Note.insert(into: context)
-    note.text = text
-    note.pinned = pinned
-    try folder.addToNotes(note)
+    note.text = "Note \(Date.now.formatted(.iso8601))"
+    note.folder = errands
+    try context.save()
 }
-try context.save()
-
-print("\(try folder.name): \(try folder.notes.count) notes")
-let sorted = [FetchSortDescriptor("pinned", ascending: false), FetchSortDescriptor("text")]
-for note in try Note.fetch(in: context, where: ObjectPredicate(format: "folder.name == %@", "Errands"), sortedBy: sorted) {
-    print("- \(try note.text)\(try note.pinned ? " (pinned)" : "")")
-}
+if let remote { print(try await container.sync(with: remote)) }
