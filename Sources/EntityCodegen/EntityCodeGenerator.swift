@@ -168,11 +168,11 @@ public struct EntityCodeGenerator {
         out.line("        \(access) let objectID: ObjectID")
         for (attribute, name) in plan.attributes {
             let type = attribute.type.swiftTypeName
-            out.line("        /// ``\(plan.typeName)/\(name)``.")
+            out.line("        /// The value of `\(name)`.")
             out.line("        \(access) let \(SwiftIdentifier.escaped(name)): \(type)\(attribute.isOptional ? "?" : "")")
         }
         for (relationship, name) in toOnes {
-            out.line("        /// The ID of ``\(plan.typeName)/\(name)``'s destination.")
+            out.line("        /// The ID of the destination of `\(name)`.")
             out.line("        \(access) let \(SwiftIdentifier.escaped(name)): ObjectID?")
             _ = relationship
         }

@@ -44,12 +44,12 @@ final class SyncHooks: SyncStoreHooks, Sendable {
 
     /// Settles conflicts through the object graph's one conflict API
     /// (``PersistentStoreCoordinator/resolveReplicaConflicts(policy:)``). `remote` is the
-    /// deterministic ``ReplicaMergePolicy/storeTrumps``; `local` is
+    /// deterministic ``ReplicaMergePolicy/winnerTrumps``; `local` is
     /// ``ReplicaMergePolicy/localTrumps``: the revision written in this store file (by any
     /// process, before or after a relaunch, as the datastore records) wins for every property
     /// it changed, and the stored winner where none of the conflicting revisions was.
     func resolveConflicts(prefer: ConflictPreference) throws -> Int {
-        let policy: ReplicaMergePolicy = prefer == .local ? .localTrumps : .storeTrumps
+        let policy: ReplicaMergePolicy = prefer == .local ? .localTrumps : .winnerTrumps
         return try store.container.coordinator.resolveReplicaConflicts(policy: policy).count
     }
 

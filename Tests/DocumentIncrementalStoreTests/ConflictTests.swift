@@ -101,7 +101,7 @@ struct ConflictTests {
         // A context showing the object sees the resolution after the store reports it.
         let ctx = s.local.context("viewer")
         let viewed = try ctx.existingObject(with: s.id)
-        try s.local.store.resolveReplicaConflicts(policy: .storeTrumps)
+        try s.local.store.resolveReplicaConflicts(policy: .winnerTrumps)
         let merged = try body(s.local, s.id)
         #expect(merged["name"] == (winnerIsLocal ? "Local soup" : "Remote soup"))
         #expect(merged["prepTime"] == "15 min")
@@ -221,7 +221,7 @@ struct ConflictTests {
         #expect(throws: Refused.self) {
             try s.local.store.resolveReplicaConflicts(policy: .custom { conflict in
                 if conflict.objectID == last { throw Refused() }
-                return .storeTrumps
+                return .winnerTrumps
             })
         }
         #expect(try s.local.store.objectsWithConflicts() == [s.id, other].sorted())
@@ -241,7 +241,7 @@ struct ConflictTests {
         try TestSupport.replicate(id.referenceString, from: b.store.documentStore, to: a.store.documentStore)
         try TestSupport.replicate(id.referenceString, from: c.store.documentStore, to: a.store.documentStore)
         #expect(try a.store.documentStore.conflicts(id: id.referenceString).count == 2)
-        try a.store.resolveReplicaConflicts(policy: .storeTrumps)
+        try a.store.resolveReplicaConflicts(policy: .winnerTrumps)
         let merged = try body(a, id)
         #expect(merged["name"] == "A name")
         #expect(merged["prepTime"] == "B time")
@@ -262,7 +262,7 @@ struct ConflictTests {
         try rctx.save()
         try TestSupport.replicate(id.referenceString, from: remote.store.documentStore, to: local.store.documentStore)
         #expect(try local.store.replicaConflicts().isEmpty)
-        #expect(try local.store.resolveReplicaConflicts(policy: .storeTrumps).isEmpty)
+        #expect(try local.store.resolveReplicaConflicts(policy: .winnerTrumps).isEmpty)
         let row = try #require(try local.store.snapshot(for: id))
         #expect(row.attributes["name"] == .string("Edited soup"))
         #expect(row.attributes["overview"] == .string("Hot"))
@@ -333,11 +333,11 @@ struct ContextReplicaConflictTests {
         let loserName = winnerName == "Local" ? "Remote" : "Local"
         let replicaPolicy: ReplicaMergePolicy
         switch policy {
-        case "storeTrumps": replicaPolicy = .storeTrumps
+        case "storeTrumps": replicaPolicy = .winnerTrumps
         case "keepLoser": replicaPolicy = .custom { conflict in .keep(conflict.others[0].version) }
         default: replicaPolicy = .custom { _ in .merged(["name": .string("Both")]) }
         }
-        let resolved = try lctx.resolveReplicationConflicts(policy: replicaPolicy)
+        let resolved = try lctx.resolveReplicaConflicts(policy: replicaPolicy)
         #expect(resolved == [id])
         #expect(try local.store.objectsWithConflicts().isEmpty)
         let expected = policy == "storeTrumps" ? winnerName : (policy == "keepLoser" ? loserName : "Both")

@@ -237,7 +237,7 @@ struct EncryptedAttributeTests {
         let chosen = prefer == "local" ? "local" : winner
         let policy: ReplicaMergePolicy = prefer == "local"
             ? .custom { _ in .prefer(RowVersion(localRev.description)) }
-            : .storeTrumps
+            : .winnerTrumps
         let resolved = try resolver.store.resolveReplicaConflicts(policy: policy)
         #expect(resolved.map(\.referenceString) == [id])
         #expect(try documents.conflicts(id: id).isEmpty)

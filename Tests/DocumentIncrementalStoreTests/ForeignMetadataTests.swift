@@ -144,7 +144,7 @@ struct ForeignMetadataTests {
         #expect(ours.body == ModelMetadataDocument.body(for: TestSupport.recipesModel))
         try stack.store.documentStore.insertRevisions([OriginalMetadata.revision()])
         #expect(try live(stack.store.documentStore).count == 2)
-        try stack.store.resolveReplicaConflicts(policy: .storeTrumps)
+        try stack.store.resolveReplicaConflicts(policy: .winnerTrumps)
         #expect(try live(stack.store.documentStore).map(\.rev) == [OriginalMetadata.rev])
         #expect(try stack.store.documentStore.conflicts(id: "CDTISMetaData").isEmpty)
     }

@@ -41,9 +41,9 @@ struct GettingStartedArticleTests {
         // Step 2: save objects as usual.
         let context = ObjectContext(coordinator: coordinator)
         let soup = try context.insert("Dish")
-        try soup.set("name", "Tomato Soup")
-        try soup.set("minutes", 25)
-        try soup.set("notes", "Grandmother's version")
+        try soup.setValue("Tomato Soup", forKey: "name")
+        try soup.setValue(25, forKey: "minutes")
+        try soup.setValue("Grandmother's version", forKey: "notes")
         try context.save()
 
         // Step 3: look at the documents.

@@ -26,11 +26,11 @@ struct ReplicaMergePropertyTests {
 
     /// How the generated conflict is resolved; indexes are into the conflict's other versions.
     enum Policy: Sendable, CustomStringConvertible {
-        case storeTrumps, prefer(Int), keep(Int)
+        case winnerTrumps, prefer(Int), keep(Int)
 
         var description: String {
             switch self {
-            case .storeTrumps: "storeTrumps"
+            case .winnerTrumps: "winnerTrumps"
             case .prefer(let i): "prefer(others[\(i)])"
             case .keep(let i): "keep(others[\(i)])"
             }
@@ -38,7 +38,7 @@ struct ReplicaMergePropertyTests {
 
         var replicaPolicy: ReplicaMergePolicy {
             switch self {
-            case .storeTrumps: .storeTrumps
+            case .winnerTrumps: .winnerTrumps
             case .prefer(let i): .custom { .prefer($0.others[i].version) }
             case .keep(let i): .custom { .keep($0.others[i].version) }
             }
@@ -86,7 +86,7 @@ struct ReplicaMergePropertyTests {
         let policy: Policy = switch Int.random(in: 0..<4, using: &rng) {
         case 0: .prefer(Int.random(in: 0..<others, using: &rng))
         case 1: .keep(Int.random(in: 0..<others, using: &rng))
-        default: .storeTrumps
+        default: .winnerTrumps
         }
         return Conflict(base: base, replicas: replicas, policy: policy)
     })

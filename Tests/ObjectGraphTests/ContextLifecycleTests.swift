@@ -111,7 +111,7 @@ struct ContextLifecycleTests {
         #expect(throws: ObjectGraphError.self) { try r.setObject(ing, forKey: "ingredients") }
         #expect(throws: ObjectGraphError.self) { try ctx.insert("Nope") }
         try r.setValue(.data(Data([1, 2])), forKey: "thumbnailImage")
-        try r.set("overview", "Nice")
+        try r.setValue("Nice", forKey: "overview")
         #expect(try r.data("thumbnailImage") == Data([1, 2]) && r.string("overview") == "Nice")
         let other = stack.context()
         let foreign = try other.insert("RecipeType")

@@ -126,14 +126,14 @@ struct ModelVersion2Tests {
         let base = Date(timeIntervalSinceReferenceDate: 700_000_000)
         for (i, name) in ["Old", "Middle", "New"].enumerated() {
             let r = try ctx.recipe(name)
-            try r.set("createdAt", base.addingTimeInterval(Double(i) * 86_400))
+            try r.setValue(base.addingTimeInterval(Double(i) * 86_400), forKey: "createdAt")
         }
         #expect(throws: ObjectGraphError.self) { try ctx.insert("Recipe").setValue(.string("yesterday"), forKey: "createdAt") }
         ctx.rollback()
         #expect(try ctx.count(for: FetchRequest(entityName: "Recipe")) == 0)
         for (i, name) in ["Old", "Middle", "New"].enumerated() {
             let r = try ctx.recipe(name)
-            try r.set("createdAt", base.addingTimeInterval(Double(i) * 86_400))
+            try r.setValue(base.addingTimeInterval(Double(i) * 86_400), forKey: "createdAt")
         }
         try ctx.save()
         let reader = stack.context()

@@ -33,16 +33,16 @@ struct GettingStartedArticleTests {
         // Step 3: a context, objects, a save.
         let context = ObjectContext(coordinator: coordinator, name: "main")
         let soup = try context.insert("Dish")
-        try soup.set("name", "Tomato Soup")
-        try soup.set("minutes", 25)
+        try soup.setValue("Tomato Soup", forKey: "name")
+        try soup.setValue(25, forKey: "minutes")
         for name in ["tomatoes", "onion", "stock"] {
             let item = try context.insert("Item")
-            try item.set("name", name)
+            try item.setValue(name, forKey: "name")
             try item.setObject(soup, forKey: "dish")
         }
         let bread = try context.insert("Dish")
-        try bread.set("name", "Sourdough")
-        try bread.set("minutes", 1440)
+        try bread.setValue("Sourdough", forKey: "name")
+        try bread.setValue(1440, forKey: "minutes")
         try context.save()
 
         // Step 4: fetch.
@@ -69,7 +69,7 @@ struct GettingStartedArticleTests {
         #expect(try reader.count(for: FetchRequest(entityName: "Dish")) == 2)
 
         // Step 5: change and delete.
-        try bread.set("minutes", 720)
+        try bread.setValue(720, forKey: "minutes")
         try context.delete(soup)
         try context.save()
         #expect(try reader.count(for: FetchRequest(entityName: "Item")) == 0)

@@ -264,7 +264,7 @@ struct ReplicationConflictTests {
         let conflicts = try stack.coordinator.replicaConflicts()
         #expect(conflicts.map(\.objectID) == [id] && conflicts[0].conflictingProperties == ["name", "overview"])
         #expect(throws: Refused.self) {
-            try ctx.resolveReplicationConflicts(policy: .custom { _ in throw Refused() })
+            try ctx.resolveReplicaConflicts(policy: .custom { _ in throw Refused() })
         }
         #expect(try stack.store.objectsWithConflicts() == [id])
         #expect(try stack.store.snapshot(for: id)?.attributes["name"] == .string("Cake"))
@@ -272,7 +272,7 @@ struct ReplicationConflictTests {
 
     @Test func storeTrumpsKeepsTheWinner() throws {
         let (stack, ctx, id) = try Self.conflicted()
-        #expect(try ctx.resolveReplicationConflicts(policy: .storeTrumps) == [id])
+        #expect(try ctx.resolveReplicaConflicts(policy: .winnerTrumps) == [id])
         #expect(try stack.store.objectsWithConflicts().isEmpty)
         #expect(try ctx.existingObject(with: id).string("name") == "Cake")
     }
@@ -281,14 +281,14 @@ struct ReplicationConflictTests {
         let (stack, ctx, id) = try Self.conflicted()
         let recipe = try ctx.existingObject(with: id)
         #expect(try recipe.string("name") == "Cake")
-        try ctx.resolveReplicationConflicts(policy: .custom { conflict in .keep(conflict.others[0].version) })
+        try ctx.resolveReplicaConflicts(policy: .custom { conflict in .keep(conflict.others[0].version) })
         #expect(try recipe.string("name") == "Gâteau" && recipe.string("overview") == "From the other device")
         #expect(try stack.store.snapshot(for: id)?.attributes["prepTime"] == .string("60"))
     }
 
     @Test func customPolicyMerges() throws {
         let (stack, ctx, id) = try Self.conflicted()
-        try ctx.resolveReplicationConflicts(policy: .custom { c in
+        try ctx.resolveReplicaConflicts(policy: .custom { c in
             .merged(["overview": c.others[0].attributes["overview"] ?? .null])
         })
         let row = try #require(try stack.store.snapshot(for: id))
@@ -316,7 +316,7 @@ struct ReplicationConflictTests {
 
     @Test func storeTrumpsMergesPropertyByPropertyFromTheBase() throws {
         let (stack, ctx, id, _) = try Self.divergedFromBase()
-        try ctx.resolveReplicationConflicts(policy: .storeTrumps)
+        try ctx.resolveReplicaConflicts(policy: .winnerTrumps)
         let row = try #require(try stack.store.snapshot(for: id))
         #expect(row.attributes["name"] == .string("Cheesecake"), "both changed it: the winner's")
         #expect(row.attributes["prepTime"] == .string("90"))
@@ -325,7 +325,7 @@ struct ReplicationConflictTests {
 
     @Test func preferringAVersionTakesWhatItChanged() throws {
         let (stack, ctx, id, version) = try Self.divergedFromBase()
-        try ctx.resolveReplicationConflicts(policy: .custom { _ in .prefer(version) })
+        try ctx.resolveReplicaConflicts(policy: .custom { _ in .prefer(version) })
         let row = try #require(try stack.store.snapshot(for: id))
         #expect(row.attributes["name"] == .string("Gâteau"))
         #expect(row.attributes["overview"] == .string("Other device"))
@@ -336,8 +336,8 @@ struct ReplicationConflictTests {
     @Test func resolutionIsDeterministicAcrossReplicas() throws {
         // Two stores holding the same conflict reach the same row under storeTrumps.
         let first = try Self.divergedFromBase(), second = try Self.divergedFromBase()
-        try first.1.resolveReplicationConflicts(policy: .storeTrumps)
-        try second.1.resolveReplicationConflicts(policy: .storeTrumps)
+        try first.1.resolveReplicaConflicts(policy: .winnerTrumps)
+        try second.1.resolveReplicaConflicts(policy: .winnerTrumps)
         #expect(try first.0.store.snapshot(for: first.2)?.attributes == second.0.store.snapshot(for: second.2)?.attributes)
     }
 }

@@ -24,14 +24,14 @@ struct ReplicaMergeTests {
     @Test func attributeOnlyOneSideChangedTakesThatSide() {
         let w = Self.winner(Self.props(["name": "Chowder", "prepTime": "10 min", "overview": "Hot"], ingredients: [Self.salt, Self.pepper]))
         let o = Self.other("2-o", Self.props(["name": "Soup", "prepTime": "10 min", "overview": "Cold"], ingredients: [Self.salt, Self.pepper]), base: Self.base)
-        let merged = ReplicaMerge.resolve(.storeTrumps, winner: w, others: [o])
+        let merged = ReplicaMerge.resolve(.winnerTrumps, winner: w, others: [o])
         #expect(merged == Self.props(["name": "Chowder", "prepTime": "10 min", "overview": "Cold"], ingredients: [Self.salt, Self.pepper]))
     }
 
     @Test func attributeBothChangedKeepsTheWinners() {
         let w = Self.winner(Self.props(["name": "Chowder", "prepTime": "10 min", "overview": "Hot"]))
         let o = Self.other("2-o", Self.props(["name": "Bisque", "prepTime": "20 min", "overview": "Hot"]), base: Self.base)
-        let merged = ReplicaMerge.resolve(.storeTrumps, winner: w, others: [o])
+        let merged = ReplicaMerge.resolve(.winnerTrumps, winner: w, others: [o])
         #expect(merged.values == ["name": "Chowder", "prepTime": "20 min", "overview": "Hot"])
     }
 
@@ -40,7 +40,7 @@ struct ReplicaMergeTests {
         let o = Self.other("2-o", Self.props(["name": "Bisque", "prepTime": "10 min", "overview": "Hot"]), base: Self.base)
         let merged = ReplicaMerge.resolve(.prefer(RowVersion("2-o")), winner: w, others: [o])
         #expect(merged.values == ["name": "Bisque", "prepTime": "15 min", "overview": "Hot"])
-        // Preferring the winner (or a version that is not there) is storeTrumps.
+        // Preferring the winner (or a version that is not there) is winnerTrumps.
         #expect(ReplicaMerge.resolve(.prefer(RowVersion("2-w")), winner: w, others: [o]).values["name"] == "Chowder")
         #expect(ReplicaMerge.resolve(.prefer(RowVersion("9-x")), winner: w, others: [o]).values["name"] == "Chowder")
     }
@@ -50,15 +50,15 @@ struct ReplicaMergeTests {
         let w = Self.winner(Self.props(["name": "Soup", "prepTime": "10 min", "overview": "Hot"]))
         let first = Self.other("2-b", Self.props(["name": "Soup", "prepTime": "10 min", "overview": "Spicy"]), base: Self.base)
         let second = Self.other("2-a", Self.props(["name": "Soup", "prepTime": "10 min", "overview": "Mild"]), base: Self.base)
-        #expect(ReplicaMerge.resolve(.storeTrumps, winner: w, others: [first, second]).values["overview"] == "Spicy")
-        #expect(ReplicaMerge.resolve(.storeTrumps, winner: w, others: [second, first]).values["overview"] == "Mild")
+        #expect(ReplicaMerge.resolve(.winnerTrumps, winner: w, others: [first, second]).values["overview"] == "Spicy")
+        #expect(ReplicaMerge.resolve(.winnerTrumps, winner: w, others: [second, first]).values["overview"] == "Mild")
     }
 
     @Test func removedValueIsAChangeToo() {
         // The other version cleared overview (a missing value is null); the winner kept it.
         let w = Self.winner(Self.props(["name": "Soup", "prepTime": "10 min", "overview": "Hot"]))
         let o = Self.other("2-o", Self.props(["name": "Soup", "prepTime": "10 min"]), base: Self.base)
-        #expect(ReplicaMerge.resolve(.storeTrumps, winner: w, others: [o]).values == ["name": "Soup", "prepTime": "10 min"])
+        #expect(ReplicaMerge.resolve(.winnerTrumps, winner: w, others: [o]).values == ["name": "Soup", "prepTime": "10 min"])
     }
 
     @Test func toManyMergesAsSetsWhoeverWins() {
@@ -66,9 +66,9 @@ struct ReplicaMergeTests {
         let here = Self.props(["name": "Soup"], ingredients: [Self.salt, Self.pepper, Self.flour])
         let there = Self.props(["name": "Soup"], ingredients: [Self.pepper, Self.sugar])
         let base = Self.props(["name": "Soup"], ingredients: [Self.salt, Self.pepper])
-        let hereWins = ReplicaMerge.resolve(.storeTrumps, winner: Self.winner(here), others: [Self.other("2-o", there, base: base)])
+        let hereWins = ReplicaMerge.resolve(.winnerTrumps, winner: Self.winner(here), others: [Self.other("2-o", there, base: base)])
         #expect(hereWins.toMany == ["ingredients": [Self.pepper, Self.flour, Self.sugar]])
-        let thereWins = ReplicaMerge.resolve(.storeTrumps, winner: Self.winner(there), others: [Self.other("2-o", here, base: base)])
+        let thereWins = ReplicaMerge.resolve(.winnerTrumps, winner: Self.winner(there), others: [Self.other("2-o", here, base: base)])
         #expect(thereWins.toMany == ["ingredients": [Self.pepper, Self.sugar, Self.flour]])
         // Preferring a version changes nothing for to-many relationships.
         let preferred = ReplicaMerge.resolve(.prefer(RowVersion("2-o")), winner: Self.winner(here), others: [Self.other("2-o", there, base: base)])
@@ -80,7 +80,7 @@ struct ReplicaMergeTests {
         let w = Self.winner(Self.props([:], ingredients: [Self.pepper, Self.flour]))
         let b = Self.other("2-b", Self.props([:], ingredients: [Self.pepper]), base: base)
         let c = Self.other("2-c", Self.props([:], ingredients: [Self.salt, Self.pepper, Self.flour, Self.sugar]), base: base)
-        #expect(ReplicaMerge.resolve(.storeTrumps, winner: w, others: [b, c]).toMany == ["ingredients": [Self.pepper, Self.sugar]])
+        #expect(ReplicaMerge.resolve(.winnerTrumps, winner: w, others: [b, c]).toMany == ["ingredients": [Self.pepper, Self.sugar]])
     }
 
     @Test func anAddWinsOverAConcurrentRemove() {
@@ -88,13 +88,13 @@ struct ReplicaMergeTests {
         let w = Self.winner(Self.props([:], ingredients: [Self.salt, Self.flour]))
         let adder = Self.other("2-a", Self.props([:], ingredients: [Self.salt, Self.flour]), base: Self.props([:], ingredients: [Self.salt]))
         let remover = Self.other("3-r", Self.props([:], ingredients: [Self.salt]), base: Self.props([:], ingredients: [Self.salt, Self.flour]))
-        #expect(ReplicaMerge.resolve(.storeTrumps, winner: w, others: [remover, adder]).toMany == ["ingredients": [Self.salt, Self.flour]])
+        #expect(ReplicaMerge.resolve(.winnerTrumps, winner: w, others: [remover, adder]).toMany == ["ingredients": [Self.salt, Self.flour]])
     }
 
     @Test func withoutABaseTheWinnerKeepsItsValuesAndToManyIsTheUnion() {
         let w = Self.winner(Self.props(["name": "Chowder", "overview": "Hot"], ingredients: [Self.salt]))
         let o = Self.other("2-o", Self.props(["name": "Bisque", "prepTime": "5 min"], ingredients: [Self.pepper, Self.salt]), base: nil)
-        let merged = ReplicaMerge.resolve(.storeTrumps, winner: w, others: [o])
+        let merged = ReplicaMerge.resolve(.winnerTrumps, winner: w, others: [o])
         #expect(merged == Self.props(["name": "Chowder", "overview": "Hot"], ingredients: [Self.salt, Self.pepper]))
         // Preferred without a base: all of its values.
         let preferred = ReplicaMerge.resolve(.prefer(RowVersion("2-o")), winner: w, others: [o])

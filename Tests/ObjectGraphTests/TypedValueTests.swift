@@ -10,27 +10,27 @@ struct TypedValueTests {
         let context = try Stack().context()
         let line = try context.insert("Ingredient")
         #expect(try line.value(forKey: "displayOrder", as: Int16.self) == 0)
-        try line.setTypedValue(Int16(7), forKey: "displayOrder")
+        try line.setValue(Int16(7), forKey: "displayOrder")
         #expect(try line.value(forKey: "displayOrder", as: Int16.self) == 7)
-        try line.setTypedValue(String?.none, forKey: "name")
+        try line.setValue(String?.none, forKey: "name")
         #expect(try line.value(forKey: "name", as: String.self) == nil)
-        #expect(throws: ObjectGraphError.self) { try line.requiredValue(forKey: "name", as: String.self) }
-        try line.setTypedValue("flour", forKey: "name")
-        #expect(try line.requiredValue(forKey: "name", as: String.self) == "flour")
+        #expect(try line.value(forKey: "name", as: String.self) == nil)
+        try line.setValue("flour", forKey: "name")
+        #expect(try line.value(forKey: "name", as: String.self) == "flour")
     }
 
     @Test("reading an attribute as a Swift type that does not fit it throws a type mismatch")
     func mismatch() throws {
         let context = try Stack().context()
         let line = try context.insert("Ingredient")
-        try line.setTypedValue("flour", forKey: "name")
+        try line.setValue("flour", forKey: "name")
         do {
             _ = try line.value(forKey: "name", as: Int16.self)
             Issue.record("a String attribute was read as Int16")
         } catch ObjectGraphError.typeMismatch(let entity, let key, let expected, _) {
             #expect(entity == "Ingredient" && key == "name" && expected == .string)
         }
-        #expect(throws: ObjectGraphError.self) { try line.setTypedValue(Date(), forKey: "displayOrder") }
+        #expect(throws: ObjectGraphError.self) { try line.setValue(Date(), forKey: "displayOrder") }
     }
 
     @Test("each Swift type converts to its attribute value and back")

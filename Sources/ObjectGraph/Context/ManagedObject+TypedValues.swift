@@ -15,20 +15,10 @@ extension ManagedObject {
         return converted
     }
 
-    /// The value of a required attribute as `Value`.
-    /// - Throws: ``ObjectGraphError/missingValue(entity:key:)`` when it has no value, or
-    ///   what ``value(forKey:as:)`` throws.
-    public func requiredValue<Value: AttributeConvertible>(forKey key: String, as type: Value.Type) throws -> Value {
-        guard let value = try value(forKey: key, as: type) else {
-            throw ObjectGraphError.missingValue(entity: entity.name, key: key)
-        }
-        return value
-    }
-
     /// Sets an attribute from a Swift value; `nil` clears it.
     /// - Throws: what ``setValue(_:forKey:)`` throws (an integer outside the attribute's
     ///   width, an attribute of another type).
-    public func setTypedValue<Value: AttributeConvertible>(_ value: Value?, forKey key: String) throws {
+    public func setValue<Value: AttributeConvertible>(_ value: Value?, forKey key: String) throws {
         try setValue(value?.attributeValue ?? .null, forKey: key)
     }
 }

@@ -218,15 +218,6 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
         }
     }
 
-    /// Sets an attribute from a Swift value (`String`, `Int`, `Date`, `Data`, …) or `nil`.
-    public func set(_ key: String, _ value: (some PredicateArgument)?) throws {
-        let expr = value?.predicateExpression ?? .constant(.null)
-        guard case .constant(let v) = expr else {
-            throw ObjectGraphError.typeMismatch(entity: entity.name, key: key, expected: entity.attribute(named: key)?.type ?? .string, got: "non-attribute")
-        }
-        try setValue(v, forKey: key)
-    }
-
     /// The string value of an attribute, or `nil`.
     public func string(_ key: String) throws -> String? { try value(forKey: key).stringValue }
     /// The integer value of an attribute, or `nil`.

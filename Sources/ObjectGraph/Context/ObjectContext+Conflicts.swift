@@ -11,7 +11,7 @@ extension ObjectContext {
     /// unchanged objects then show the resolved rows at once; objects it has changed keep
     /// their changes, and their next save meets the resolved row through ``mergePolicy``.
     @discardableResult
-    public func resolveReplicationConflicts(policy: ReplicaMergePolicy = .storeTrumps) throws -> [ObjectID] {
+    public func resolveReplicaConflicts(policy: ReplicaMergePolicy = .winnerTrumps) throws -> [ObjectID] {
         try performAndWait {
             let resolved = try coordinator.resolveReplicaConflicts(policy: policy)
             for id in resolved {

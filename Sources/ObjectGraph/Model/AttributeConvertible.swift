@@ -30,6 +30,18 @@ extension String: AttributeConvertible {
     public var attributeValue: AttributeValue { .string(self) }
 }
 
+extension Int: AttributeConvertible {
+    /// Zero.
+    public static var unsetValue: Int { 0 }
+    /// The integer of an integer value that fits this platform's `Int`.
+    public init?(attributeValue value: AttributeValue) {
+        guard case .int(let i) = value, let v = Int(exactly: i) else { return nil }
+        self = v
+    }
+    /// An integer value.
+    public var attributeValue: AttributeValue { .int(Int64(self)) }
+}
+
 extension Int16: AttributeConvertible {
     /// Zero.
     public static var unsetValue: Int16 { 0 }

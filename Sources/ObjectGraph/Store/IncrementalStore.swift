@@ -29,7 +29,7 @@
 ///   (revision trees after replication) reports them in ``replicaConflicts()`` and settles
 ///   them all in ``resolveReplicaConflicts(policy:)``: deterministically (the winner every
 ///   replica agrees on is the base), in one transaction (nothing is written if any decision
-///   or write fails). Contexts reach it through ``ObjectContext/resolveReplicationConflicts(policy:)``.
+///   or write fails). Contexts reach it through ``ObjectContext/resolveReplicaConflicts(policy:)``.
 ///   Stores without such conflicts keep the default implementations (no conflicts).
 /// - **Change token.** ``changeToken()`` answers, in microseconds and without reading rows,
 ///   a value that changes with every committed write that may have changed rows, whoever

@@ -3,7 +3,7 @@
 /// ``resolve(_:winner:others:)`` and writes what it returns, so the same conflict settles to
 /// the same values whichever store holds it.
 ///
-/// The rule, for ``ReplicaResolution/storeTrumps`` and ``ReplicaResolution/prefer(_:)``:
+/// The rule, for ``ReplicaResolution/winnerTrumps`` and ``ReplicaResolution/prefer(_:)``:
 ///
 /// - **Attributes and to-one relationships** merge property by property, three-way, against
 ///   the version each other version shares with the winner (its base): a property only one
@@ -78,7 +78,7 @@ public enum ReplicaMerge {
     public static func resolve<Value>(_ resolution: ReplicaResolution, winner: Version<Value>,
                                       others: [Version<Value>]) -> Properties<Value> {
         switch resolution {
-        case .storeTrumps:
+        case .winnerTrumps:
             return merge(winner: winner.properties, others: others, preferring: nil)
         case .prefer(let version):
             return merge(winner: winner.properties, others: others, preferring: version)

@@ -10,10 +10,10 @@ public enum ReplicaResolution: Sendable, Hashable {
     /// The winner's values win for every property it changed since the versions diverged;
     /// properties only another version changed take that version's value. Deterministic:
     /// every replica resolving alone reaches the same row.
-    case storeTrumps
+    case winnerTrumps
     /// The version `RowVersion` (a loser's, usually the one written on this replica) wins for
     /// every property it changed since it diverged from the winner; the rest is the winner's.
-    /// Naming the winner, or a version that is not live, is ``storeTrumps``.
+    /// Naming the winner, or a version that is not live, is ``winnerTrumps``.
     case prefer(RowVersion)
     /// Keep the version with this row version (the winner's or another live one's) as it is.
     case keep(RowVersion)
