@@ -18,8 +18,8 @@ public struct SyncOptions: Sendable {
     /// Which halves run (default both: pull, then push).
     public var direction: Direction = .both
     /// How conflicting versions of one object are settled after the pull (default
-    /// ``ReplicaMergePolicy/winnerTrumps``, CouchDB's deterministic winner, so every replica
-    /// agrees; ``ReplicaMergePolicy/localTrumps``: this store's own edits win).
+    /// `ReplicaMergePolicy.winnerTrumps`, CouchDB's deterministic winner, so every replica
+    /// agrees; `ReplicaMergePolicy.localTrumps`: this store's own edits win).
     public var conflictPolicy: ReplicaMergePolicy = .winnerTrumps
     /// Fills a new store with first data, run only when the remote holds no documents and the
     /// store no objects after the pull (so two devices starting together do not both seed);

@@ -3,6 +3,7 @@ import DocumentIncrementalStore
 import DocumentStore
 import Foundation
 import ObjectGraph
+import RecipesKit
 
 /// `recipes-bench graph`: recipes inserted through object-graph contexts into the
 /// document-backed store, against the same documents written straight to a `DocumentStore`
@@ -12,7 +13,7 @@ import ObjectGraph
 struct GraphBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
-        abstract: "Insert recipes (8 ingredients, one of 5 types) through contexts and straight into the datastore; time three fetches.")
+        abstract: "Insert recipes (8 ingredients, one of 5 types) through contexts and straight into the datastore; time three fetches, string and typed queries and properties, and a typed observer of another process's saves.")
 
     @Option(name: .long, help: "Number of recipes.")
     var recipes = 10_000
@@ -26,11 +27,23 @@ struct GraphBenchmark: ParsableCommand {
     @Option(name: .long, help: "Path of the .xcdatamodeld (default: Schemas/Recipes.xcdatamodeld of this package).")
     var model: String?
 
+    @Option(name: .long, help: "Recipes whose properties are read and written, typed and by key, per run.")
+    var propertyObjects = 2_000
+
+    @Option(name: .long, help: "Recipes added by a `recipes add` process while a typed observer follows the store (0: skip).")
+    var observeRuns = 10
+
+    @Option(name: .long, help: "Path of the `recipes` executable for the observation (default: next to this program, else the root package's build; the observation is skipped when none is found).")
+    var recipesExecutable: String?
+
     @Flag(name: .long, help: "Also print one JSON object with the figures on the last line.")
     var json = false
 
     func validate() throws {
-        guard recipes > 0, saveEvery > 0, repeats > 0 else { throw ValidationError("--recipes, --save-every and --repeats must be positive") }
+        guard recipes > 0, saveEvery > 0, repeats > 0, propertyObjects > 0 else {
+            throw ValidationError("--recipes, --save-every, --repeats and --property-objects must be positive")
+        }
+        guard observeRuns >= 0 else { throw ValidationError("--observe-runs must be 0 or more") }
     }
 
     private static let typeNames = ["Dessert", "Main", "Soup", "Salad", "Breakfast"]
@@ -41,7 +54,7 @@ struct GraphBenchmark: ParsableCommand {
             .appendingPathComponent("Schemas/Recipes.xcdatamodeld")
     }
 
-    private static func seconds(_ body: () throws -> Void) rethrows -> Double {
+    static func seconds(_ body: () throws -> Void) rethrows -> Double {
         let start = DispatchTime.now().uptimeNanoseconds
         try body()
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -123,41 +136,100 @@ struct GraphBenchmark: ParsableCommand {
         let machineSpeedMs = CLIBenchmark.calibration()
 
         // 3. Recipes of one type, by name, first 50 (a fresh coordinator: nothing cached).
+        // Each run times the string request (format predicate, names read by key) and the
+        // typed one (`FetchDescriptor` with `#Predicate`, names read through `Recipe.name`)
+        // in fresh contexts, the order swapped run by run; run 0, the string one first,
+        // is the cold fetch.
         let readCoordinator = try PersistentStoreCoordinator(model: objectModel, store: DocumentIncrementalStore(path: graphPath))
         let byType = FetchRequest(entityName: "Recipe", predicate: try ObjectPredicate(format: "type.name == %@", "Dessert"),
                                   sortDescriptors: [FetchSortDescriptor("name")], fetchLimit: 50)
+        let typedByType = FetchDescriptor<Recipe>(predicate: #Predicate { $0.type?.name == "Dessert" },
+                                                  sortBy: [SortDescriptor(\.name)], fetchLimit: 50)
+        let expectedByType = min(50, recipes / Self.typeNames.count)
         var firstRecipe: ObjectID?
         var byTypeFirstMs = 0.0
         var byTypeTimes: [Double] = []
+        var typedByTypeTimes: [Double] = []
         for run in 0...repeats {
-            let context = ObjectContext(coordinator: readCoordinator, name: "fetch")
-            var names: [String] = []
-            let ms = try Self.seconds {
-                let found = try context.fetch(byType)
-                names = try found.map { try $0.string("name") ?? "" }
-                firstRecipe = found.first?.objectID
-            } * 1000
-            guard names.count == min(50, recipes / Self.typeNames.count), names == names.sorted() else {
-                throw ValidationError("fetch by type returned \(names.count) recipes, unsorted or wrong")
+            var stringNames: [String] = []
+            var typedNames: [String] = []
+            let timeString = {
+                let context = ObjectContext(coordinator: readCoordinator, name: "fetch")
+                return try Self.seconds {
+                    let found = try context.fetch(byType)
+                    stringNames = try found.map { try $0.string("name") ?? "" }
+                    firstRecipe = found.first?.objectID
+                } * 1000
             }
-            if run == 0 { byTypeFirstMs = ms } else { byTypeTimes.append(ms) }
+            let timeTyped = {
+                let context = ObjectContext(coordinator: readCoordinator, name: "typed-fetch")
+                return try Self.seconds { typedNames = try context.fetch(typedByType).map(\.name) } * 1000
+            }
+            let ms: Double, typedMs: Double
+            if run % 2 == 0 {
+                ms = try timeString()
+                typedMs = try timeTyped()
+            } else {
+                typedMs = try timeTyped()
+                ms = try timeString()
+            }
+            guard stringNames.count == expectedByType, stringNames == stringNames.sorted() else {
+                throw ValidationError("fetch by type returned \(stringNames.count) recipes, unsorted or wrong")
+            }
+            guard typedNames == stringNames else {
+                throw ValidationError("the typed fetch by type returned \(typedNames.count) recipes, not the string fetch's \(stringNames.count)")
+            }
+            if run == 0 { byTypeFirstMs = ms } else { byTypeTimes.append(ms); typedByTypeTimes.append(typedMs) }
+        }
+        // The same query without the limit: the store counts the same recipes both ways.
+        do {
+            let context = ObjectContext(coordinator: readCoordinator, name: "count")
+            var unlimited = byType
+            unlimited.fetchLimit = nil
+            var typedUnlimited = typedByType
+            typedUnlimited.fetchLimit = nil
+            let (stringCount, typedCount) = (try context.count(for: unlimited), try context.fetchCount(typedUnlimited))
+            guard stringCount == typedCount, stringCount == (recipes + Self.typeNames.count - 1) / Self.typeNames.count else {
+                throw ValidationError("fetch by type counts \(stringCount) recipes by string and \(typedCount) typed")
+            }
         }
 
-        // 4. One recipe's ingredients in display order.
+        // 4. One recipe's ingredients in display order, string and typed alternated as in 3.
         guard let recipeID = firstRecipe else { throw ValidationError("no recipe found") }
+        let typedIngredients = FetchDescriptor<Ingredient>(predicate: #Predicate { $0.recipe?.objectID == recipeID },
+                                                           sortBy: [SortDescriptor(\.displayOrder)])
         var ingredientTimes: [Double] = []
+        var typedIngredientTimes: [Double] = []
         var ingredientsFirstMs = 0.0
         for run in 0...repeats {
-            let context = ObjectContext(coordinator: readCoordinator, name: "ingredients")
             var orders: [Int64] = []
-            let ms = try Self.seconds {
-                let recipe = try context.object(with: recipeID)
-                let request = FetchRequest(entityName: "Ingredient", predicate: try ObjectPredicate(format: "recipe == %@", recipe),
-                                           sortDescriptors: [FetchSortDescriptor("displayOrder")])
-                orders = try context.fetch(request).map { try $0.int("displayOrder") ?? -1 }
-            } * 1000
+            var typedOrders: [Int64] = []
+            let timeString = {
+                let context = ObjectContext(coordinator: readCoordinator, name: "ingredients")
+                return try Self.seconds {
+                    let recipe = try context.object(with: recipeID)
+                    let request = FetchRequest(entityName: "Ingredient", predicate: try ObjectPredicate(format: "recipe == %@", recipe),
+                                               sortDescriptors: [FetchSortDescriptor("displayOrder")])
+                    orders = try context.fetch(request).map { try $0.int("displayOrder") ?? -1 }
+                } * 1000
+            }
+            let timeTyped = {
+                let context = ObjectContext(coordinator: readCoordinator, name: "typed-ingredients")
+                return try Self.seconds {
+                    typedOrders = try context.fetch(typedIngredients).map { Int64($0.displayOrder ?? -1) }
+                } * 1000
+            }
+            let ms: Double, typedMs: Double
+            if run % 2 == 0 {
+                ms = try timeString()
+                typedMs = try timeTyped()
+            } else {
+                typedMs = try timeTyped()
+                ms = try timeString()
+            }
             guard orders == Array(0..<8) else { throw ValidationError("ingredients came back as \(orders)") }
-            if run == 0 { ingredientsFirstMs = ms } else { ingredientTimes.append(ms) }
+            guard typedOrders == orders else { throw ValidationError("the typed ingredients fetch came back as \(typedOrders)") }
+            if run == 0 { ingredientsFirstMs = ms } else { ingredientTimes.append(ms); typedIngredientTimes.append(typedMs) }
         }
 
         // 5. The recipes using an ingredient, by the ingredient's name (one recipe here).
@@ -193,9 +265,14 @@ struct GraphBenchmark: ParsableCommand {
         let rawByType = rawByTypeTimes.median
         let rawIngredients = rawIngredientTimes.median
 
+        // 7. Typed properties against the string API on the same recipes (see
+        // GraphBenchmark+Typed.swift), and 8. a typed observer of a store another process adds to.
+        let access = try propertyAccess(coordinator: readCoordinator)
+        let observation = try observeAcrossProcesses(in: directory)
+
         let graphRate = Double(objects) / graphSeconds
         let storeRate = Double(copied) / storeSeconds
-        let figures: [(String, Double)] = [
+        var figures: [(String, Double)] = [
             ("objects", Double(objects)),
             ("graph_insert_seconds", graphSeconds),
             ("graph_insert_objects_per_s", graphRate),
@@ -213,6 +290,29 @@ struct GraphBenchmark: ParsableCommand {
             ("raw_sqlite_ingredients_ms", rawIngredients),
             ("fetch_by_type_vs_raw_sqlite", byTypeTimes.median / rawByType),
             ("fetch_ingredients_vs_raw_sqlite", ingredientTimes.median / rawIngredients),
+            ("typed_by_type_ms", typedByTypeTimes.median),
+            ("typed_by_type_vs_string", typedByTypeTimes.median / byTypeTimes.median),
+            ("typed_ingredients_ms", typedIngredientTimes.median),
+            ("typed_ingredients_vs_string", typedIngredientTimes.median / ingredientTimes.median),
+            ("property_objects", Double(access.objects)),
+            ("property_read_string_ms", access.stringReadMs),
+            ("property_read_typed_ms", access.typedReadMs),
+            ("property_read_typed_vs_string", access.typedReadMs / access.stringReadMs),
+            ("property_write_string_ms", access.stringWriteMs),
+            ("property_write_typed_ms", access.typedWriteMs),
+            ("property_write_typed_vs_string", access.typedWriteMs / access.stringWriteMs),
+        ]
+        if let observed = observation {
+            figures += [
+                ("observe_runs", Double(observed.runs)),
+                ("observe_child_wall_ms", observed.childWallMs),
+                ("observe_from_child_exit_ms", observed.fromExitMs),
+                ("observe_from_child_exit_max_ms", observed.fromExitMaxMs),
+                ("observe_from_child_start_ms", observed.fromStartMs),
+                ("observe_from_exit_vs_child_wall", observed.fromExitMs / observed.childWallMs),
+            ]
+        }
+        figures += [
             ("machine_speed_ms", machineSpeedMs),
             ("peak_rss_mb", PeakMemory.megabytes() ?? -1),
         ]

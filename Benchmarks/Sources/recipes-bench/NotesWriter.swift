@@ -28,7 +28,7 @@ struct NotesWriter: ParsableCommand {
         let context = opened.container.newContext(name: "bench-notes")
         let recipes = try context.fetch(FetchRequest(entityName: Recipe.entityName))
         for (n, object) in recipes.enumerated() {
-            Recipe(object).notes = "Private note \(n): less salt, more thyme; the oven runs hot."
+            try Recipe(object).notes = "Private note \(n): less salt, more thyme; the oven runs hot."
         }
         try context.save()
         print(recipes.count)

@@ -16,7 +16,7 @@ extension ManagedObject {
     }
 
     /// Sets an attribute from a Swift value; `nil` clears it.
-    /// - Throws: what ``setValue(_:forKey:)`` throws (an integer outside the attribute's
+    /// - Throws: what ``setValue(_:forKey:)-(AttributeValue,_)`` throws (an integer outside the attribute's
     ///   width, an attribute of another type).
     public func setValue<Value: AttributeConvertible>(_ value: Value?, forKey key: String) throws {
         try setValue(value?.attributeValue ?? .null, forKey: key)

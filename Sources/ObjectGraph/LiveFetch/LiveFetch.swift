@@ -48,7 +48,7 @@ public struct LiveFetch: AsyncSequence, Sendable {
     /// How often the store's change token is read when nothing woke the watch.
     public let pollInterval: Duration
 
-    /// A live fetch of `request` through `coordinator` (``ObjectContext/observe(_:pollInterval:)``
+    /// A live fetch of `request` through `coordinator` (``ObjectContext/observe(_:pollInterval:)-(FetchRequest,_)``
     /// makes one for a context's coordinator).
     public init(coordinator: PersistentStoreCoordinator, request: FetchRequest, pollInterval: Duration = LiveFetch.defaultPollInterval) {
         self.coordinator = coordinator

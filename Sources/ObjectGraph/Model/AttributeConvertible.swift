@@ -10,7 +10,7 @@ public protocol AttributeConvertible {
     /// The value held by `value`, or `nil` when `value` is `null` or of another kind (or an
     /// integer that does not fit this type).
     init?(attributeValue value: AttributeValue)
-    /// The value as an `AttributeValue`, ready for ``ManagedObject/setValue(_:forKey:)``.
+    /// The value as an `AttributeValue`, ready for ``ManagedObject/setValue(_:forKey:)-(AttributeValue,_)``.
     var attributeValue: AttributeValue { get }
     /// What a required attribute of this type reads as while it has no value (an object
     /// inserted and not filled in yet): the empty string, zero, `false`, the reference date,
