@@ -8,8 +8,9 @@ package import DocumentIncrementalStore
 ///
 /// It builds the model from its compiled definition (the `<Model>ModelDefinition` type that
 /// `EntityCodegenPlugin` generates), opens or creates the store file, and offers a
-/// ``viewContext`` for the program's own reads and writes and ``newContext(name:)`` for
-/// work beside it; every context shares one coordinator and its row cache. ``inMemory(for:)``
+/// ``viewContext`` for the program's own reads and writes, a ``mainContext`` for main-actor
+/// code, and ``newContext(name:)`` for work beside them, such as the context of an
+/// `ObjectActor`; every context shares one coordinator and its row cache. ``inMemory(for:)``
 /// gives the same thing with a store that lives in memory only, so an app's tests of
 /// fetches, indexes and sync need no files. ``sync(with:options:)`` syncs it with CouchDB,
 /// Cloudant, `recipes serve` or another store file.
@@ -20,8 +21,13 @@ public final class ObjectContainer: Sendable {
     public let url: URL?
     /// The coordinator every context of this container uses.
     public let coordinator: PersistentStoreCoordinator
-    /// The context for the program's own reads and writes.
+    /// The context for the program's own reads and writes, on a queue of its own (a
+    /// command-line program's, a server's).
     public let viewContext: ObjectContext
+    /// The context of main-actor code (a user interface): it runs on the main queue, so
+    /// main-actor code uses its objects without hopping or waiting.
+    @MainActor public var mainContext: ObjectContext { mainQueueContext }
+    private let mainQueueContext: ObjectContext
     /// The document datastore underneath (for replication and maintenance).
     package let documentStore: DocumentStore
     /// The incremental store that maps objects to documents.
@@ -79,6 +85,7 @@ public final class ObjectContainer: Sendable {
             throw .cannotOpen(path: url?.path ?? ":memory:", cause: error)
         }
         viewContext = ObjectContext(coordinator: coordinator, name: "view")
+        mainQueueContext = ObjectContext(coordinator: coordinator, name: "main", concurrencyType: .mainQueue)
     }
 
     private static func build(_ definition: (some CompiledModel).Type) throws(ObjectContainerError) -> ObjectModel {

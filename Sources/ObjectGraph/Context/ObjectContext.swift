@@ -43,14 +43,53 @@ public final class ObjectContext: @unchecked Sendable {
     /// Failed accesses through generated types, thrown by the next save or fetch.
     var deferredFailures: [ObjectGraphError] = []
 
-    /// Creates a context on `coordinator`.
-    public init(coordinator: PersistentStoreCoordinator, name: String = "context") {
+    /// Where a context runs its work.
+    public enum ConcurrencyType: Sendable, Hashable {
+        /// A serial queue of its own: use it from any thread or task through
+        /// ``performAndWait(_:)`` and ``perform(_:)-9vkd3``, or make it the executor of an
+        /// ``ObjectActor``.
+        case privateQueue
+        /// The main queue, so main-actor code (a user interface) uses its objects directly,
+        /// without hopping or waiting.
+        case mainQueue
+    }
+
+    /// Where the context runs its work.
+    public let concurrencyType: ConcurrencyType
+    /// The context's queue as a Swift concurrency executor (see ``ObjectActor``).
+    let executor: ContextExecutor
+
+    /// Creates a context on `coordinator`, on a queue of its own or on the main queue.
+    public init(coordinator: PersistentStoreCoordinator, name: String = "context", concurrencyType: ConcurrencyType = .privateQueue) {
         self.coordinator = coordinator
         self.name = name
-        self.queue = DispatchQueue(label: "ObjectGraph.ObjectContext.\(name)")
-        queue.setSpecific(key: Self.queueKey, value: queueToken)
+        self.concurrencyType = concurrencyType
+        switch concurrencyType {
+        case .privateQueue:
+            self.queue = DispatchQueue(label: "ObjectGraph.ObjectContext.\(name)")
+            queue.setSpecific(key: Self.queueKey, value: queueToken)
+        case .mainQueue:
+            // Several main-queue contexts share the queue, so it carries one mark for all of
+            // them. (Where the main thread is parked in `dispatchMain()`, a worker thread
+            // drains the main queue, so "on the main thread" would not say it.)
+            self.queue = .main
+            _ = Self.markMainQueue
+        }
+        executor = ContextExecutor(queue: queue)
         coordinator.register(self)
     }
+
+    /// Whether the calling thread runs this context's queue.
+    private var isOnQueue: Bool {
+        switch concurrencyType {
+        case .privateQueue: DispatchQueue.getSpecific(key: Self.queueKey) == queueToken
+        case .mainQueue: DispatchQueue.getSpecific(key: Self.mainQueueKey) == true
+        }
+    }
+
+    /// Marks the main queue as the queue of every main-queue context (once per process).
+    private static let markMainQueue: Void = DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+    private static let mainQueueKey = DispatchSpecificKey<Bool>()
 
     /// The model of the coordinator.
     public var model: ObjectModel { coordinator.model }
@@ -61,7 +100,7 @@ public final class ObjectContext: @unchecked Sendable {
     public func performAndWait<T>(_ body: () throws -> T) rethrows -> T {
         let thread = Self.currentThread
         if waitingThread.load(ordering: .acquiring) == thread { return try body() }
-        if DispatchQueue.getSpecific(key: Self.queueKey) == queueToken { return try holding(thread, body) }
+        if isOnQueue { return try holding(thread, body) }
         return try queue.sync { try holding(thread, body) }
     }
 
