@@ -292,7 +292,7 @@ struct ConflictTests {
         let ctx = remote.context()
         let recipe = try ctx.insert("Recipe")
         try recipe.setValue(.string("Laid out"), forKey: "name")
-        let foreign = try ctx.insert("Ingredient", referenceString: "grandmas-flour")
+        let foreign = try ctx.insert("Ingredient", id: "grandmas-flour")
         try foreign.setValue(.string("Flour"), forKey: "name")
         try ctx.save()
         _ = try local.store.processExternalChanges()

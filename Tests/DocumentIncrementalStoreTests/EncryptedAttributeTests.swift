@@ -117,7 +117,7 @@ struct EncryptedAttributeTests {
             try second.store.unlock(password: "garden")
             for (stack, id) in [(second, "note-a1"), (second, "note-a2"), (second, "note-a3"), (first, "note-z")] {
                 let ctx = stack.context()
-                let note = try ctx.insert("Note", referenceString: id)
+                let note = try ctx.insert("Note", id: id)
                 try note.setValue(.string(id), forKey: "title")
                 try note.setValue(.string("written as \(id)"), forKey: "secret")
                 try ctx.save()

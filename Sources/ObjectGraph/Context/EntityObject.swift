@@ -47,9 +47,9 @@ extension EntityObject {
     public var objectID: ObjectID { object.objectID }
 
     /// Inserts a new object of this entity into `context`, with the model's default values
-    /// and a store-chosen ID, or `id` when given (see ``ObjectContext/insert(_:referenceString:)``).
+    /// and a store-chosen ID, or `id` when given (see ``ObjectContext/insert(_:id:)``).
     public static func insert(into context: ObjectContext, id: String? = nil) throws -> Self {
-        Self(unchecked: try context.insert(entityName, referenceString: id))
+        Self(unchecked: try context.insert(entityName, id: id))
     }
 
     /// The objects of this entity (sub-entities included) in `context` that match

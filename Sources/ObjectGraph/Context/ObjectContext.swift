@@ -200,13 +200,13 @@ public final class ObjectContext: @unchecked Sendable {
 
     /// Inserts a new object of `entityName` with the model's default values.
     ///
-    /// With `referenceString`, the object gets that permanent ID right away instead of a
+    /// With `id` (the reference string of its ``ObjectID``), the object gets that permanent ID right away instead of a
     /// store-chosen one at save time, for objects whose identity is decided by the caller
     /// (sample data with deterministic IDs, so every machine writes the same documents).
     /// - Throws: ``IncrementalStoreError/duplicateObject(_:)`` (wrapped in
     ///   ``ObjectGraphError/store(_:)``) when the context or the store already has an object
     ///   with that ID.
-    public func insert(_ entityName: String, referenceString: String? = nil) throws -> ManagedObject {
+    public func insert(_ entityName: String, id referenceString: String? = nil) throws -> ManagedObject {
         try performAndWait {
             guard let entity = model.entity(named: entityName) else { throw ObjectGraphError.unknownEntity(entityName) }
             guard !entity.isAbstract else { throw ObjectGraphError.abstractEntity(entityName) }

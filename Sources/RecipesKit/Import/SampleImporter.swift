@@ -190,7 +190,7 @@ public struct SampleImporter {
             let objectID = ObjectID(entityName: entity, referenceString: id)
             if let found = existing[objectID] { return (found, found.isInserted) }
             if context.registeredObject(for: objectID) != nil { return try self.fetchOrInsert(entity, id: id) }
-            return (try context.insert(entity, referenceString: id), true)
+            return (try context.insert(entity, id: id), true)
         }
         var listed = Set<String>()
         func note(_ object: ManagedObject, isNew: Bool, name: String, keys: Set<String>) {
@@ -301,7 +301,7 @@ public struct SampleImporter {
         do {
             return (try context.existingObject(with: objectID), false)
         } catch ObjectGraphError.objectNotFound {
-            return (try context.insert(entity, referenceString: id), true)
+            return (try context.insert(entity, id: id), true)
         }
     }
 
