@@ -93,7 +93,7 @@ let package = Package(
         .target(
             name: "RecipesSyncKit",
             dependencies: [
-                "RecipesKit", "ObjectGraph",
+                "RecipesKit", "ObjectGraph", "ObjectSync",
                 "DocumentFormat", "DocumentStore", "DocumentIncrementalStore",
                 "Replication",
                 .product(name: "Logging", package: "swift-log"),

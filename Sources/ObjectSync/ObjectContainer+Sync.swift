@@ -1,8 +1,6 @@
 public import Foundation
 import DocumentStore
 import DocumentIncrementalStore
-import DocumentFormat
-import CouchProtocol
 import Logging
 import Replication
 
@@ -23,39 +21,21 @@ extension ObjectContainer {
         let lock = try await lockForSync(options)
         defer { lock?.release() }
         let logger = Logger(label: "objectsync")
-        let shown = CredentialMask.masked(remote.isFileURL ? remote.path : remote.absoluteString)
-        let peer: any ReplicationPeer
-        do {
-            if remote.isFileURL {
-                peer = LocalDatabase(store: try DocumentStore(path: remote.path))
-            } else {
-                peer = try CouchDatabase(url: remote.absoluteString, options: options.clientOptions, logger: logger)
-            }
-        } catch {
-            throw .unusableRemote(shown, cause: error)
-        }
-        let replication = Sync(store: documentStore, remote: peer, logger: logger)
+        let steps = StoreSync(documentStore: documentStore, incrementalStore: incrementalStore, coordinator: coordinator,
+                              remote: try StoreSync.peer(for: remote, clientOptions: options.clientOptions, logger: logger),
+                              remoteDescription: StoreSync.masked(remote), logger: logger)
         var result = SyncResult()
 
         if options.direction != .pushOnly {
             var remoteIsEmpty = false
             try await step("pull") {
-                remoteIsEmpty = try await remoteHasNoDocuments(peer)
-                guard !remoteIsEmpty else { return }
-                var pull = ReplicationOptions()
-                pull.admission = { [incrementalStore] revisions in
-                    let metadata = revisions.filter { $0.id == DocumentLayout.metadataDocumentID && !$0.deleted }
-                    guard !metadata.isEmpty else { return }
-                    try incrementalStore.checkIncomingMetadata(metadata.map { ($0.rev.description, $0.body) })
-                }
-                let summary = try await replication.pull(options: pull, observer: observer("pull", options))
+                remoteIsEmpty = try await steps.remoteIsEmpty()
+                guard !remoteIsEmpty, let summary = try await steps.pull(progress: observer("pull", options)) else { return }
                 result.pulled = summary.docsWritten
                 result.refused += summary.outstandingRefusals.map { "\($0.id): \($0.reason)" }
             }
-            try await step("refresh") { try refreshContexts() }
-            try await step("resolve") {
-                result.conflictsResolved = try coordinator.resolveReplicaConflicts(policy: options.conflictPolicy).count
-            }
+            try await step("refresh") { try steps.refresh() }
+            try await step("resolve") { result.conflictsResolved = try steps.resolveConflicts(policy: options.conflictPolicy) }
             if let seed = options.seed, remoteIsEmpty {
                 try await step("seed") {
                     let context = newContext(name: "seed")
@@ -68,14 +48,12 @@ extension ObjectContainer {
         }
         if options.direction != .pullOnly {
             try await step("push") {
-                var push = ReplicationOptions()
-                push.createTarget = true
-                let summary = try await replication.push(options: push, observer: observer("push", options))
+                let summary = try await steps.push(progress: observer("push", options))
                 result.pushed = summary.docsWritten
                 result.refused += summary.outstandingRefusals.map { "\($0.id): \($0.reason)" }
             }
         }
-        try await step("refresh") { try refreshContexts() }
+        try await step("refresh") { try steps.refresh() }
         return result
     }
 
@@ -106,26 +84,12 @@ extension ObjectContainer {
         }
     }
 
-    /// Whether the remote database is missing (the push creates it) or holds no document.
-    private func remoteHasNoDocuments(_ peer: any ReplicationPeer) async throws -> Bool {
-        do {
-            return try await peer.databaseInfo().documentCount == 0
-        } catch ReplicationError.databaseNotFound {
-            return true
-        }
-    }
-
     /// Whether no entity of the model has an object in the store.
     private func storeHasNoObjects(_ context: ObjectContext) throws -> Bool {
         for entity in model.entities where entity.superentityName == nil {
             if try context.count(for: FetchRequest(entityName: entity.name)) > 0 { return false }
         }
         return true
-    }
-
-    /// Tells every context which documents changed underneath them.
-    private func refreshContexts() throws {
-        _ = try incrementalStore.processExternalChanges()
     }
 
     private func observer(_ step: String, _ options: SyncOptions) -> (@Sendable (ReplicationProgress) -> Void)? {

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 public import RecipesKit
 import DocumentStore
+import ObjectSync
 
 extension FirstRunSeeding {
     /// Seeds the store if this is its first use; does nothing otherwise. With a remote, it
@@ -20,7 +21,7 @@ extension FirstRunSeeding {
         let sync = try store.sync(with: remoteURL, logger: logger)
         do {
             _ = try await sync.pull()
-            try sync.hooks.refresh()
+            try sync.steps.refresh()
         } catch {
             note("recipes: cannot check the remote \(configuration.maskedRemote ?? "") for recipes before seeding (\(error)); not seeding now, the next command tries again")
             return

@@ -1,6 +1,7 @@
 public import RecipesKit
 import DocumentStore
 import Foundation
+import ObjectSync
 public import Replication
 
 extension RecipesSync {
@@ -25,7 +26,7 @@ extension RecipesSync {
         options.pull = direction != .pushOnly
         options.push = direction != .pullOnly
         let store = documentStore
-        let hooks = self.hooks
+        let steps = self.steps
         return LiveSyncEvents(
             remote: remote, options: options,
             localSequence: { try store.lastSequence },
@@ -33,8 +34,8 @@ extension RecipesSync {
                 try await recordingLiveStep(.pullOnly) {
                     let summary = try await pullSummary()
                     let written = summary?.docsWritten ?? 0
-                    let resolved = try hooks.resolveConflicts(prefer: prefer)
-                    if written > 0 || resolved > 0 { try hooks.refresh() }
+                    let resolved = try steps.resolveConflicts(policy: prefer.replicaMergePolicy)
+                    if written > 0 || resolved > 0 { try steps.refresh() }
                     let result = LiveSyncEvents.PullResult(written: written, remoteSequence: summary?.endSequence)
                     let refused = summary?.refusedDocuments(.pull) ?? []
                     return (result, {

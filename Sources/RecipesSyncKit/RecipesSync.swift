@@ -1,5 +1,8 @@
 public import RecipesKit
 package import DocumentStore
+public import ObjectSync
+import ObjectGraph
+import DocumentIncrementalStore
 public import Foundation
 package import Logging
 package import Replication
@@ -23,26 +26,24 @@ public struct RecipesSync: Sendable {
         case wait(timeout: Duration?)
     }
 
-    /// The local datastore.
-    package let documentStore: DocumentStore
+    /// The steps, shared with every model's sync (ObjectSync's `StoreSync`); this type adds
+    /// the `recipes` program's report, status record and step queue around them.
+    public let steps: StoreSync
     /// The store file (its lock file sits next to it).
     public let storeURL: URL
-    /// The other side.
-    package let remote: any ReplicationPeer
-    /// The remote for people, password masked.
-    public let remoteDescription: String
-    /// Conflict resolution and refresh in object-graph terms.
-    public let hooks: any SyncStoreHooks
     private let logger: Logger
 
+    /// The local datastore.
+    package var documentStore: DocumentStore { steps.documentStore }
+    /// The other side.
+    package var remote: any ReplicationPeer { steps.remote }
+    /// The remote for people, password masked.
+    public var remoteDescription: String { steps.remoteDescription }
+
     /// Prepares a sync; nothing happens until a method runs.
-    package init(documentStore: DocumentStore, storeURL: URL, remote: any ReplicationPeer, remoteDescription: String,
-                hooks: any SyncStoreHooks, logger: Logger = Logger(label: "recipes.sync")) {
-        self.documentStore = documentStore
+    package init(steps: StoreSync, storeURL: URL, logger: Logger = Logger(label: "recipes.sync")) {
+        self.steps = steps
         self.storeURL = storeURL
-        self.remote = remote
-        self.remoteDescription = remoteDescription
-        self.hooks = hooks
         self.logger = logger
     }
 
@@ -58,16 +59,15 @@ public struct RecipesSync: Sendable {
     /// database does not exist yet).
     func pullSummary(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> ReplicationSummary? {
         let pendingBefore = try pendingChangeCount()
-        let summary: ReplicationSummary
+        let pulled: ReplicationSummary?
         do {
-            var options = ReplicationOptions()
-            options.admission = { [hooks] revisions in try hooks.checkIncoming(revisions) }
-            summary = try await Sync(store: documentStore, remote: remote, logger: logger)
-                .pull(options: options, observer: observer("pull", progress))
-        } catch ReplicationError.databaseNotFound {
-            logger.info("the remote database does not exist yet; the push will create it", metadata: ["remote": "\(remoteDescription)"])
-            return nil
+            pulled = try await steps.pull(progress: observer("pull", progress))
+        } catch DocumentIncrementalStoreError.foreignModel(let difference) {
+            throw RecipesError.store(
+                "the remote database holds another app's data for a different model (\(difference)); nothing of it was stored here. Sync this store only with a database of apps using the same recipes model",
+                cause: DocumentIncrementalStoreError.foreignModel(difference))
         }
+        guard let summary = pulled else { return nil }
         var record = try statusRecord()
         // What the pull wrote is on the remote already: if nothing local was pending before,
         // nothing is pending now either.
@@ -85,9 +85,7 @@ public struct RecipesSync: Sendable {
     /// `RefusedDocument`).
     public func push(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> (written: Int, refused: [RefusedDocument]) {
         let through = try documentStore.lastSequence
-        var options = ReplicationOptions()
-        options.createTarget = true
-        let summary = try await Sync(store: documentStore, remote: remote, logger: logger).push(options: options, observer: observer("push", progress))
+        let summary = try await steps.push(progress: observer("push", progress))
         let refused = summary.refusedDocuments(.push)
         var record = try statusRecord()
         record.pushedThrough = max(record.pushedThrough, through)
@@ -136,7 +134,7 @@ public struct RecipesSync: Sendable {
                 }
             }
             let resolve = SyncOperation("resolve", dependsOn: [pull]) { _ in
-                let resolved = try self.hooks.resolveConflicts(prefer: prefer)
+                let resolved = try self.steps.resolveConflicts(policy: prefer.replicaMergePolicy)
                 counters.values.withLock { $0.resolved = resolved }
             }
             queue.add(pull)
@@ -155,7 +153,7 @@ public struct RecipesSync: Sendable {
             last = push
         }
         if direction != .pushOnly {
-            queue.add(SyncOperation("refresh", dependsOn: last.map { [$0] } ?? []) { _ in try self.hooks.refresh() })
+            queue.add(SyncOperation("refresh", dependsOn: last.map { [$0] } ?? []) { _ in try self.steps.refresh() })
         }
         let operations = try await queue.run()
         let steps = operations.map { operation -> SyncReport.Step in
