@@ -1,4 +1,5 @@
 import ArgumentParser
+import DocumentIncrementalStore
 import Foundation
 import RecipesKit
 

@@ -1,4 +1,5 @@
 import Dispatch
+import DocumentIncrementalStore
 import Foundation
 import ObjectGraph
 import RecipesKit

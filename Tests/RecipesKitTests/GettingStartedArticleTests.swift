@@ -1,4 +1,5 @@
 import Foundation
+import DocumentIncrementalStore
 import RecipesKit
 import RecipesSyncKit
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import DocumentIncrementalStore
 import TestSupport
 import DocumentFormat
 import DocumentStore
@@ -8,8 +9,8 @@ import Testing
 
 @Suite("Recipe book")
 struct RecipeBookTests {
-    private func book() throws -> (RecipesContainer, RecipeBook) {
-        let container = try RecipesContainer.inMemory()
+    private func book() throws -> (ObjectContainer, RecipeBook) {
+        let container = try ObjectContainer.inMemoryRecipes()
         let book = container.book
         try book.add(RecipeDraft(name: "Pancakes", type: "Breakfast", overview: "Fluffy stack", prepTime: "20 minutes",
                                  ingredients: [IngredientInput(amount: "200 g", name: "flour"), IngredientInput(amount: nil, name: "salt")]))

@@ -1,4 +1,5 @@
 import DocumentStore
+import DocumentIncrementalStore
 import Foundation
 import Testing
 @testable import RecipesKit

@@ -11,7 +11,7 @@ struct SampleSeederTests {
     func seedsOnce() throws {
         let directory = try TemporaryDirectory()
         let documents = try DocumentStore(path: directory.file("s.sqlite").path)
-        let container = try RecipesContainer.inMemory()
+        let container = try ObjectContainer.inMemoryRecipes()
         let seeder = SampleSeeder(container: container, documentStore: documents)
         #expect(try seeder.record() == nil)
         let sets = try BundledSampleSets.loadAll()
@@ -32,7 +32,7 @@ struct SampleSeederTests {
         _ = try documents.delete(id: "CDTIS-Recipe-gone", parent: created.rev)
         #expect(try StoreInspection.hasRecipeDocuments(documents))
         #expect(try StoreInspection.deletedIDs(among: ["CDTIS-Recipe-gone", "CDTIS-Recipe-never"], in: documents) == ["CDTIS-Recipe-gone"])
-        let container = try RecipesContainer.inMemory()
+        let container = try ObjectContainer.inMemoryRecipes()
         let record = try SampleSeeder(container: container, documentStore: documents).seedIfEmpty(try BundledSampleSets.loadAll())
         #expect(record.outcome == .alreadyHadRecipes)
         #expect(try container.book.counts()["Recipe"] == 0)
@@ -42,7 +42,7 @@ struct SampleSeederTests {
     func disabled() throws {
         let directory = try TemporaryDirectory()
         let documents = try DocumentStore(path: directory.file("s.sqlite").path)
-        let container = try RecipesContainer.inMemory()
+        let container = try ObjectContainer.inMemoryRecipes()
         let seeder = SampleSeeder(container: container, documentStore: documents)
         try seeder.markInitialised(.samplesDisabled)
         #expect(try seeder.seedIfEmpty(try BundledSampleSets.loadAll()).outcome == .samplesDisabled)
@@ -53,7 +53,7 @@ struct SampleSeederTests {
     func recordsReadBackOrStartOver() throws {
         let directory = try TemporaryDirectory()
         let documents = try DocumentStore(path: directory.file("s.sqlite").path)
-        let seeder = SampleSeeder(container: try RecipesContainer.inMemory(), documentStore: documents)
+        let seeder = SampleSeeder(container: try ObjectContainer.inMemoryRecipes(), documentStore: documents)
         let written = try seeder.markInitialised(.importedByUser, now: Date(timeIntervalSince1970: 86_400))
         #expect(try seeder.record() == written)
         #expect(try seeder.isInitialised)

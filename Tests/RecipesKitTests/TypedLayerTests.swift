@@ -29,7 +29,7 @@ struct TypedLayerTests {
 
     @Test("typed properties round-trip through a save and a fresh context")
     func roundTrip() throws {
-        let container = try RecipesContainer.inMemory()
+        let container = try ObjectContainer.inMemoryRecipes()
         let context = container.viewContext
         let dessert = try RecipeType.insert(into: context)
         dessert.name = "Dessert"
@@ -67,7 +67,7 @@ struct TypedLayerTests {
 
     @Test("ingredients come in displayOrder order, not insertion order; removal renumbers")
     func ingredientOrder() throws {
-        let container = try RecipesContainer.inMemory()
+        let container = try ObjectContainer.inMemoryRecipes()
         let context = container.viewContext
         let recipe = try Recipe.insert(into: context)
         recipe.name = "Soup"
@@ -89,7 +89,7 @@ struct TypedLayerTests {
 
     @Test("a view refuses an object of another entity")
     func wrongEntity() throws {
-        let container = try RecipesContainer.inMemory()
+        let container = try ObjectContainer.inMemoryRecipes()
         let type = try container.viewContext.insert("RecipeType")
         #expect(throws: RecipesError.wrongEntity(expected: "Recipe", got: "RecipeType")) { try Recipe(type) }
         #expect(throws: RecipesError.self) { try Ingredient(type) }
@@ -99,7 +99,7 @@ struct TypedLayerTests {
 
     @Test("deleting a recipe cascades to its ingredients and image but keeps its type")
     func deleteCascade() throws {
-        let container = try RecipesContainer.inMemory()
+        let container = try ObjectContainer.inMemoryRecipes()
         let book = container.book
         try book.add(RecipeDraft(name: "Toast", type: "Breakfast", ingredients: [IngredientInput(amount: "1", name: "bread")], image: Fixtures.pngBytes))
         try book.delete(try book.recipe(named: "Toast"))
@@ -108,7 +108,7 @@ struct TypedLayerTests {
 
     @Test("an object inserted with a chosen ID keeps it; a second insert of that ID is refused")
     func chosenIDs() throws {
-        let container = try RecipesContainer.inMemory()
+        let container = try ObjectContainer.inMemoryRecipes()
         let context = container.viewContext
         let recipe = try Recipe.insert(into: context, id: "CDTIS-Recipe-fixed")
         recipe.name = "Fixed"

@@ -1,6 +1,7 @@
 import Crypto
 import DocumentFormat
 import DocumentStore
+import DocumentIncrementalStore
 import Foundation
 import ObjectGraph
 

@@ -1,10 +1,10 @@
 package import DocumentStore
 public import Foundation
 import ObjectGraph
-package import DocumentIncrementalStore
+public import DocumentIncrementalStore
 
 /// One recipes store file opened for use: the datastore, the incremental store over it,
-/// and the object graph (``RecipesContainer``) on top.
+/// and the object graph (``DocumentIncrementalStore/ObjectContainer``) on top.
 ///
 /// Everything the program does to a store goes through this value: the object graph for
 /// recipes, the datastore for what sits below the graph (replication, local documents,
@@ -18,7 +18,7 @@ public final class RecipesStore: Sendable {
     /// typed so sync can resolve conflicts and refresh without asking the container.
     package let incrementalStore: DocumentIncrementalStore
     /// The object graph over it.
-    public let container: RecipesContainer
+    public let container: ObjectContainer
 
     /// Opens (creating it and its folder if needed) the store file at `url`.
     /// - Parameters:
@@ -54,8 +54,13 @@ public final class RecipesStore: Sendable {
         } catch {
             throw .store("cannot open the store \(url.path): \(error); check the path or choose another --store", cause: error)
         }
-        incrementalStore = DocumentIncrementalStore(documentStore: documentStore)
-        container = try RecipesContainer(store: incrementalStore)
+        let model = try RecipesModel.current()
+        do {
+            container = try ObjectContainer(model: model, url: url, documentStore: documentStore)
+        } catch {
+            throw .store("cannot open the store: \(error)", cause: error)
+        }
+        incrementalStore = container.incrementalStore
     }
 
     /// Gives the store the password for encrypted attributes (`Recipe.notes`); a password

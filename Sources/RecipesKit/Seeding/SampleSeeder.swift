@@ -1,4 +1,5 @@
 package import DocumentStore
+public import DocumentIncrementalStore
 public import Foundation
 
 /// First-run seeding of a store with the bundled sample recipes.
@@ -15,12 +16,12 @@ public struct SampleSeeder {
     public static let recordID = "recipes-seeding"
 
     /// The object graph the samples are imported through.
-    public let container: RecipesContainer
+    public let container: ObjectContainer
     /// The datastore under it (for the local record and tombstones).
     package let documentStore: DocumentStore
 
     /// A seeder for one store.
-    package init(container: RecipesContainer, documentStore: DocumentStore) {
+    package init(container: ObjectContainer, documentStore: DocumentStore) {
         self.container = container
         self.documentStore = documentStore
     }

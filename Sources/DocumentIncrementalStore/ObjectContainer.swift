@@ -1,7 +1,7 @@
-@_exported public import ObjectGraph
+public import ObjectGraph
 public import Foundation
 package import DocumentStore
-package import DocumentIncrementalStore
+import Synchronization
 
 /// An object graph for any model, opened over a SQLite document store, ready to use and to
 /// sync: the one object an app keeps (as SwiftData's `ModelContainer`).
@@ -12,8 +12,8 @@ package import DocumentIncrementalStore
 /// code, and ``newContext(name:)`` for work beside them, such as the context of an
 /// `ObjectActor`; every context shares one coordinator and its row cache. ``inMemory(for:)``
 /// gives the same thing with a store that lives in memory only, so an app's tests of
-/// fetches, indexes and sync need no files. ``sync(with:options:)`` syncs it with CouchDB,
-/// Cloudant, `recipes serve` or another store file.
+/// fetches, indexes and sync need no files. ObjectSync's `sync(with:options:)` syncs it with
+/// CouchDB, Cloudant, `recipes serve` or another store file.
 public final class ObjectContainer: Sendable {
     /// The model the store is opened with.
     public let model: ObjectModel
@@ -25,9 +25,17 @@ public final class ObjectContainer: Sendable {
     /// command-line program's, a server's).
     public let viewContext: ObjectContext
     /// The context of main-actor code (a user interface): it runs on the main queue, so
-    /// main-actor code uses its objects without hopping or waiting.
-    @MainActor public var mainContext: ObjectContext { mainQueueContext }
-    private let mainQueueContext: ObjectContext
+    /// main-actor code uses its objects without hopping or waiting. Made on first use, so a
+    /// program that never uses it never has the main queue told of other contexts' saves.
+    @MainActor public var mainContext: ObjectContext {
+        mainQueueContext.withLock { context in
+            if let context { return context }
+            let made = ObjectContext(coordinator: coordinator, name: "main", concurrencyType: .mainQueue)
+            context = made
+            return made
+        }
+    }
+    private let mainQueueContext = Mutex<ObjectContext?>(nil)
     /// The document datastore underneath (for replication and maintenance).
     package let documentStore: DocumentStore
     /// The incremental store that maps objects to documents.
@@ -74,7 +82,8 @@ public final class ObjectContainer: Sendable {
         return try ObjectContainer(model: model, url: nil, documentStore: store)
     }
 
-    private init(model: ObjectModel, url: URL?, documentStore: DocumentStore) throws(ObjectContainerError) {
+    /// A container over a datastore opened elsewhere (with options of the caller's).
+    package init(model: ObjectModel, url: URL?, documentStore: DocumentStore) throws(ObjectContainerError) {
         self.model = model
         self.url = url
         self.documentStore = documentStore
@@ -85,7 +94,6 @@ public final class ObjectContainer: Sendable {
             throw .cannotOpen(path: url?.path ?? ":memory:", cause: error)
         }
         viewContext = ObjectContext(coordinator: coordinator, name: "view")
-        mainQueueContext = ObjectContext(coordinator: coordinator, name: "main", concurrencyType: .mainQueue)
     }
 
     private static func build(_ definition: (some CompiledModel).Type) throws(ObjectContainerError) -> ObjectModel {
