@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -19,6 +20,7 @@ let package = Package(
         .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
         .library(name: "PasswordEncryption", targets: ["PasswordEncryption"]),
         .plugin(name: "EntityCodegenPlugin", targets: ["EntityCodegenPlugin"]),
+        .library(name: "ObjectModelMacro", targets: ["ObjectModelMacro"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -36,6 +38,9 @@ let package = Package(
         // Tests only: starting child processes (see Tests/TestSupport/ChildProcess.swift).
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
+        // Only for the model macros (ObjectModelMacros and the library that declares them): a
+        // program that does not import ObjectModelMacro never builds it.
+        .package(url: "https://github.com/swiftlang/swift-syntax", from: "603.0.1"),
     ],
     targets: [
         // The document format on its own, free of storage: JSON values with their parser and
@@ -146,6 +151,38 @@ let package = Package(
         .executableTarget(name: "entity-codegen", dependencies: ["EntityCodegen", "ManagedModel"]),
         .plugin(name: "EntityCodegenPlugin", capability: .buildTool(), dependencies: ["entity-codegen"]),
         .testTarget(name: "EntityCodegenTests", dependencies: ["TestSupport", "EntityCodegen", "ObjectGraph"], exclude: ["Fixtures"]),
+        // A model declared in Swift (`@ObjectModel`, `@Entity`) instead of an .xcdatamodeld:
+        // the macros' implementation (a compiler plug-in on swift-syntax, writing the same
+        // member text as entity-codegen) and the library that declares them and re-exports
+        // ObjectGraph. ObjectGraph itself does not depend on either, so a program without
+        // macros never builds swift-syntax.
+        .macro(
+            name: "ObjectModelMacros",
+            dependencies: [
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+                .product(name: "SwiftParser", package: "swift-syntax"),
+                .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+                "EntityCodegen", "ManagedModel",
+            ]
+        ),
+        .target(name: "ObjectModelMacro", dependencies: ["ObjectGraph", "ObjectModelMacros"]),
+        .testTarget(
+            name: "ObjectModelMacroTests",
+            dependencies: ["ObjectModelMacro", "ObjectGraph"],
+            resources: [.copy("Notebook.xcdatamodeld")]
+        ),
+        .testTarget(
+            name: "ObjectModelMacrosTests",
+            dependencies: [
+                "ObjectModelMacros",
+                .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+                .product(name: "SwiftSyntax", package: "swift-syntax"),
+            ]
+        ),
         .testTarget(
             name: "GeneratedEntityTests",
             dependencies: ["ObjectGraph"],

@@ -1,9 +1,22 @@
-import ManagedModel
+public import ManagedModel
 
 extension AttributeType {
+    /// The attribute type whose generated properties have the Swift type `name` (`String`,
+    /// `Int64`, `Date`, …; `Data` is ``AttributeType/binary``), or `nil` for a type no
+    /// attribute has: how a model declared in Swift (`@Entity`) gets its attribute types.
+    public init?(swiftTypeName name: String) {
+        guard let type = Self.allCases.first(where: { $0 != .transformable && $0.swiftTypeName == name }) else { return nil }
+        self = type
+    }
+
+    /// The Swift type names attributes can have, in the order of ``AttributeType/allCases``.
+    public static var swiftTypeNames: [String] {
+        allCases.filter { $0 != .transformable }.map(\.swiftTypeName)
+    }
+
     /// The Swift type a generated property of this attribute type has (see
     /// `AttributeConvertible` in ObjectGraph for the conversions).
-    var swiftTypeName: String {
+    public var swiftTypeName: String {
         switch self {
         case .string: return "String"
         case .integer16: return "Int16"

@@ -113,102 +113,39 @@ public struct EntityCodeGenerator {
         if entity.isAbstract { facts += " Abstract: insert one of its sub-entities." }
         out.doc(entity.userInfo[Self.descriptionUserInfoKey], facts, indent: 0)
         out.line("\(access) struct \(plan.typeName): EntityObject {")
-        out.line("    /// The entity's name in the model.")
-        out.line("    \(access) static let entityName = \"\(entity.name)\"")
-        out.line()
-        out.line("    /// The managed object behind the view.")
-        out.line("    \(access) let object: ManagedObject")
-        out.line()
-        out.line("    /// Views `object` as ``\(plan.typeName)`` without checking its entity.")
-        out.line("    \(access) init(unchecked object: ManagedObject) {")
-        out.line("        self.object = object")
-        out.line("    }")
-        let keyed = plan.attributes.map { ($0.1, $0.0.name) } + plan.relationships.map { ($0.1, $0.0.name) }
-        out.line()
-        out.line("    /// The model name behind each property's key path, for typed predicates and sorts.")
-        out.line("    \(access) static var propertyKeys: [PartialKeyPath<\(plan.typeName)>: String] {")
-        if keyed.isEmpty {
-            out.line("        [:]")
-        } else {
-            out.line("        [")
-            for (name, key) in keyed { out.line("            \\.\(SwiftIdentifier.escaped(name)): \"\(key)\",") }
-            out.line("        ]")
-        }
-        out.line("    }")
-        writeSnapshot(plan, access: access, to: &out)
+        let members = EntityMembers(
+            entityName: entity.name, typeName: plan.typeName, access: access,
+            attributes: plan.attributes.map { attribute, name in
+                EntityMembers.Attribute(key: attribute.name, name: name, swiftType: attribute.type.swiftTypeName, isOptional: attribute.isOptional)
+            },
+            relationships: plan.relationships.map { relationship, name in
+                let cardinality: EntityMembers.Cardinality = relationship.isToOne ? .toOne : relationship.isOrdered ? .orderedToMany : .unorderedToMany
+                let visible = min(plan.access, accesses[relationship.destinationEntityName]!)
+                return EntityMembers.Relationship(key: relationship.name, name: name, destinationType: typeNames[relationship.destinationEntityName]!,
+                                                  cardinality: cardinality, inverseName: relationship.inverseName, access: visible.keyword)
+            })
+        out.append(members.commonMembers())
         if !plan.attributes.isEmpty {
             out.line()
             out.line("    // MARK: Attributes")
         }
-        for (attribute, name) in plan.attributes {
+        for ((attribute, _), member) in zip(plan.attributes, members.attributes) {
             out.line()
-            write(attribute, name: name, access: access, to: &out)
+            write(attribute, member, access: access, to: &out)
         }
         if !plan.relationships.isEmpty {
             out.line()
             out.line("    // MARK: Relationships")
         }
-        for (relationship, name) in plan.relationships {
+        for ((relationship, _), member) in zip(plan.relationships, members.relationships) {
             out.line()
-            let visible = min(plan.access, accesses[relationship.destinationEntityName]!)
-            write(relationship, name: name, destination: typeNames[relationship.destinationEntityName]!, access: visible.keyword, to: &out)
+            write(relationship, member, to: &out)
         }
         out.line("}")
     }
 
-    /// The nested `Snapshot` type: the entity's stored values as a `Sendable` value, and the
-    /// view's `snapshot` property that makes one.
-    private func writeSnapshot(_ plan: EntityPlan, access: String, to out: inout SourceText) {
-        let toOnes = plan.relationships.filter { $0.0.isToOne }
-        out.line()
-        out.line("    /// The stored values of a ``\(plan.typeName)`` as a `Sendable` value, to hand across actors and")
-        out.line("    /// tasks; to-one relationships as the destination's ID, to-many ones left out.")
-        out.line("    \(access) struct Snapshot: EntitySnapshot {")
-        out.line("        /// The object the values are of.")
-        out.line("        \(access) let objectID: ObjectID")
-        for (attribute, name) in plan.attributes {
-            let type = attribute.type.swiftTypeName
-            out.line("        /// The value of `\(name)`.")
-            out.line("        \(access) let \(SwiftIdentifier.escaped(name)): \(type)\(attribute.isOptional ? "?" : "")")
-        }
-        for (relationship, name) in toOnes {
-            out.line("        /// The ID of the destination of `\(name)`.")
-            out.line("        \(access) let \(SwiftIdentifier.escaped(name)): ObjectID?")
-            _ = relationship
-        }
-        out.line()
-        out.line("        /// The values of a stored row.")
-        out.line("        \(access) init(row: RowSnapshot) {")
-        out.line("            objectID = row.objectID")
-        for (attribute, name) in plan.attributes {
-            let type = attribute.type.swiftTypeName
-            let read = "row.value(\"\(attribute.name)\", as: \(type).self)"
-            out.line("            \(SwiftIdentifier.escaped(name)) = \(read)\(attribute.isOptional ? "" : " ?? \(type).unsetValue")")
-        }
-        for (relationship, name) in toOnes {
-            out.line("            \(SwiftIdentifier.escaped(name)) = row.toOne[\"\(relationship.name)\"]")
-        }
-        out.line("        }")
-        out.line()
-        out.line("        /// The current values of `object`.")
-        out.line("        init(_ object: \(plan.typeName)) {")
-        out.line("            objectID = object.objectID")
-        for (_, name) in plan.attributes {
-            out.line("            \(SwiftIdentifier.escaped(name)) = object.\(SwiftIdentifier.escaped(name))")
-        }
-        for (_, name) in toOnes {
-            out.line("            \(SwiftIdentifier.escaped(name)) = object.\(SwiftIdentifier.escaped(name))?.objectID")
-        }
-        out.line("        }")
-        out.line("    }")
-        out.line()
-        out.line("    /// The object's current values (unsaved changes included) as a `Sendable` value.")
-        out.line("    \(access) var snapshot: Snapshot { Snapshot(self) }")
-    }
-
-    private func write(_ attribute: AttributeDescription, name: String, access: String, to out: inout SourceText) {
-        let property = SwiftIdentifier.escaped(name)
-        let type = attribute.type.swiftTypeName
+    private func write(_ attribute: AttributeDescription, _ member: EntityMembers.Attribute, access: String, to out: inout SourceText) {
+        let type = member.swiftType
         let key = attribute.name
         var facts = "Attribute `\(key)`: \(attribute.type.rawValue), \(attribute.isOptional ? "optional" : "required")"
         if !attribute.defaultValue.isNull { facts += ", default \(attribute.defaultValue)" }
@@ -216,54 +153,27 @@ public struct EntityCodeGenerator {
         if attribute.isEncrypted { facts += ", encrypted in the store" }
         if !attribute.isOptional { facts += "; reads as `\(type).unsetValue` until set" }
         out.doc(attribute.userInfo[Self.descriptionUserInfoKey], facts + ".", indent: 4)
-        if attribute.isOptional {
-            out.line("    \(access) var \(property): \(type)? {")
-            out.line("        get { object.attributeValue(\"\(key)\", as: \(type).self) }")
-        } else {
-            out.line("    \(access) var \(property): \(type) {")
-            out.line("        get { object.requiredAttributeValue(\"\(key)\", as: \(type).self) }")
-        }
-        out.line("        nonmutating set { object.setAttributeValue(newValue, \"\(key)\") }")
+        out.line("    \(access) var \(SwiftIdentifier.escaped(member.name)): \(EntityMembers.propertyType(of: member)) {")
+        for accessor in EntityMembers.accessors(of: member) { out.line("        " + accessor) }
         out.line("    }")
     }
 
-    private func write(_ relationship: RelationshipDescription, name: String, destination: String, access: String,
-                       to out: inout SourceText) {
-        let property = SwiftIdentifier.escaped(name)
+    private func write(_ relationship: RelationshipDescription, _ member: EntityMembers.Relationship, to out: inout SourceText) {
         let key = relationship.name
+        let destination = member.destinationType
         let inverse = relationship.inverseName.map { "; inverse `\($0)`, kept up to date" } ?? "; no inverse"
-        let follows = relationship.inverseName.map { "; the inverse `\($0)` follows" } ?? ""
         if relationship.isToOne {
             var facts = "To-one relationship `\(key)` to ``\(destination)``, \(relationship.isOptional ? "optional" : "required")\(inverse)."
             facts += " `nil` while unset, or while the destination has not replicated yet (the reference is kept)."
             out.doc(relationship.userInfo[Self.descriptionUserInfoKey], facts, indent: 4)
-            out.line("    \(access) var \(property): \(destination)? {")
-            out.line("        get { object.destination(\"\(key)\").map(\(destination).init(unchecked:)) }")
-            out.line("        nonmutating set { object.setDestination(newValue?.object, \"\(key)\") }")
-            out.line("    }")
         } else {
             let kind = relationship.isOrdered ? "ordered" : "unordered"
             let facts = "To-many relationship `\(key)` to ``\(destination)``, \(kind)\(inverse)."
             out.doc(relationship.userInfo[Self.descriptionUserInfoKey], facts, indent: 4)
-            if relationship.isOrdered {
-                out.line("    \(access) var \(property): [\(destination)] {")
-                out.line("        get { object.destinations(\"\(key)\").map(\(destination).init(unchecked:)) }")
-            } else {
-                out.line("    \(access) var \(property): Set<\(destination)> {")
-                out.line("        get { Set(object.destinations(\"\(key)\").map(\(destination).init(unchecked:))) }")
-            }
-            out.line("        nonmutating set { object.setDestinations(newValue.map(\\.object), \"\(key)\") }")
-            out.line("    }")
-            out.line()
-            out.line("    /// Adds `value` to ``\(name)``\(relationship.isOrdered ? " at the end" : "")\(follows).")
-            out.line("    \(access) func \(SwiftIdentifier.prefixed("addTo", name))(_ value: \(destination)) {")
-            out.line("        object.addDestination(value.object, \"\(key)\")")
-            out.line("    }")
-            out.line()
-            out.line("    /// Removes `value` from ``\(name)``\(follows).")
-            out.line("    \(access) func \(SwiftIdentifier.prefixed("removeFrom", name))(_ value: \(destination)) {")
-            out.line("        object.removeDestination(value.object, \"\(key)\")")
-            out.line("    }")
         }
+        out.line("    \(member.access) var \(SwiftIdentifier.escaped(member.name)): \(EntityMembers.propertyType(of: member)) {")
+        for accessor in EntityMembers.accessors(of: member) { out.line("        " + accessor) }
+        out.line("    }")
+        out.append(EntityMembers.collectionMethods(of: member))
     }
 }

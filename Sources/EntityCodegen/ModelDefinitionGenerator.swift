@@ -64,35 +64,45 @@ public struct ModelDefinitionGenerator {
         out.line("    /// The version's file in the model folder, named in errors.")
         out.line("    static let sourcePath = \(SwiftLiteral.string(sourcePath))")
         out.line("    /// The version's definitions.")
-        out.line("    static let definition = ModelDefinition(entities: [")
-        for entity in definition.entities {
-            out.line("        ModelDefinition.Entity(")
-            out.line("            element: \(element(entity.element)),")
-            out.line("            attributes: \(elements(entity.attributes, indent: 12)),")
-            out.line("            relationships: \(elements(entity.relationships, indent: 12)),")
-            if entity.fetchIndexes.isEmpty {
-                out.line("            fetchIndexes: []")
-            } else {
-                out.line("            fetchIndexes: [")
-                for index in entity.fetchIndexes {
-                    out.line("                ModelDefinition.FetchIndex(element: \(element(index.element)), items: \(elements(index.items, indent: 16))),")
-                }
-                out.line("            ]")
-            }
-            out.line("        ),")
-        }
-        out.line("    ])")
+        out.line("    static let definition = \(Self.literal(definition, indent: 4))")
         out.line("}")
         return out.text
     }
 
-    private func elements(_ list: [ModelDefinition.Element], indent: Int) -> String {
+    /// `definition` as a Swift expression, `ModelDefinition(entities: [...])`, one element per
+    /// line, its continuation lines indented by `indent` spaces: what a program compiles to
+    /// build the model without its XML (the generated `<Model>ModelDefinition` enum and the
+    /// `@ObjectModel` macro both write it).
+    public static func literal(_ definition: ModelDefinition, indent: Int = 0) -> String {
+        let pad = String(repeating: " ", count: indent)
+        var out = SourceText()
+        out.line("ModelDefinition(entities: [")
+        for entity in definition.entities {
+            out.line("\(pad)    ModelDefinition.Entity(")
+            out.line("\(pad)        element: \(element(entity.element)),")
+            out.line("\(pad)        attributes: \(elements(entity.attributes, indent: indent + 8)),")
+            out.line("\(pad)        relationships: \(elements(entity.relationships, indent: indent + 8)),")
+            if entity.fetchIndexes.isEmpty {
+                out.line("\(pad)        fetchIndexes: []")
+            } else {
+                out.line("\(pad)        fetchIndexes: [")
+                for index in entity.fetchIndexes {
+                    out.line("\(pad)            ModelDefinition.FetchIndex(element: \(element(index.element)), items: \(elements(index.items, indent: indent + 12))),")
+                }
+                out.line("\(pad)        ]")
+            }
+            out.line("\(pad)    ),")
+        }
+        return out.text + "\(pad)])"
+    }
+
+    private static func elements(_ list: [ModelDefinition.Element], indent: Int) -> String {
         guard !list.isEmpty else { return "[]" }
         let pad = String(repeating: " ", count: indent)
         return "[\n" + list.map { "\(pad)    \(element($0)),\n" }.joined() + "\(pad)]"
     }
 
-    private func element(_ element: ModelDefinition.Element) -> String {
+    private static func element(_ element: ModelDefinition.Element) -> String {
         "ModelDefinition.Element(attributes: \(SwiftLiteral.dictionary(element.attributes)), line: \(element.line), userInfo: \(SwiftLiteral.dictionary(element.userInfo)))"
     }
 }

@@ -10,6 +10,11 @@ struct SourceText {
         text += content + "\n"
     }
 
+    /// Appends `text`, which is whole lines (each ending in a newline) written elsewhere.
+    mutating func append(_ text: String) {
+        self.text += text
+    }
+
     /// Lines of generated source stay within this many columns where words allow.
     static let width = 100
 
