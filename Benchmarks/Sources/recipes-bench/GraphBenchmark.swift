@@ -24,7 +24,7 @@ struct GraphBenchmark: ParsableCommand {
     @Option(name: .long, help: "Times each fetch is run; the median is reported.")
     var repeats = 20
 
-    @Option(name: .long, help: "Path of the .xcdatamodeld (default: Schemas/Recipes.xcdatamodeld of this package).")
+    @Option(name: .long, help: "Path of the .xcdatamodeld (default: Schemas/Recipes.xcdatamodeld of the root package).")
     var model: String?
 
     @Option(name: .long, help: "Recipes whose properties are read and written, typed and by key, per run.")
@@ -50,8 +50,9 @@ struct GraphBenchmark: ParsableCommand {
 
     private func modelURL() -> URL {
         if let model { return URL(fileURLWithPath: model) }
+        // <root>/Benchmarks/Sources/recipes-bench/GraphBenchmark.swift
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Schemas/Recipes.xcdatamodeld")
+            .deletingLastPathComponent().appendingPathComponent("Schemas/Recipes.xcdatamodeld")
     }
 
     static func seconds(_ body: () throws -> Void) rethrows -> Double {
