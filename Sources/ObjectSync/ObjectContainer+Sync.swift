@@ -13,9 +13,9 @@ extension ObjectContainer {
     /// writing anything of it, a batch holding another app's model metadata. Replication
     /// checkpoints only what is durably written, so a failed or cancelled sync loses nothing
     /// and the next one resumes there; documents the remote refuses stay pending.
-    /// - Throws: ``ObjectContainerError/syncAlreadyRunning(_:)``,
-    ///   ``ObjectContainerError/unusableRemote(_:cause:)``, or
-    ///   ``ObjectContainerError/syncStepFailed(step:cause:)`` naming the step.
+    /// - Throws: `ObjectContainerError.syncAlreadyRunning`,
+    ///   `ObjectContainerError.unusableRemote`, or
+    ///   `ObjectContainerError.syncStepFailed` naming the step.
     @discardableResult
     public func sync(with remote: URL, options: SyncOptions = .init()) async throws(ObjectContainerError) -> SyncResult {
         let lock = try await lockForSync(options)

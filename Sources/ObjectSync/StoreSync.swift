@@ -7,7 +7,7 @@ public import Logging
 public import Replication
 
 /// The steps of syncing one object store with one remote, written once for every model:
-/// ``ObjectContainer/sync(with:options:)`` runs them in order, and an app with a sync
+/// `ObjectContainer.sync` runs them in order, and an app with a sync
 /// report of its own (the `recipes` program's) runs them as it likes.
 ///
 /// Each step is safe to fail: replication checkpoints only what was durably written, a
@@ -36,7 +36,7 @@ public struct StoreSync: Sendable {
 
     /// The replication peer for `url`: a CouchDB-compatible server (an http or https URL,
     /// reached with `clientOptions`) or another store file (a file URL).
-    /// - Throws: ``ObjectContainerError/unusableRemote(_:cause:)`` naming the remote, its
+    /// - Throws: `ObjectContainerError.unusableRemote` naming the remote, its
     ///   password masked.
     public static func peer(for url: URL, clientOptions: CouchClientOptions = .init(),
                             logger: Logger) throws(ObjectContainerError) -> any ReplicationPeer {

@@ -2,7 +2,7 @@ import Foundation
 public import ObjectGraph
 public import Replication
 
-/// How ``ObjectContainer/sync(with:options:)`` runs: which halves, how conflicts are settled,
+/// How `ObjectContainer.sync` runs: which halves, how conflicts are settled,
 /// what to seed an empty remote with, how to reach the server and whom to tell of progress.
 public struct SyncOptions: Sendable {
     /// Which halves of the sync run.

@@ -1,4 +1,4 @@
-/// What one ``ObjectContainer/sync(with:options:)`` did.
+/// What one `ObjectContainer.sync` did.
 public struct SyncResult: Sendable, Hashable {
     /// Documents the pull wrote into the store.
     public var pulled = 0

@@ -15,6 +15,6 @@ extension ObjectContainer {
         }
     }
 
-    /// A ``RecipeBook`` over ``viewContext``.
+    /// A ``RecipeBook`` over `viewContext`.
     public var book: RecipeBook { RecipeBook(context: viewContext) }
 }

@@ -8,7 +8,7 @@ import Synchronization
 /// Cancelling the task that runs ``run()`` (or calling ``cancel()``) cancels the running
 /// operation and the ones not started. ``run()`` returns only once the running operation
 /// has really stopped, however long it takes to notice: whoever holds a lock around the
-/// queue (the store's ``SyncLock``) holds it until nothing writes any more.
+/// queue (the store's `SyncLock`) holds it until nothing writes any more.
 public final class SyncOperationQueue: Sendable {
     /// Called when an operation starts and when it ends.
     public typealias Observer = @Sendable (SyncOperation) -> Void
