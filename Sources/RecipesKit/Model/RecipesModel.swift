@@ -28,10 +28,7 @@ public enum RecipesModel {
     private static let cachedVersions = loading { try ModelVersionSet.load(contentsOf: modelURL) }
     // Built from the definition `EntityCodegenPlugin` compiles in from the same folder: the
     // model loading the XML gives, without reading, decoding or parsing it at every start.
-    private static let cachedCurrent = loading {
-        try ObjectModel.build(RecipesModelDefinition.definition, name: RecipesModelDefinition.versionName,
-                              path: RecipesModelDefinition.sourcePath)
-    }
+    private static let cachedCurrent = loading { try RecipesModelDefinition.model() }
 
     /// The outcome of loading the bundled model, a failure naming its path.
     private static func loading<Model>(_ load: () throws -> Model) -> Result<Model, RecipesError> {
