@@ -7,7 +7,8 @@ import Replication
 extension ObjectContainer {
     /// Syncs the store with `remote`, a CouchDB-compatible database URL (CouchDB, Cloudant,
     /// `recipes serve`; credentials in the URL) or the file URL of another store: pull →
-    /// settle conflicts → seed an empty remote → push → refresh the contexts.
+    /// settle conflicts → seed an empty remote → push → refresh the contexts (once, at the
+    /// end, for whatever the pull and the settling changed).
     ///
     /// Only one sync of a store file runs at a time, across processes. A pull refuses, before
     /// writing anything of it, a batch holding another app's model metadata. Replication
@@ -34,7 +35,6 @@ extension ObjectContainer {
                 result.pulled = summary.docsWritten
                 result.refused += summary.outstandingRefusals.map { "\($0.id): \($0.reason)" }
             }
-            try await step("refresh") { try steps.refresh() }
             try await step("resolve") { result.conflictsResolved = try steps.resolveConflicts(policy: options.conflictPolicy) }
             if let seed = options.seed, remoteIsEmpty {
                 try await step("seed") {

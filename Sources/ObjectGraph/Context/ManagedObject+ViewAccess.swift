@@ -12,11 +12,8 @@
 extension ManagedObject {
     /// The attribute's value as `Value`: `nil` when it has none.
     public func attributeValue<Value: AttributeConvertible>(_ key: String, as type: Value.Type) -> Value? {
-        do {
-            return try value(forKey: key, as: type)
-        } catch {
-            deferFailure(error, key: key)
-            return lastKnownAttribute(key).flatMap(Value.init(attributeValue:))
+        deferring(key, otherwise: lastKnownAttribute(key).flatMap(Value.init(attributeValue:))) {
+            try value(forKey: key, as: type)
         }
     }
 
@@ -28,68 +25,49 @@ extension ManagedObject {
 
     /// Sets an attribute from a Swift value; `nil` clears it.
     public func setAttributeValue<Value: AttributeConvertible>(_ value: Value?, _ key: String) {
-        do {
-            try setValue(value?.attributeValue ?? .null, forKey: key)
-        } catch {
-            deferFailure(error, key: key)
-        }
+        deferring(key, otherwise: ()) { try setValue(value?.attributeValue ?? .null, forKey: key) }
     }
 
     /// The destination of a to-one relationship; `nil` when it has none, or when the store
     /// does not hold it yet (a partial replication; the reference is kept).
     public func destination(_ key: String) -> ManagedObject? {
-        do {
-            return try object(forKey: key)
-        } catch {
-            deferFailure(error, key: key)
-            return nil
-        }
+        deferring(key, otherwise: nil) { try object(forKey: key) }
     }
 
     /// Sets a to-one relationship (and the inverse on the old and new destinations).
     public func setDestination(_ object: ManagedObject?, _ key: String) {
-        do {
-            try setObject(object, forKey: key)
-        } catch {
-            deferFailure(error, key: key)
-        }
+        deferring(key, otherwise: ()) { try setObject(object, forKey: key) }
     }
 
-    /// The destinations of a to-many relationship that the store holds (or that were
-    /// inserted here), in the relationship's order.
+    /// The destinations of a to-many relationship, in the relationship's order (as faults;
+    /// ``isMissingFromStore`` tells one that has not replicated yet).
     public func destinations(_ key: String) -> [ManagedObject] {
-        do {
-            return try objects(forKey: key)
-        } catch {
-            deferFailure(error, key: key)
-            return []
-        }
+        deferring(key, otherwise: []) { try objects(forKey: key) }
     }
 
     /// Replaces a to-many relationship's destinations (inverses follow).
     public func setDestinations(_ objects: [ManagedObject], _ key: String) {
-        do {
-            try setObjects(objects, forKey: key)
-        } catch {
-            deferFailure(error, key: key)
-        }
+        deferring(key, otherwise: ()) { try setObjects(objects, forKey: key) }
     }
 
     /// Adds `object` to a to-many relationship (at the end of an ordered one; the inverse follows).
     public func addDestination(_ object: ManagedObject, _ key: String) {
-        do {
-            try addObject(object, toKey: key)
-        } catch {
-            deferFailure(error, key: key)
-        }
+        deferring(key, otherwise: ()) { try addObject(object, toKey: key) }
     }
 
     /// Removes `object` from a to-many relationship (the inverse follows).
     public func removeDestination(_ object: ManagedObject, _ key: String) {
+        deferring(key, otherwise: ()) { try removeObject(object, fromKey: key) }
+    }
+
+    /// `body`'s result; when it throws, the failure is kept for the context's next save or
+    /// fetch and `fallback` stands in.
+    private func deferring<T>(_ key: String, otherwise fallback: @autoclosure () -> T, _ body: () throws -> T) -> T {
         do {
-            try removeObject(object, fromKey: key)
+            return try body()
         } catch {
             deferFailure(error, key: key)
+            return fallback()
         }
     }
 
