@@ -5,7 +5,12 @@ import ObjectSync
 // Notebook.xcdatamodeld: fetch one folder's notes sorted by text, observe them, add one,
 // save, and sync both ways with the CouchDB database named as the first argument (a store
 // file's path works too; without one the notebook stays on this machine).
-let remote = CommandLine.arguments.dropFirst().first.map { $0.contains("://") ? URL(string: $0)! : URL(filePath: $0) }
+let argument = CommandLine.arguments.dropFirst().first
+let remote = argument.map { $0.contains("://") ? URL(string: $0) : URL(filePath: $0) } ?? nil
+if argument != nil, remote == nil {
+    print("notebook: the argument is not a URL (it is not echoed: it may hold a password); give a database URL (https://USER:PASSWORD@HOST/notebook) or a store file's path")
+    exit(64)
+}
 let container = try ObjectContainer(for: NotebookModelDefinition.self, url: URL(filePath: "notebook.sqlite"))
 let context = container.viewContext
 if let remote { try await container.sync(with: remote) }
