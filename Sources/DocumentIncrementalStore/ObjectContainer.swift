@@ -1,16 +1,16 @@
 public import ObjectGraph
 public import Foundation
 package import DocumentStore
-import Synchronization
 
 /// An object graph for any model, opened over a SQLite document store, ready to use and to
 /// sync: the one object an app keeps (as SwiftData's `ModelContainer`).
 ///
 /// It builds the model from its compiled definition (the `<Model>ModelDefinition` type that
 /// `EntityCodegenPlugin` generates), opens or creates the store file, and offers a
-/// ``viewContext`` for the program's own reads and writes, a ``mainContext`` for main-actor
-/// code, and ``newContext(name:)`` for work beside them, such as the context of an
-/// `ObjectActor`; every context shares one coordinator and its row cache. ``inMemory(for:)``
+/// ``mainContext`` for main-actor code and ``newContext(name:)`` for every other place that
+/// works with objects (a function's own context, an `ObjectActor`'s); every context shares
+/// one coordinator and its row cache. The container is `Sendable`; contexts are not, so each
+/// stays where it was made. ``inMemory(for:)``
 /// gives the same thing with a store that lives in memory only, so an app's tests of
 /// fetches, indexes and sync need no files. ObjectSync's `sync(with:options:)` syncs it with
 /// CouchDB, Cloudant, `recipes serve` or another store file.
@@ -21,21 +21,17 @@ public final class ObjectContainer: Sendable {
     public let url: URL?
     /// The coordinator every context of this container uses.
     public let coordinator: PersistentStoreCoordinator
-    /// The context for the program's own reads and writes, on a queue of its own (a
-    /// command-line program's, a server's).
-    public let viewContext: ObjectContext
-    /// The context of main-actor code (a user interface): it runs on the main queue, so
-    /// main-actor code uses its objects without hopping or waiting. Made on first use, so a
-    /// program that never uses it never has the main queue told of other contexts' saves.
+    /// The context of main-actor code (a user interface), used on the main actor only; it
+    /// takes in other contexts' saves and changes underneath as they arrive
+    /// (`ObjectContext.forMainActor(coordinator:name:)`). Made on first use, so a program
+    /// that never uses it never has the main actor told of other contexts' saves.
     @MainActor public var mainContext: ObjectContext {
-        mainQueueContext.withLock { context in
-            if let context { return context }
-            let made = ObjectContext(coordinator: coordinator, name: "main", concurrencyType: .mainQueue)
-            context = made
-            return made
-        }
+        if let context = mainSlot.context { return context }
+        let made = ObjectContext.forMainActor(coordinator: coordinator)
+        mainSlot.context = made
+        return made
     }
-    private let mainQueueContext = Mutex<ObjectContext?>(nil)
+    private let mainSlot = MainContextSlot()
     /// The document datastore underneath (for replication and maintenance).
     package let documentStore: DocumentStore
     /// The incremental store that maps objects to documents.
@@ -93,7 +89,6 @@ public final class ObjectContainer: Sendable {
         } catch {
             throw .cannotOpen(path: url?.path ?? ":memory:", cause: error)
         }
-        viewContext = ObjectContext(coordinator: coordinator, name: "view")
     }
 
     private static func build(_ definition: (some CompiledModel).Type) throws(ObjectContainerError) -> ObjectModel {
@@ -104,9 +99,16 @@ public final class ObjectContainer: Sendable {
         }
     }
 
-    /// A new context on the same coordinator, for work that must not disturb
-    /// ``viewContext`` (an import that may be thrown away, work on another task).
+    /// A new context on the same coordinator, for the isolation domain that makes it (a
+    /// function, a task, a request) or the `ObjectActor` it is handed to.
     public func newContext(name: String = "work") -> ObjectContext {
         ObjectContext(coordinator: coordinator, name: name)
     }
+}
+
+/// Where a container keeps its main-actor context (main-actor state in a `Sendable` container).
+@MainActor
+private final class MainContextSlot {
+    var context: ObjectContext?
+    nonisolated init() {}
 }

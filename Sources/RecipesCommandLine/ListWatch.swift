@@ -28,13 +28,13 @@ struct ListWatch {
     /// Watches until interrupted.
     func run() async throws {
         let fileGuard = try StoreFileGuard(store: store)
-        let live = try store.container.book.watch(query)
+        let live = try store.container.newBook().watch(query)
         let interrupts = InterruptHandler(notice: nil, overdue: "the watch did not stop in time; exiting now")
         defer { interrupts.stop() }
         let query = query
         let store = store
         let task = Task {
-            let book = store.container.book
+            let book = store.container.newBook()
             let onTerminal = isatty(STDOUT_FILENO) != 0
             var shown: [String]?
             for try await _ in live {

@@ -141,7 +141,7 @@ package struct Session {
     }
 
     /// The recipe book of the store.
-    package var book: RecipeBook { store.container.book }
+    package var book: RecipeBook { store.container.newBook() }
 
     /// First-run seeding (``FirstRunSeeding`` in RecipesKit), its notes on stderr; a store
     /// with a remote is seeded by the program that links the sync engine (``NetworkCommands``).

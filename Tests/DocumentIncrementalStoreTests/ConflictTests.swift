@@ -106,7 +106,7 @@ struct ConflictTests {
         #expect(merged["name"] == (winnerIsLocal ? "Local soup" : "Remote soup"))
         #expect(merged["prepTime"] == "15 min")
         #expect(merged["overview"] == "Cold")
-        try ctx.performAndWait { try ctx.refresh(viewed, mergeChanges: false) }
+        try ctx.refresh(viewed, mergeChanges: false)
         #expect(try viewed.string("overview") == "Cold")
         try expectConverged(s)
     }
@@ -280,8 +280,8 @@ struct ConflictTests {
         try TestSupport.replicate(id.referenceString, from: remote.store.documentStore, to: local.store.documentStore)
         let changes = try local.store.processExternalChanges()
         #expect(changes.updated == [id])
-        // The context absorbs asynchronously on its queue; performAndWait runs after it.
-        let name = try ctx.performAndWait { try viewed.string("name") }
+        // The context takes the change in at its next use: this read.
+        let name = try viewed.string("name")
         #expect(name == "Pulled")
     }
 

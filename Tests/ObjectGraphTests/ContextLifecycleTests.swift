@@ -124,7 +124,7 @@ struct ContextLifecycleTests {
     }
 }
 
-/// Collects save notifications from observers (which run on the context's queue).
+/// Collects save notifications from observers (which run on the saving thread).
 final class NotificationBox: @unchecked Sendable {
     private let lock = NSLock()
     private var notes: [SaveNotification] = []

@@ -42,23 +42,18 @@ struct MergeAndConflictTests {
         #expect(row.attributes["name"] == .string("Cake au chocolat") && row.attributes["prepTime"] == .string("Mine"))
     }
 
-    @Test func automaticMergeFromSiblings() async throws {
+    @Test func automaticMergeFromSiblings() throws {
         let stack = try Stack()
         let writer = stack.context("writer"), viewer = stack.context("viewer")
         viewer.automaticallyMergesChanges = true
-        let id = try writer.performAndWait { () -> ObjectID in
-            let r = try writer.recipe("Cake")
-            try writer.save()
-            return r.objectID
-        }
-        let before = try await viewer.perform { try viewer.existingObject(with: id).string("name") }
-        #expect(before == "Cake")
-        try writer.performAndWait {
-            try writer.existingObject(with: id).setValue(.string("Cheesecake"), forKey: "name")
-            try writer.save()
-        }
-        let after = try await viewer.perform { try viewer.existingObject(with: id).string("name") }
-        #expect(after == "Cheesecake")
+        let cake = try writer.recipe("Cake")
+        try writer.save()
+        let id = cake.objectID
+        let viewed = try viewer.existingObject(with: id)
+        #expect(try viewed.string("name") == "Cake")
+        try writer.existingObject(with: id).setValue(.string("Cheesecake"), forKey: "name")
+        try writer.save()
+        #expect(try viewed.string("name") == "Cheesecake")
     }
 
     /// Saves a recipe, loads it in `mine`, changes it in `theirs` and saves there.
@@ -181,23 +176,21 @@ struct MergeAndConflictTests {
         #expect(try stack.store.snapshot(for: doomed.objectID)?.attributes["name"] == .string("Resurrected"))
     }
 
-    @Test func refreshAndStoreChangesUnderneath() async throws {
+    @Test func refreshAndStoreChangesUnderneath() throws {
         let stack = try Stack()
         let ctx = stack.context()
-        let ids = try ctx.performAndWait { () -> (ObjectID, ObjectID) in
-            let r = try ctx.recipe("Cake")
-            let t = try ctx.recipe("Toast")
-            try ctx.save()
-            #expect(try r.string("name") == "Cake")
-            return (r.objectID, t.objectID)
-        }
+        let r = try ctx.recipe("Cake")
+        let t = try ctx.recipe("Toast")
+        try ctx.save()
+        #expect(try r.string("name") == "Cake")
+        let ids = (r.objectID, t.objectID)
         let changed = NotificationBox()
         ctx.addStoreChangeObserver { changes in changed.append(SaveNotification(inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted)) }
         // A replicator rewrites the recipe and deletes the toast underneath.
         stack.store.applyExternalChanges(
             upserts: [ObjectChange(objectID: ids.0, attributes: ["name": .string("Replicated Cake")], toOne: [:], toMany: [:], changedKeys: ["name"], baseline: nil)],
             deletions: [ids.1])
-        let name = try await ctx.perform { try ctx.registeredObject(for: ids.0)?.string("name") }
+        let name = try ctx.registeredObject(for: ids.0)?.string("name")
         #expect(name == "Replicated Cake")
         #expect(ctx.registeredObject(for: ids.1) == nil)
         #expect(changed.all.count == 1 && changed.all[0].deleted == [ids.1])
@@ -210,7 +203,7 @@ struct MergeAndConflictTests {
         #expect(try cake.string("name") == "Replicated Cake")
         try cake.setValue(.string("Quick"), forKey: "prepTime")
         stack.store.applyExternalChanges(upserts: [ObjectChange(objectID: ids.0, attributes: ["name": .string("Again")], toOne: [:], toMany: [:], changedKeys: ["name"], baseline: nil)])
-        await ctx.perform { }
+        ctx.processPendingChanges()
         try ctx.refresh(cake, mergeChanges: true)
         #expect(try cake.string("name") == "Again" && cake.string("prepTime") == "Quick")
         try ctx.save()   // based on the refreshed version: no conflict
@@ -218,26 +211,46 @@ struct MergeAndConflictTests {
 
     @Test func contextsWorkConcurrently() async throws {
         let stack = try Stack()
-        let background = stack.context("background"), foreground = stack.context("foreground")
-        async let written: Int = background.perform {
-            for batch in 0..<5 {
-                for i in 0..<20 { try background.recipe("R\(batch)-\(i)") }
-                try background.save()
-            }
-            return try background.count(for: FetchRequest(entityName: "Recipe"))
-        }
-        async let reads: Int = foreground.perform {
-            var last = 0
-            for _ in 0..<20 {
-                let n = try foreground.count(for: FetchRequest(entityName: "Recipe"))
-                #expect(n >= last && n % 20 == 0)
-                last = n
-            }
-            return last
-        }
+        let background = RecipeWorker(coordinator: stack.coordinator, name: "background")
+        let foreground = RecipeWorker(coordinator: stack.coordinator, name: "foreground")
+        async let written = background.write(batches: 5, of: 20)
+        async let reads = foreground.readCountsGrowing(times: 20, step: 20)
         let (w, r) = try await (written, reads)
         #expect(w == 100 && r <= 100)
-        #expect(try await foreground.perform { try foreground.count(for: FetchRequest(entityName: "Recipe")) } == 100)
+        #expect(try await foreground.count() == 100)
+    }
+}
+
+/// A context owned by an actor: its work runs beside another actor's on the same coordinator.
+actor RecipeWorker: ObjectActor {
+    let context: ObjectContext
+
+    init(coordinator: PersistentStoreCoordinator, name: String) {
+        context = ObjectContext(coordinator: coordinator, name: name)
+    }
+
+    /// Inserts `batches` batches of `size` recipes, saving after each; returns the count.
+    func write(batches: Int, of size: Int) throws -> Int {
+        for batch in 0..<batches {
+            for i in 0..<size { try context.recipe("R\(batch)-\(i)") }
+            try context.save()
+        }
+        return try count()
+    }
+
+    /// Counts the recipes `times` times, checking the count only grows, by whole batches.
+    func readCountsGrowing(times: Int, step: Int) throws -> Int {
+        var last = 0
+        for _ in 0..<times {
+            let n = try count()
+            #expect(n >= last && n % step == 0)
+            last = n
+        }
+        return last
+    }
+
+    func count() throws -> Int {
+        try context.count(for: FetchRequest(entityName: "Recipe"))
     }
 }
 

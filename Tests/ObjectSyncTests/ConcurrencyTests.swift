@@ -1,10 +1,11 @@
 import Foundation
+import Observation
 import ObjectSync
 import Testing
 
-/// A background actor that owns a context and runs on its queue.
+/// A background actor that owns a context.
 actor NoteImporter: ObjectActor {
-    nonisolated let context: ObjectContext
+    let context: ObjectContext
 
     init(container: ObjectContainer, name: String) {
         context = container.newContext(name: name)
@@ -19,6 +20,13 @@ actor NoteImporter: ObjectActor {
         }
         try context.save()
         return notes.map(\.objectID)
+    }
+
+    /// Renames the note with `id`, found by ID in the actor's own context.
+    func rename(_ id: ObjectID, to text: String) throws {
+        let note = try existing(Note.self, id: id)
+        note.text = text
+        try context.save()
     }
 
     /// The actor's notes as `Sendable` snapshots.
@@ -51,11 +59,50 @@ struct ConcurrencyTests {
     func mainContext() throws {
         let container = try ObjectContainer.inMemory(for: NotebookModelDefinition.self)
         let context = container.mainContext
-        #expect(context.concurrencyType == .mainQueue)
+        #expect(container.mainContext === context, "one main context per container")
         let note = try Note.insert(into: context)
         note.text = "From the main actor"
         try context.save()
-        #expect(try container.viewContext.fetch(FetchDescriptor<Note>()).map(\.text) == ["From the main actor"])
+        let other = container.newContext()
+        #expect(try other.fetch(FetchDescriptor<Note>()).map(\.text) == ["From the main actor"])
         #expect(try context.fetchCount(FetchDescriptor<Note>()) == 1)
+    }
+
+    @Test("the main context takes in an actor's save on the main actor, and observers of its objects hear of it",
+          .timeLimit(.minutes(1))) @MainActor
+    func mainContextFollowsAnActor() async throws {
+        let container = try ObjectContainer.inMemory(for: NotebookModelDefinition.self)
+        let context = container.mainContext
+        context.automaticallyMergesChanges = true
+        let note = try Note.insert(into: context)
+        note.text = "draft"
+        try context.save()
+
+        let (changes, changed) = AsyncStream<Void>.makeStream()
+        withObservationTracking { _ = note.text } onChange: { changed.yield() }
+        try await NoteImporter(container: container, name: "editor").rename(note.objectID, to: "final")
+        // Nothing here uses the context: the merge is the main actor's own.
+        for await _ in changes { break }
+        #expect(note.text == "final")
+    }
+
+    @Test("a context that merges saves sees another context's save at its next use, not before")
+    func mergesAtNextUse() throws {
+        let container = try ObjectContainer.inMemory(for: NotebookModelDefinition.self)
+        let reader = container.newContext(name: "reader")
+        reader.automaticallyMergesChanges = true
+        let writer = container.newContext(name: "writer")
+        let note = try Note.insert(into: writer)
+        note.text = "draft"
+        try writer.save()
+        let read = try Note(reader.existingObject(with: note.objectID))
+        #expect(read.text == "draft")
+        note.text = "final"
+        try writer.save()
+        #expect(read.text == "final")
+        try writer.delete(note.object)
+        try writer.save()
+        reader.processPendingChanges()
+        #expect(reader.registeredObject(for: note.objectID) == nil)
     }
 }

@@ -30,10 +30,11 @@ struct ObjectContainerTests {
     func inMemory() throws {
         let container = try ObjectContainer.inMemory(for: NotebookModelDefinition.self)
         #expect(container.url == nil)
-        _ = try Self.errands(in: container.viewContext)
-        try container.viewContext.save()
-        #expect(try Note.count(in: container.viewContext) == 2)
-        let folder = try #require(try Folder.fetch(in: container.viewContext).first)
+        let context = container.newContext()
+        _ = try Self.errands(in: context)
+        try context.save()
+        #expect(try Note.count(in: context) == 2)
+        let folder = try #require(try Folder.fetch(in: context).first)
         #expect(folder.notes.map(\.text) == ["Water the plants", "Call Ann back"])
     }
 
@@ -43,11 +44,13 @@ struct ObjectContainerTests {
         let url = directory.file("notes/notebook.sqlite")
         do {
             let container = try ObjectContainer(for: NotebookModelDefinition.self, url: url)
-            _ = try Self.errands(in: container.viewContext)
-            try container.viewContext.save()
+            let context = container.newContext()
+            _ = try Self.errands(in: context)
+            try context.save()
         }
         let again = try ObjectContainer(for: NotebookModelDefinition.self, url: url)
-        #expect(try Note.fetch(in: again.viewContext).map(\.text).sorted() == ["Call Ann back", "Water the plants"])
+        let reopened = again.newContext()
+        #expect(try Note.fetch(in: reopened).map(\.text).sorted() == ["Call Ann back", "Water the plants"])
 
         let other = try ModelVersionSet.load(contentsOf: #require(Bundle.module.url(forResource: "Notebook", withExtension: "xcdatamodeld")))
         #expect(other.current.versionHash == (try NotebookModelDefinition.model().versionHash))
@@ -88,16 +91,18 @@ struct ObjectContainerTests {
         let joined = try await second.sync(with: remote, options: options)
         #expect(!joined.seeded, "the remote was not empty: no second copy of the seed")
         #expect(joined.pulled >= 3)
-        #expect(try Note.count(in: second.viewContext) == 2)
-        #expect(try Folder.count(in: second.viewContext) == 1)
+        let secondContext = second.newContext()
+        #expect(try Note.count(in: secondContext) == 2)
+        #expect(try Folder.count(in: secondContext) == 1)
 
-        let folder = try #require(try Folder.fetch(in: second.viewContext).first)
+        let folder = try #require(try Folder.fetch(in: secondContext).first)
         try Self.fileNote("Buy bread", in: folder)
-        try second.viewContext.save()
+        try secondContext.save()
         try await second.sync(with: remote)
         let back = try await first.sync(with: remote)
         #expect(back.pulled >= 1)
-        let firstFolder = try #require(try Folder.fetch(in: first.viewContext).first)
+        let firstContext = first.newContext()
+        let firstFolder = try #require(try Folder.fetch(in: firstContext).first)
         #expect(firstFolder.notes.map(\.text).sorted() == ["Buy bread", "Call Ann back", "Water the plants"])
     }
 
@@ -127,15 +132,17 @@ struct ObjectContainerCouchDBTests {
 
         let phone = try ObjectContainer.inMemory(for: NotebookModelDefinition.self)
         let laptop = try ObjectContainer.inMemory(for: NotebookModelDefinition.self)
-        _ = try ObjectContainerTests.errands(in: phone.viewContext)
-        try phone.viewContext.save()
+        let phoneContext = phone.newContext()
+        let laptopContext = laptop.newContext()
+        _ = try ObjectContainerTests.errands(in: phoneContext)
+        try phoneContext.save()
         try await phone.sync(with: remote)
         try await laptop.sync(with: remote)
-        let folder = try #require(try Folder.fetch(in: laptop.viewContext).first)
+        let folder = try #require(try Folder.fetch(in: laptopContext).first)
         folder.name = "Chores"
-        try laptop.viewContext.save()
+        try laptopContext.save()
         try await laptop.sync(with: remote)
         try await phone.sync(with: remote)
-        #expect(try Folder.fetch(in: phone.viewContext).map(\.name) == ["Chores"])
+        #expect(try Folder.fetch(in: phoneContext).map(\.name) == ["Chores"])
     }
 }

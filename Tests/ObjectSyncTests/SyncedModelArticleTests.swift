@@ -25,7 +25,7 @@ struct SyncedModelArticleTests {
 
         // The article's lines, as written there.
         let container = try ObjectContainer(for: NotebookModelDefinition.self, url: storeURL)
-        let context = container.viewContext
+        let context = container.newContext()
         let errands = try Folder.insert(into: context)
         errands.name = "Errands"
         let notes = FetchDescriptor<Note>(predicate: #Predicate { $0.folder?.name == "Errands" },
@@ -47,6 +47,7 @@ struct SyncedModelArticleTests {
         let other = try ObjectContainer.inMemory(for: NotebookModelDefinition.self)
         let result = try await other.sync(with: remoteURL)
         #expect(result.pulled == 3)
-        #expect(try other.viewContext.fetch(notes).map(\.text) == ["Buy bread"])
+        let otherContext = other.newContext()
+        #expect(try otherContext.fetch(notes).map(\.text) == ["Buy bread"])
     }
 }

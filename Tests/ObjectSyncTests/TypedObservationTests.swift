@@ -12,7 +12,7 @@ struct TypedObservationTests {
     @Test("an observer iterating on another task gets snapshots, then the change set of a save")
     func snapshotsAcrossTasks() async throws {
         let container = try ObjectContainer.inMemory(for: NotebookModelDefinition.self)
-        let context = container.viewContext
+        let context = container.newContext()
         let first = try Note.insert(into: context)
         first.text = "Water the plants"
         try context.save()
@@ -49,13 +49,14 @@ struct TypedObservationTests {
         let url = directory.file("notebook.sqlite")
         let reader = try ObjectContainer(for: NotebookModelDefinition.self, url: url)
         let writer = try ObjectContainer(for: NotebookModelDefinition.self, url: url)
-        var updates = try reader.viewContext.observe(Self.byText, pollInterval: .milliseconds(20)).makeAsyncIterator()
+        var updates = try reader.newContext().observe(Self.byText, pollInterval: .milliseconds(20)).makeAsyncIterator()
         let initial = try #require(try await updates.next())
         #expect(initial.results.isEmpty)
 
-        let note = try Note.insert(into: writer.viewContext)
+        let writing = writer.newContext()
+        let note = try Note.insert(into: writing)
         note.text = "Buy bread"
-        try writer.viewContext.save()
+        try writing.save()
         let next = try #require(try await updates.next())
         #expect(next.results.map(\.text) == ["Buy bread"])
         #expect(next.changes.inserted.map(\.objectID) == [note.objectID])

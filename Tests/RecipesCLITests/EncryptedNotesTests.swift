@@ -110,7 +110,7 @@ struct EncryptedNotesTests {
                 guard error.description.contains("wrong password") else { throw error }
                 continue
             }
-            let book = store.container.book
+            let book = store.container.newBook()
             result[password] = try book.allRecipes().allSatisfy { recipe in
                 let details = try book.details(of: recipe)
                 return details.notes == expected[details.name]

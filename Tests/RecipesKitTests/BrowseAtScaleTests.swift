@@ -15,7 +15,7 @@ struct BrowseAtScaleTests {
     /// A store file with a few recipes whose words differ in case and accents.
     private static func store(_ directory: TemporaryDirectory) throws -> RecipesStore {
         let store = try RecipesStore(url: directory.file("book.sqlite"))
-        let book = store.container.book
+        let book = store.container.newBook()
         try book.add(RecipeDraft(name: "Crème Brûlée", type: "Dessert", overview: "Custard under burnt sugar",
                                  ingredients: [IngredientInput(amount: "500 ml", name: "Crème fraîche"),
                                                IngredientInput(amount: "6", name: "egg yolks")]))
@@ -33,7 +33,7 @@ struct BrowseAtScaleTests {
     @Test("search finds a recipe by an ingredient word, ignoring case and accents, best matches first")
     func searchByIngredient() throws {
         let directory = try TemporaryDirectory()
-        let book = try Self.store(directory).container.book
+        let book = try Self.store(directory).container.newBook()
         #expect(try Self.names(book, RecipeQuery(search: "CARDAMOM")) == ["Zanzibar Pilau"])
         #expect(try Self.names(book, RecipeQuery(search: "fraiche")) == ["Crème Brûlée"])
         // A name match ranks before an overview match.
@@ -49,7 +49,7 @@ struct BrowseAtScaleTests {
     @Test("an ingredient match ranks before an overview match, with or without the word in the overview too")
     func ingredientMatchesRankBeforeOverviewMatches() throws {
         let directory = try TemporaryDirectory()
-        let book = try Self.store(directory).container.book
+        let book = try Self.store(directory).container.newBook()
         try book.add(RecipeDraft(name: "A Pudding", overview: "Rice with cardamom",
                                  ingredients: [IngredientInput(amount: "1", name: "milk")]))
         try book.add(RecipeDraft(name: "B Bun", overview: "A bun with cardamom",
@@ -65,7 +65,7 @@ struct BrowseAtScaleTests {
     @Test("a search matches type names among the types' names, then the recipes of those types by their type index")
     func searchMatchesTypesByTheirNames() throws {
         let directory = try TemporaryDirectory()
-        let book = try Self.store(directory).container.book
+        let book = try Self.store(directory).container.newBook()
         let dessert = try #require(try book.recipeType(named: "dessert"))
         let predicate = try #require(try RecipeBook.predicate(for: RecipeQuery(search: "SSER"),
                                                               typeNames: { [dessert.objectID: "Dessert", ObjectID(entityName: "RecipeType", referenceString: "t"): "Soup"] }))
@@ -81,7 +81,7 @@ struct BrowseAtScaleTests {
     func searchFollowsWrites() throws {
         let directory = try TemporaryDirectory()
         let store = try Self.store(directory)
-        let book = store.container.book
+        let book = store.container.newBook()
         let tart = try book.recipe(named: "lemon tart")
         try book.edit(tart, RecipeEdit(name: "Lime Tart", ingredients: [IngredientInput(amount: "4", name: "Key limes")]))
         #expect(try Self.names(book, RecipeQuery(search: "lemon tart")).isEmpty)
@@ -101,16 +101,16 @@ struct BrowseAtScaleTests {
         let target = try RecipesStore(url: directory.file("other.sqlite"))
         _ = try await source.sync(with: directory.file("remote.sqlite")).run()
         _ = try await target.sync(with: directory.file("remote.sqlite")).run(direction: .pullOnly)
-        #expect(try Self.names(target.container.book, RecipeQuery(search: "cardamom")) == ["Zanzibar Pilau"])
-        #expect(try target.container.book.recipe(named: "CREME BRULEE").documentID
-                == (try source.container.book.recipe(named: "Crème Brûlée").documentID))
+        #expect(try Self.names(target.container.newBook(), RecipeQuery(search: "cardamom")) == ["Zanzibar Pilau"])
+        #expect(try target.container.newBook().recipe(named: "CREME BRULEE").documentID
+                == (try source.container.newBook().recipe(named: "Crème Brûlée").documentID))
     }
 
     @Test("pages are stable and complete in every order")
     func paging() throws {
         let directory = try TemporaryDirectory()
         let store = try RecipesStore(url: directory.file("book.sqlite"))
-        let book = store.container.book
+        let book = store.container.newBook()
         for index in 0..<23 {
             try book.add(RecipeDraft(name: "Recipe \(String(format: "%02d", 22 - index))", type: index % 3 == 0 ? nil : "Type \(index % 4)",
                                      prepTime: "\(index % 5 * 10) minutes",
@@ -179,7 +179,7 @@ struct BrowseAtScaleTests {
         #expect(try plan("ANY ingredients.name CONTAINS[cd] %@", "fraiche") == "candidates")
         #expect(try plan("name CONTAINS[cd] %@", "brul") == "candidates")
         // The answers agree with the in-memory evaluation on the same data.
-        let book = store.container.book
+        let book = store.container.newBook()
         #expect(try book.recipe(named: "CRÈME BRULEE").documentID == (try book.recipe(named: "Crème Brûlée").documentID))
         #expect(try Self.names(book, RecipeQuery(type: "DESSERT")) == ["Crème Brûlée", "Lemon Tart"])
     }
@@ -200,14 +200,14 @@ struct BrowseAtScaleTests {
         #expect(throws: RecipesError.self) { try importer.importSets([set]) }
         #expect(progress.entries.count == 2)
         #expect(try store.documentStore.get(id: SampleIdentity.recipeID(set: "batches", recipe: "Batch Recipe 0")) == nil)
-        #expect(try store.container.book.list().isEmpty)
+        #expect(try store.container.newBook().list().isEmpty)
         // Without the obstacle the same import goes through, and again changes nothing.
         try store.documentStore.delete(id: ingredientID, parent: try #require(try store.documentStore.get(id: ingredientID)).rev)
         let plan = try SampleImporter(context: store.container.newContext(name: "import"), batchSize: 2).importSets([set])
         #expect(plan.created == 12 && plan.updated == 0)
         let again = try SampleImporter(context: store.container.newContext(name: "import"), batchSize: 2).importSets([set])
         #expect(again.created == 0 && again.updated == 0 && again.unchanged == 12)
-        #expect(try store.container.book.list().count == 6)
+        #expect(try store.container.newBook().list().count == 6)
     }
 }
 
@@ -280,7 +280,7 @@ extension BrowseAtScaleTests {
         #expect(plan.unchanged == 16 - 3)
         #expect(try list("Soup") == ([2, 4, 6].map { recipeIDs[$0] }, 3))
         #expect(try list("Dessert") == ([1, 3, 5, 0].map { recipeIDs[$0] }, 3))
-        #expect(try store.container.book.list(RecipeQuery(type: "Dessert")).map(\.name) == ["Listed 0", "Listed 1", "Listed 3", "Listed 5"])
+        #expect(try store.container.newBook().list(RecipeQuery(type: "Dessert")).map(\.name) == ["Listed 0", "Listed 1", "Listed 3", "Listed 5"])
 
         // Again: nothing to write.
         let again = try SampleImporter(context: store.container.newContext(name: "again"), batchSize: 2).importSets([moved])

@@ -49,8 +49,8 @@ struct ForeignMetadataSyncTests {
             let store = try RecipesStore(url: local)
             let report = try await store.sync(with: remote).run()
             #expect(report.succeeded && report.pulled == 2)
-            #expect(try store.container.book.recipe(named: "Tarte Tatin").objectID.referenceString == Self.recipeID)
-            try store.container.book.add(RecipeDraft(name: "Pho"))
+            #expect(try store.container.newBook().recipe(named: "Tarte Tatin").objectID.referenceString == Self.recipeID)
+            try store.container.newBook().add(RecipeDraft(name: "Pho"))
             let second = try await store.sync(with: remote).run()
             #expect(second.succeeded && second.pushed == 1)
         }
@@ -70,7 +70,7 @@ struct ForeignMetadataSyncTests {
         try Self.writeOriginalDatabase(at: remote)
         let local = directory.file("local.sqlite")
         let store = try RecipesStore(url: local)
-        try store.container.book.add(RecipeDraft(name: "Pho"))
+        try store.container.newBook().add(RecipeDraft(name: "Pho"))
         #expect(try Self.metadataState(local).live.count == 1)
         let report = try await store.sync(with: remote).run()
         #expect(report.succeeded && report.conflictsResolved == 0)
@@ -78,7 +78,7 @@ struct ForeignMetadataSyncTests {
             let state = try Self.metadataState(url)
             #expect(state.live == [Self.metadataRev] && state.conflicts.isEmpty)
         }
-        let pho = try store.container.book.recipe(named: "Pho")
-        #expect(try RecipesStore(url: remote).container.book.recipe(named: "Pho").objectID == pho.objectID)
+        let pho = try store.container.newBook().recipe(named: "Pho")
+        #expect(try RecipesStore(url: remote).container.newBook().recipe(named: "Pho").objectID == pho.objectID)
     }
 }

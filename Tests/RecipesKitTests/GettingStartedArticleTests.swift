@@ -16,7 +16,7 @@ struct GettingStartedArticleTests {
 
         // Step 1: open a store and a book.
         let store = try RecipesStore(url: folder.appendingPathComponent("recipes.sqlite"))
-        let book = RecipeBook(context: store.container.viewContext)
+        let book = store.container.newBook()
 
         // Step 2: add recipes.
         let dal = try book.add(RecipeDraft(
@@ -48,7 +48,7 @@ struct GettingStartedArticleTests {
         #expect(report.succeeded)
         #expect(report.pushed >= 2)
         let copy = try RecipesStore(url: backup)
-        #expect(try RecipeBook(context: copy.container.viewContext).list().count == 2)
+        #expect(try copy.container.newBook().list().count == 2)
 
         // Step 6: delete.
         try book.delete(found)

@@ -18,8 +18,9 @@ struct PartialReplicationSyncTests {
     func editBeforeTheImageArrives() async throws {
         let directory = try TemporaryDirectory()
         let a = try RecipesStore(url: directory.file("a.sqlite"))
-        try a.container.book.add(RecipeDraft(name: "Pho", type: "Soup", image: Fixtures.pngBytes))
-        let recipe = try a.container.book.recipe(named: "Pho")
+        let book = a.container.newBook()
+        try book.add(RecipeDraft(name: "Pho", type: "Soup", image: Fixtures.pngBytes))
+        let recipe = try book.recipe(named: "Pho")
         let recipeID = recipe.objectID.referenceString
         let imageID = try #require(try recipe.image?.objectID.referenceString)
 
@@ -35,9 +36,9 @@ struct PartialReplicationSyncTests {
         let b = try RecipesStore(url: directory.file("b.sqlite"))
         let pulled = try await b.sync(with: remoteURL).run()
         #expect(pulled.succeeded, "\(pulled)")
-        let before = try b.container.book.details(of: try b.container.book.recipe(named: "Pho"))
+        let before = try b.container.newBook().details(named: "Pho")
         #expect(before.image == nil && before.type == "Soup")
-        try b.container.book.edit(try b.container.book.recipe(named: "Pho"), RecipeEdit(overview: "while the image travels"))
+        try b.container.newBook().edit(named: "Pho", RecipeEdit(overview: "while the image travels"))
         let stored = try #require(try b.documentStore.get(id: recipeID))
         #expect(stored.body["image"] == .string(imageID), "the reference to the image is kept")
 
@@ -49,8 +50,8 @@ struct PartialReplicationSyncTests {
         }
         let completed = try await b.sync(with: remoteURL).run()
         #expect(completed.succeeded, "\(completed)")
-        let book = RecipeBook(context: b.container.newContext())
-        let after = try book.details(of: try book.recipe(named: "Pho"))
+        let bBook = RecipeBook(context: b.container.newContext())
+        let after = try bBook.details(of: try bBook.recipe(named: "Pho"))
         #expect(after.overview == "while the image travels")
         #expect(after.image?.bytes == Fixtures.pngBytes.count)
     }

@@ -11,7 +11,7 @@ import Testing
 struct RecipeBookTests {
     private func book() throws -> (ObjectContainer, RecipeBook) {
         let container = try ObjectContainer.inMemoryRecipes()
-        let book = container.book
+        let book = container.newBook()
         try book.add(RecipeDraft(name: "Pancakes", type: "Breakfast", overview: "Fluffy stack", prepTime: "20 minutes",
                                  ingredients: [IngredientInput(amount: "200 g", name: "flour"), IngredientInput(amount: nil, name: "salt")]))
         try book.add(RecipeDraft(name: "Crème Brûlée", type: "Dessert", prepTime: "1 hour"))
@@ -23,7 +23,7 @@ struct RecipeBookTests {
     @Test("cards are the list's lines without overview and ingredients, for every query, in both stores")
     func cardsMatchTheList() throws {
         let folder = try TemporaryDirectory()
-        let stored = try RecipesStore(url: folder.url.appendingPathComponent("book.sqlite")).container.book
+        let stored = try RecipesStore(url: folder.url.appendingPathComponent("book.sqlite")).container.newBook()
         try stored.add(RecipeDraft(name: "Pancakes", type: "Breakfast", prepTime: "20 minutes",
                                    ingredients: [IngredientInput(amount: "200 g", name: "flour")]))
         try stored.add(RecipeDraft(name: "Apple pie", type: "dessert", image: Fixtures.jpegBytes))
@@ -67,9 +67,9 @@ struct RecipeBookTests {
         #expect(try book.recipe(named: pie.documentID).objectID == pie.objectID)
         #expect(throws: RecipesError.recipeNotFound("Nope")) { try book.recipe(named: "Nope") }
         // Two recipes whose names differ only in case make the folded lookup ambiguous.
-        let twin = try Recipe.insert(into: container.viewContext)
+        let twin = try Recipe.insert(into: book.context)
         twin.name = "APPLE PIE"
-        try container.viewContext.save()
+        try book.context.save()
         #expect(try book.recipe(named: "APPLE PIE").objectID == twin.objectID)
         do {
             _ = try book.recipe(named: "apple pie")
@@ -96,7 +96,7 @@ struct RecipeBookTests {
     func detailsLeaveTheTypeUnread() throws {
         let folder = try TemporaryDirectory()
         let store = try RecipesStore(url: folder.url.appendingPathComponent("book.sqlite"))
-        try store.container.book.add(RecipeDraft(name: "Pancakes", type: "Breakfast"))
+        try store.container.newBook().add(RecipeDraft(name: "Pancakes", type: "Breakfast"))
         // A fresh context, as a new `recipes show` has: nothing loaded yet.
         let context = store.container.newContext(name: "show")
         let book = RecipeBook(context: context)
@@ -138,7 +138,7 @@ struct RecipeBookTests {
         }
         #expect(throws: RecipesError.self) { try book.edit(pancakes, RecipeEdit(name: "Water")) }
         #expect(try book.list() == before)
-        #expect(!container.viewContext.hasChanges)
+        #expect(!book.context.hasChanges)
     }
 
     @Test("ingredient lines parse as AMOUNT|NAME")
@@ -159,7 +159,7 @@ struct UnreplicatedReferenceTests {
     func editBeforeTheImageArrives() throws {
         let directory = try TemporaryDirectory()
         let store = try RecipesStore(url: directory.file("book.sqlite"))
-        let book = store.container.book
+        let book = store.container.newBook()
         let added = try book.add(RecipeDraft(name: "Apple pie", type: "Dessert", prepTime: "1 hour",
                                              ingredients: [IngredientInput(amount: "6", name: "apples"), IngredientInput(amount: nil, name: "pastry")],
                                              image: Fixtures.jpegBytes))
@@ -172,8 +172,8 @@ struct UnreplicatedReferenceTests {
             let leaves = try store.documentStore.leafRevisions(id: id.referenceString)
             _ = try store.documentStore.purge([id.referenceString: leaves.map(\.rev)])
         }
-        store.container.viewContext.reset()
-        store.container.viewContext.coordinator.discardCachedRows()
+        book.context.reset()
+        book.context.coordinator.discardCachedRows()
         let again = try book.recipe(named: "Apple pie")
         let shown = try book.details(of: again)
         #expect(shown.name == "Apple pie" && shown.image == nil && shown.type == nil)

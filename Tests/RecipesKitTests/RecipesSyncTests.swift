@@ -14,7 +14,7 @@ struct RecipesSyncTests {
         let remote = directory.file("remote.sqlite")
         let a = try RecipesStore(url: directory.file("a.sqlite"))
         let b = try RecipesStore(url: directory.file("b.sqlite"))
-        try a.container.book.add(RecipeDraft(name: "Pho", type: "Soup", ingredients: [IngredientInput(amount: "1 l", name: "broth")]))
+        try a.container.newBook().add(RecipeDraft(name: "Pho", type: "Soup", ingredients: [IngredientInput(amount: "1 l", name: "broth")]))
         #expect(try SyncStatusRecord.pendingChangeCount(of: a.documentStore) > 0)
 
         let pushed = try await a.sync(with: remote).run()
@@ -24,7 +24,7 @@ struct RecipesSyncTests {
 
         let pulled = try await b.sync(with: remote).run(direction: .pullOnly)
         #expect(pulled.succeeded && pulled.pulled >= 3 && pulled.pushed == 0)
-        let pho = try b.container.book.details(of: try b.container.book.recipe(named: "Pho"))
+        let pho = try b.container.newBook().details(named: "Pho")
         #expect(pho.type == "Soup" && pho.ingredients.map(\.name) == ["broth"])
     }
 
@@ -34,11 +34,11 @@ struct RecipesSyncTests {
         let remote = directory.file("remote.sqlite")
         let a = try RecipesStore(url: directory.file("a.sqlite"))
         let b = try RecipesStore(url: directory.file("b.sqlite"))
-        try a.container.book.add(RecipeDraft(name: "Pho", overview: "start"))
+        try a.container.newBook().add(RecipeDraft(name: "Pho", overview: "start"))
         _ = try await a.sync(with: remote).run()
         _ = try await b.sync(with: remote).run()
-        try a.container.book.edit(try a.container.book.recipe(named: "Pho"), RecipeEdit(overview: "from A"))
-        try b.container.book.edit(try b.container.book.recipe(named: "Pho"), RecipeEdit(overview: "from B"))
+        try a.container.newBook().edit(named: "Pho", RecipeEdit(overview: "from A"))
+        try b.container.newBook().edit(named: "Pho", RecipeEdit(overview: "from B"))
         _ = try await a.sync(with: remote).run()
         let resolving = try await b.sync(with: remote).run(prefer: .local)
         #expect(resolving.conflictsResolved == 1)
@@ -57,11 +57,11 @@ struct RecipesSyncTests {
         let remote = directory.file("remote.sqlite")
         let a = try RecipesStore(url: directory.file("a.sqlite"))
         let b = try RecipesStore(url: directory.file("b.sqlite"))
-        try a.container.book.add(RecipeDraft(name: "Pho", overview: "start", prepTime: "1 h"))
+        try a.container.newBook().add(RecipeDraft(name: "Pho", overview: "start", prepTime: "1 h"))
         _ = try await a.sync(with: remote).run()
         _ = try await b.sync(with: remote).run()
-        try a.container.book.edit(try a.container.book.recipe(named: "Pho"), RecipeEdit(overview: "from A", prepTime: "2 h"))
-        try b.container.book.edit(try b.container.book.recipe(named: "Pho"), RecipeEdit(overview: "from B"))
+        try a.container.newBook().edit(named: "Pho", RecipeEdit(overview: "from A", prepTime: "2 h"))
+        try b.container.newBook().edit(named: "Pho", RecipeEdit(overview: "from B"))
         _ = try await a.sync(with: remote).run()
         let resolving = try await b.sync(with: remote).run(prefer: .local)
         #expect(resolving.conflictsResolved == 1)
@@ -81,15 +81,15 @@ struct RecipesSyncTests {
         let directory = try TemporaryDirectory()
         let remote = directory.file("remote.sqlite")
         let a = try RecipesStore(url: directory.file("a.sqlite"))
-        try a.container.book.add(RecipeDraft(name: "Pho", overview: "start"))
+        try a.container.newBook().add(RecipeDraft(name: "Pho", overview: "start"))
         _ = try await a.sync(with: remote).run()
         do {
             // This machine edits and quits before syncing.
             let b = try RecipesStore(url: directory.file("b.sqlite"))
             _ = try await b.sync(with: remote).run()
-            try b.container.book.edit(try b.container.book.recipe(named: "Pho"), RecipeEdit(overview: texts.b))
+            try b.container.newBook().edit(named: "Pho", RecipeEdit(overview: texts.b))
         }
-        try a.container.book.edit(try a.container.book.recipe(named: "Pho"), RecipeEdit(overview: texts.a))
+        try a.container.newBook().edit(named: "Pho", RecipeEdit(overview: texts.a))
         _ = try await a.sync(with: remote).run()
         // Relaunched, it syncs preferring its own edit, whichever revision CouchDB's rule picks.
         let b = try RecipesStore(url: directory.file("b.sqlite"))

@@ -10,7 +10,7 @@ struct SampleImporterTests {
     static func storedIDs(_ container: ObjectContainer) throws -> Set<String> {
         var ids = Set<String>()
         for entity in container.model.entities where entity.superentityName == nil {
-            let found = try container.viewContext.fetchObjectIDs(FetchRequest(entityName: entity.name))
+            let found = try container.newContext().fetchObjectIDs(FetchRequest(entityName: entity.name))
             ids.formUnion(found.map(\.referenceString))
         }
         return ids
@@ -25,14 +25,14 @@ struct SampleImporterTests {
 
         let dryRun = try importer.plan([set])
         #expect(dryRun.created == 50 && dryRun.updated == 0)
-        #expect(try container.book.counts()["Recipe"] == 0)
+        #expect(try container.newBook().counts()["Recipe"] == 0)
 
         let first = try importer.importSets([set])
         #expect(first == dryRun)
         #expect(try Self.storedIDs(container) == Set(SampleObjects(set).documentIDs))
-        #expect(try container.book.counts() == ["Recipe": 7, "Ingredient": 31, "RecipeType": 5, "Image": 7])
+        #expect(try container.newBook().counts() == ["Recipe": 7, "Ingredient": 31, "RecipeType": 5, "Image": 7])
 
-        let cake = try container.book.details(of: try container.book.recipe(named: "Chocolate Cake"))
+        let cake = try container.newBook().details(named: "Chocolate Cake")
         #expect(cake.id == SampleIdentity.recipeID(set: set.name, recipe: "Chocolate Cake"))
         #expect(cake.ingredients.map(\.displayOrder) == Array(0..<cake.ingredients.count))
         #expect(cake.ingredients[7].name == "Eggs")
@@ -46,11 +46,12 @@ struct SampleImporterTests {
         let set = try #require(try BundledSampleSets.load(named: "classics"))
         let container = try ObjectContainer.inMemoryRecipes()
         try SampleImporter(context: container.newContext()).importSets([set])
-        let recipe = try container.book.recipe(named: set.recipes[0].name)
-        try container.book.edit(recipe, RecipeEdit(overview: "changed by hand"))
+        let book = container.newBook()
+        let recipe = try book.recipe(named: set.recipes[0].name)
+        try book.edit(recipe, RecipeEdit(overview: "changed by hand"))
         let plan = try SampleImporter(context: container.newContext()).importSets([set])
         #expect(plan.changes == [ImportChange(action: .update, entity: "Recipe", id: recipe.documentID, name: set.recipes[0].name, keys: ["overview"])])
-        #expect(try container.book.details(of: try container.book.recipe(named: set.recipes[0].name)).overview == set.recipes[0].overview)
+        #expect(try container.newBook().details(named: set.recipes[0].name).overview == set.recipes[0].overview)
     }
 
     @Test("re-importing a deleted sample brings it back and reports its type, changed through the inverse, as updated")
@@ -58,13 +59,14 @@ struct SampleImporterTests {
         let set = try #require(try BundledSampleSets.load(named: "weeknight"))
         let container = try ObjectContainer.inMemoryRecipes()
         try SampleImporter(context: container.newContext()).importSets([set])
-        let recipe = try container.book.recipe(named: "Banana Bread")
+        let book = container.newBook()
+        let recipe = try book.recipe(named: "Banana Bread")
         let typeName = try #require(try recipe.type?.name)
-        try container.book.delete(recipe)
+        try book.delete(recipe)
         let plan = try SampleImporter(context: container.newContext()).importSets([set])
         #expect(plan.counts(of: .create).map(\.entity).contains("Recipe"))
         #expect(plan.changes.contains { $0.action == .update && $0.entity == "RecipeType" && $0.name == typeName && $0.keys == ["recipes"] })
-        #expect(try container.book.list().count == set.recipes.count)
+        #expect(try container.newBook().list().count == set.recipes.count)
     }
 
     @Test("excluded recipes are left out with their ingredients and picture")
@@ -75,8 +77,8 @@ struct SampleImporterTests {
         let skipped = objects.recipes[0]
         let plan = try SampleImporter(context: container.newContext()).importSets([set], excluding: [skipped.id])
         #expect(plan.skipped == 1 + skipped.ingredientIDs.count + (skipped.imageID == nil ? 0 : 1))
-        #expect(throws: RecipesError.recipeNotFound(skipped.name)) { try container.book.recipe(named: skipped.name) }
-        #expect(try container.book.counts()["Recipe"] == set.recipes.count - 1)
+        #expect(throws: RecipesError.recipeNotFound(skipped.name)) { try container.newBook().recipe(named: skipped.name) }
+        #expect(try container.newBook().counts()["Recipe"] == set.recipes.count - 1)
     }
 
     @Test("an import that fails validation writes nothing")
@@ -89,6 +91,6 @@ struct SampleImporterTests {
         let bad = try Ingredient.insert(into: context)
         bad.displayOrder = -1
         #expect(throws: RecipesError.self) { try SampleImporter(context: context).importSets([set]) }
-        #expect(try container.book.counts() == ["Recipe": 0, "Ingredient": 0, "RecipeType": 0, "Image": 0])
+        #expect(try container.newBook().counts() == ["Recipe": 0, "Ingredient": 0, "RecipeType": 0, "Image": 0])
     }
 }

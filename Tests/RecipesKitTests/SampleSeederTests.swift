@@ -18,9 +18,9 @@ struct SampleSeederTests {
         let record = try seeder.seedIfEmpty(sets)
         #expect(record.outcome == .seeded && record.sets == ["classics", "weeknight"])
         #expect(record.objectsCreated == sets.reduce(0) { $0 + SampleObjects($1).documentIDs.count })
-        #expect(try container.book.counts()["Recipe"] == 14)
+        #expect(try container.newBook().counts()["Recipe"] == 14)
         #expect(try seeder.seedIfEmpty(sets) == record)
-        #expect(try container.book.counts()["Recipe"] == 14)
+        #expect(try container.newBook().counts()["Recipe"] == 14)
         #expect(try documents.getLocal(id: SampleSeeder.recordID) != nil)
     }
 
@@ -35,7 +35,7 @@ struct SampleSeederTests {
         let container = try ObjectContainer.inMemoryRecipes()
         let record = try SampleSeeder(container: container, documentStore: documents).seedIfEmpty(try BundledSampleSets.loadAll())
         #expect(record.outcome == .alreadyHadRecipes)
-        #expect(try container.book.counts()["Recipe"] == 0)
+        #expect(try container.newBook().counts()["Recipe"] == 0)
     }
 
     @Test("marking a store initialised without samples stops later seeding")
@@ -46,7 +46,7 @@ struct SampleSeederTests {
         let seeder = SampleSeeder(container: container, documentStore: documents)
         try seeder.markInitialised(.samplesDisabled)
         #expect(try seeder.seedIfEmpty(try BundledSampleSets.loadAll()).outcome == .samplesDisabled)
-        #expect(try container.book.counts()["Recipe"] == 0)
+        #expect(try container.newBook().counts()["Recipe"] == 0)
     }
 
     @Test("a record read back equals the one written; one this version cannot read starts the store over")

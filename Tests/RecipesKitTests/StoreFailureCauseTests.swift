@@ -38,7 +38,7 @@ struct StoreFailureCauseTests {
         #expect(error.rootCause as? DocumentStoreError == datastore)
         #expect(message == "datastore: \(datastore.description)")
         #expect(error.description == message)
-        #expect(try store.container.book.list().isEmpty)
+        #expect(try store.container.newBook().list().isEmpty)
     }
 
     @Test func openingAFileThatIsNotAStoreKeepsTheDatastoreError() throws {

@@ -30,7 +30,7 @@ struct TypedLayerTests {
     @Test("typed properties round-trip through a save and a fresh context")
     func roundTrip() throws {
         let container = try ObjectContainer.inMemoryRecipes()
-        let context = container.viewContext
+        let context = container.newContext()
         let dessert = try RecipeType.insert(into: context)
         dessert.name = "Dessert"
         let recipe = try Recipe.insert(into: context)
@@ -68,7 +68,7 @@ struct TypedLayerTests {
     @Test("ingredients come in displayOrder order, not insertion order; removal renumbers")
     func ingredientOrder() throws {
         let container = try ObjectContainer.inMemoryRecipes()
-        let context = container.viewContext
+        let context = container.newContext()
         let recipe = try Recipe.insert(into: context)
         recipe.name = "Soup"
         for (order, name) in [(2, "salt"), (0, "water"), (1, "onion")] {
@@ -90,7 +90,8 @@ struct TypedLayerTests {
     @Test("a view refuses an object of another entity")
     func wrongEntity() throws {
         let container = try ObjectContainer.inMemoryRecipes()
-        let type = try container.viewContext.insert("RecipeType")
+        let context = container.newContext()
+        let type = try context.insert("RecipeType")
         #expect(throws: RecipesError.wrongEntity(expected: "Recipe", got: "RecipeType")) { try Recipe(type) }
         #expect(throws: RecipesError.self) { try Ingredient(type) }
         #expect(throws: RecipesError.self) { try Image(type) }
@@ -100,7 +101,7 @@ struct TypedLayerTests {
     @Test("deleting a recipe cascades to its ingredients and image but keeps its type")
     func deleteCascade() throws {
         let container = try ObjectContainer.inMemoryRecipes()
-        let book = container.book
+        let book = container.newBook()
         try book.add(RecipeDraft(name: "Toast", type: "Breakfast", ingredients: [IngredientInput(amount: "1", name: "bread")], image: Fixtures.pngBytes))
         try book.delete(try book.recipe(named: "Toast"))
         #expect(try book.counts() == ["Recipe": 0, "Ingredient": 0, "Image": 0, "RecipeType": 1])
@@ -109,7 +110,7 @@ struct TypedLayerTests {
     @Test("an object inserted with a chosen ID keeps it; a second insert of that ID is refused")
     func chosenIDs() throws {
         let container = try ObjectContainer.inMemoryRecipes()
-        let context = container.viewContext
+        let context = container.newContext()
         let recipe = try Recipe.insert(into: context, id: "CDTIS-Recipe-fixed")
         recipe.name = "Fixed"
         try context.save()

@@ -143,7 +143,7 @@ extension GraphBenchmark {
         let store = ["--store", storeURL.path, "--no-samples"]
         _ = try ChildProcess.run(executable, ["add", "--name", "Observed 00 first"] + store)
         let opened = try RecipesStore(url: storeURL)
-        let live = try opened.container.viewContext.observe(FetchDescriptor<Recipe>(sortBy: [SortDescriptor(\.name)]))
+        let live = try opened.container.newContext().observe(FetchDescriptor<Recipe>(sortBy: [SortDescriptor(\.name)]))
         let log = UpdateLog()
         let observer = Task.detached {
             do {

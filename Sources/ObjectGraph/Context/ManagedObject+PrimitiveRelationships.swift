@@ -14,7 +14,7 @@ extension ManagedObject {
     ///   when `id` names an entity the relationship cannot point to.
     public func setPrimitiveObjectID(_ id: ObjectID?, forKey key: String) throws {
         let ctx = try context()
-        try ctx.performAndWait {
+        try ctx.entering {
             let relationship = try relationshipDescription(key, toMany: false)
             if let id { try ctx.checkDestinationEntity(self, relationship, id.entityName) }
             guard try currentToOne(key) != id else { return }
@@ -29,7 +29,7 @@ extension ManagedObject {
     ///   when one of `ids` names an entity the relationship cannot point to.
     public func setPrimitiveObjectIDs(_ ids: [ObjectID], forKey key: String) throws {
         let ctx = try context()
-        try ctx.performAndWait {
+        try ctx.entering {
             let relationship = try relationshipDescription(key, toMany: true)
             var checkedEntities = Set<String>()
             for id in ids where checkedEntities.insert(id.entityName).inserted {

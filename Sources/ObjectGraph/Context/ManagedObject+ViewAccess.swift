@@ -76,16 +76,14 @@ extension ManagedObject {
     /// when it is there.
     public var isMissingFromStore: Bool {
         guard let context = managedObjectContext else { return true }
-        return (try? context.performAndWait { try checkMissingFromStore() }) ?? true
+        return (try? context.entering { try checkMissingFromStore() }) ?? true
     }
 
-    /// The value the context last knew for `key`, without going to the store.
+    /// The value last known for `key` (a change not saved, else the loaded row), without
+    /// going to the store.
     private func lastKnownAttribute(_ key: String) -> AttributeValue? {
-        guard let context = managedObjectContext else { return nil }
-        return context.performAndWait {
-            if case .attribute(let v)? = pending[key] { return v }
-            return transientValues[key] ?? baseline?.attributes[key]
-        }
+        if case .attribute(let v)? = pending[key] { return v }
+        return transientValues[key] ?? baseline?.attributes[key]
     }
 
     /// Keeps `error` for the context's next save or fetch.

@@ -7,8 +7,8 @@ import Observation
 /// referenced object starts as a *fault*: its row loads on first access, and each to-many
 /// relationship loads separately on first access. Setting a relationship keeps its inverse
 /// up to date (the primitive setters, ``setPrimitiveObjectID(_:forKey:)`` and
-/// ``setPrimitiveObjectIDs(_:forKey:)``, leave it to a bulk writer). Managed objects are not `Sendable`: use them inside their context's
-/// ``ObjectContext/perform(_:)-9vkd3`` and pass ``objectID`` between contexts.
+/// ``setPrimitiveObjectIDs(_:forKey:)``, leave it to a bulk writer). Managed objects are not `Sendable`: they stay with their context, in
+/// its isolation domain; pass ``objectID`` between contexts.
 public final class ManagedObject: Hashable, CustomStringConvertible {
     /// A pending (unsaved) value of one property.
     enum PendingValue: Equatable {
@@ -52,31 +52,31 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// The context the object belongs to (`nil` after its deletion was saved).
     public var managedObjectContext: ObjectContext? { contextStorage }
     /// Whether the object's values have not been loaded yet.
-    public var isFault: Bool { contextStorage?.performAndWait { baseline == nil && !insertedFlag } ?? true }
+    public var isFault: Bool { contextStorage?.entering { baseline == nil && !insertedFlag } ?? true }
     /// Whether the object was inserted and not saved yet.
-    public var isInserted: Bool { contextStorage?.performAndWait { insertedFlag && !deletedFlag } ?? false }
+    public var isInserted: Bool { contextStorage?.entering { insertedFlag && !deletedFlag } ?? false }
     /// Whether the object was deleted and the deletion not saved yet.
-    public var isDeleted: Bool { contextStorage?.performAndWait { deletedFlag } ?? false }
+    public var isDeleted: Bool { contextStorage?.entering { deletedFlag } ?? false }
     /// Whether the object has unsaved changes to its persisted properties.
-    public var isUpdated: Bool { contextStorage?.performAndWait { !insertedFlag && !deletedFlag && !pending.isEmpty } ?? false }
+    public var isUpdated: Bool { contextStorage?.entering { !insertedFlag && !deletedFlag && !pending.isEmpty } ?? false }
     /// Whether the object is inserted, deleted or updated.
-    public var hasChanges: Bool { contextStorage?.performAndWait { insertedFlag || deletedFlag || !pending.isEmpty } ?? false }
+    public var hasChanges: Bool { contextStorage?.entering { insertedFlag || deletedFlag || !pending.isEmpty } ?? false }
     /// The changed attribute values (relationships excluded).
     public var changedAttributeValues: [String: AttributeValue] {
-        contextStorage?.performAndWait { pendingAttributes } ?? [:]
+        contextStorage?.entering { pendingAttributes } ?? [:]
     }
     var pendingAttributes: [String: AttributeValue] {
         pending.compactMapValues { if case .attribute(let v) = $0 { return v } else { return nil } }
     }
     /// Names of the properties changed since the last save.
-    public var changedKeys: Set<String> { contextStorage?.performAndWait { Set(pending.keys) } ?? [] }
+    public var changedKeys: Set<String> { contextStorage?.entering { Set(pending.keys) } ?? [] }
 
     func context() throws -> ObjectContext {
         guard let c = contextStorage else { throw ObjectGraphError.objectNotFound(objectID) }
         return c
     }
 
-    // MARK: State access (on the context's queue)
+    // MARK: State access
 
     func fireFault() throws {
         guard baseline == nil, !insertedFlag else { return }
@@ -197,7 +197,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     public func value(forKey key: String) throws -> AttributeValue {
         recordAccess(key)
         let ctx = try context()
-        return try ctx.performAndWait {
+        return try ctx.entering {
             _ = try attributeDescription(key)
             return try currentAttribute(key)
         }
@@ -208,7 +208,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// - Throws: ``ObjectGraphError/typeMismatch(entity:key:expected:got:)``.
     public func setValue(_ value: AttributeValue, forKey key: String) throws {
         let ctx = try context()
-        try ctx.performAndWait {
+        try ctx.entering {
             let a = try attributeDescription(key)
             guard let v = a.type.coerce(value) else {
                 throw ObjectGraphError.typeMismatch(entity: entity.name, key: key, expected: a.type, got: value.kindName)
@@ -233,7 +233,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     public func object(forKey key: String) throws -> ManagedObject? {
         recordAccess(key)
         let ctx = try context()
-        return try ctx.performAndWait {
+        return try ctx.entering {
             _ = try relationshipDescription(key, toMany: false)
             guard let id = try currentToOne(key) else { return nil }
             let destination = try ctx.object(with: id)
@@ -244,7 +244,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Sets a to-one relationship and updates the inverse on the old and new destinations.
     public func setObject(_ object: ManagedObject?, forKey key: String) throws {
         let ctx = try context()
-        try ctx.performAndWait {
+        try ctx.entering {
             let rel = try relationshipDescription(key, toMany: false)
             if let current = try currentToOne(key) {
                 if current == object?.objectID { return }
@@ -258,7 +258,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     public func objects(forKey key: String) throws -> [ManagedObject] {
         recordAccess(key)
         let ctx = try context()
-        return try ctx.performAndWait {
+        return try ctx.entering {
             _ = try relationshipDescription(key, toMany: true)
             return try currentToMany(key).map { try ctx.object(with: $0) }
         }
@@ -268,7 +268,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     public func objectIDs(forKey key: String) throws -> [ObjectID] {
         recordAccess(key)
         let ctx = try context()
-        return try ctx.performAndWait {
+        return try ctx.entering {
             guard let rel = entity.relationship(named: key) else {
                 throw ObjectGraphError.unknownProperty(entity: entity.name, key: key, expected: "a relationship")
             }
@@ -279,7 +279,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Adds an object to a to-many relationship (and sets the inverse).
     public func addObject(_ object: ManagedObject, toKey key: String) throws {
         let ctx = try context()
-        try ctx.performAndWait {
+        try ctx.entering {
             let rel = try relationshipDescription(key, toMany: true)
             try ctx.link(self, rel, object)
         }
@@ -288,7 +288,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Removes an object from a to-many relationship (and clears the inverse).
     public func removeObject(_ object: ManagedObject, fromKey key: String) throws {
         let ctx = try context()
-        try ctx.performAndWait {
+        try ctx.entering {
             let rel = try relationshipDescription(key, toMany: true)
             try ctx.unlink(self, rel, object)
         }
@@ -297,7 +297,7 @@ public final class ManagedObject: Hashable, CustomStringConvertible {
     /// Replaces a to-many relationship's destinations, maintaining inverses.
     public func setObjects(_ objects: [ManagedObject], forKey key: String) throws {
         let ctx = try context()
-        try ctx.performAndWait {
+        try ctx.entering {
             let rel = try relationshipDescription(key, toMany: true)
             let wanted = Set(objects.map(\.objectID))
             for id in try currentToMany(key) where !wanted.contains(id) { try ctx.unlink(self, rel, try ctx.object(with: id)) }
@@ -320,7 +320,7 @@ extension ManagedObject: PredicateEvaluable {
     /// Current (pending or persisted) values, relationships as managed objects.
     public func evaluationValue(forKey key: String) throws -> PredicateKeyValue {
         let ctx = try context()
-        return try ctx.performAndWait {
+        return try ctx.entering {
             if entity.attribute(named: key) != nil { return .attribute(try currentAttribute(key)) }
             guard let rel = entity.relationship(named: key) else { throw PredicateEvaluationError.unknownKey(key, entity: entity.name) }
             if rel.isToMany { return .toMany(try currentToMany(key).map { try ctx.object(with: $0) }) }

@@ -1,12 +1,13 @@
-/// An actor that owns a context and runs on the context's queue (as SwiftData's
-/// `ModelActor`): its methods read and change managed objects directly, with no hop and no
-/// synchronous wait, and only `Sendable` values (``ObjectID``s, snapshots, counts) leave it.
+/// An actor that owns a context (as SwiftData's `ModelActor`): its methods read and change
+/// managed objects directly, and only `Sendable` values (``ObjectID``s, snapshots, counts)
+/// leave it. The compiler keeps the context and its objects inside: a context is not
+/// `Sendable`.
 ///
 /// ```swift
 /// actor NoteImporter: ObjectActor {
-///     nonisolated let context: ObjectContext
-///     init(coordinator: PersistentStoreCoordinator) {
-///         context = ObjectContext(coordinator: coordinator, name: "import")
+///     let context: ObjectContext
+///     init(container: ObjectContainer) {
+///         context = container.newContext(name: "import")
 ///     }
 ///     func add(_ texts: [String]) throws -> [ObjectID] {
 ///         let notes = try texts.map { text in
@@ -22,14 +23,14 @@
 ///
 /// Hand objects to another context by ID (``ObjectContext/existingObject(with:)``).
 public protocol ObjectActor: Actor {
-    /// The context the actor owns; its queue is the actor's executor. Use a
-    /// ``ObjectContext/ConcurrencyType/privateQueue`` context no other actor uses.
-    nonisolated var context: ObjectContext { get }
+    /// The context the actor owns, made for it and used by no one else.
+    var context: ObjectContext { get }
 }
 
 extension ObjectActor {
-    /// The context's queue, so the actor's code runs where its objects live.
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        context.executor.asUnownedSerialExecutor()
+    /// The object with `id` in the actor's context, with its values loaded, as `type`.
+    /// - Throws: ``ObjectGraphError/objectNotFound(_:)`` when the store does not have it.
+    public func existing<T: EntityObject>(_ type: T.Type, id: ObjectID) throws -> T {
+        try T(context.existingObject(with: id))
     }
 }

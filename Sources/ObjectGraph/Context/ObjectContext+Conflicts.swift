@@ -12,7 +12,7 @@ extension ObjectContext {
     /// their changes, and their next save meets the resolved row through ``mergePolicy``.
     @discardableResult
     public func resolveReplicaConflicts(policy: ReplicaMergePolicy = .winnerTrumps) throws -> [ObjectID] {
-        try performAndWait {
+        try entering {
             let resolved = try coordinator.resolveReplicaConflicts(policy: policy)
             for id in resolved {
                 guard let object = registered[id], dirty[ObjectIdentifier(object)] == nil else { continue }

@@ -12,7 +12,7 @@ extension ObjectContext {
     /// - Throws: ``ObjectGraphError/deleteDenied(object:relationship:destinations:)``;
     ///   nothing is deleted then.
     public func delete(_ object: ManagedObject) throws {
-        try performAndWait {
+        try entering {
             try checkOwned(object)
             if object.deletedFlag { return }
             var closure: [ManagedObject] = []

@@ -6,14 +6,14 @@ extension ObjectContext {
 
     /// Objects matching a request (``FetchRequest/resultType`` is ignored; see ``execute(_:)``).
     public func fetch(_ request: FetchRequest) throws -> [ManagedObject] {
-        try performAndWait { try fetchObjects(request) }
+        try entering { try fetchObjects(request) }
     }
 
     /// IDs of the objects matching a request. When no unsaved change can affect the result
     /// and the store answers the request from an index, no object is loaded or registered:
     /// a caller can then read a large result a batch at a time (``existingObjects(with:)``).
     public func fetchObjectIDs(_ request: FetchRequest) throws -> [ObjectID] {
-        try performAndWait {
+        try entering {
             guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
             guard !pendingChangesAffect(request, entity: entity) else { return try fetchObjects(request).map(\.objectID) }
             let limit = (request.fetchLimit ?? 0) > 0 ? request.fetchLimit : nil
@@ -33,7 +33,7 @@ extension ObjectContext {
 
     /// Number of objects matching a request (limit and offset apply).
     public func count(for request: FetchRequest) throws -> Int {
-        try performAndWait { try storeCount(request) ?? fetchObjects(request).count }
+        try entering { try storeCount(request) ?? fetchObjects(request).count }
     }
 
     /// The count straight from the store when no pending change can affect it, else `nil`.
@@ -59,7 +59,7 @@ extension ObjectContext {
 
     /// Runs a request and returns objects, IDs or a count per its result type.
     public func execute(_ request: FetchRequest) throws -> FetchResult {
-        try performAndWait {
+        try entering {
             if request.resultType == .count { return .count(try count(for: request)) }
             if request.resultType == .objectIDs { return .objectIDs(try fetchObjectIDs(request)) }
             let objects = try fetchObjects(request)
@@ -132,7 +132,7 @@ extension ObjectContext {
     /// so pending changes show as in ``fetch(_:)->[ManagedObject]``. `body` may use the context (to read an
     /// object whose values it was handed, say).
     public func fetchValues(_ request: FetchRequest, _ body: (ObjectValues) throws -> Void) throws {
-        try performAndWait {
+        try entering {
             guard let entity = model.entity(named: request.entityName) else { throw ObjectGraphError.unknownEntity(request.entityName) }
             let limit = (request.fetchLimit ?? 0) > 0 ? request.fetchLimit : nil
             guard pendingChangesAffect(request, entity: entity) else {

@@ -7,7 +7,7 @@ extension ObjectContext {
     /// Discards every unsaved change: inserted objects leave the context, deleted ones come
     /// back, changed ones return to their persisted values.
     public func rollback() {
-        performAndWait {
+        entering {
             for o in dirty.values {
                 if o.insertedFlag {
                     registered[o.objectID] = nil
@@ -28,7 +28,7 @@ extension ObjectContext {
     /// from it before must not be used afterwards. A long import resets between batches so
     /// memory stays flat.
     public func reset() {
-        performAndWait {
+        entering {
             for o in registered.values { o.contextStorage = nil }
             registered = [:]
             dirty = [:]
@@ -39,7 +39,7 @@ extension ObjectContext {
     /// discarded and it turns into a fault; with true it takes the latest persisted values
     /// and keeps its unsaved changes on top.
     public func refresh(_ object: ManagedObject, mergeChanges: Bool) throws {
-        try performAndWait {
+        try entering {
             try checkOwned(object)
             guard !object.insertedFlag else { return }
             if mergeChanges {
@@ -61,7 +61,7 @@ extension ObjectContext {
 
     /// Turns every unchanged object back into a fault, so values reload on next access.
     public func refreshAllObjects() {
-        performAndWait {
+        entering {
             for o in registered.values where dirty[ObjectIdentifier(o)] == nil {
                 let wasLoaded = o.baseline != nil || !o.toManyBaseline.isEmpty
                 o.baseline = nil
@@ -75,7 +75,7 @@ extension ObjectContext {
     /// objects it updated reload (unchanged ones become faults; changed ones keep their
     /// changes over the new values), and cached to-many relationships reload.
     public func mergeChanges(from notification: SaveNotification) {
-        performAndWait { absorb(updated: notification.updated, deleted: notification.deleted) }
+        entering { absorb(updated: notification.updated, deleted: notification.deleted) }
     }
 
     func absorb(updated: Set<ObjectID>, deleted: Set<ObjectID>) {
@@ -108,15 +108,6 @@ extension ObjectContext {
                 o.toManyBaseline = [:]
                 for key in cached { o.notifyingChange(of: key) {} }
             }
-        }
-    }
-
-    /// Called by the coordinator when the store changed underneath; applied asynchronously
-    /// on the context's queue, then passed to the store-change observers.
-    func storeDidChange(_ changes: StoreChangeSet) {
-        queue.async {
-            self.absorb(updated: changes.updated, deleted: changes.deleted)
-            for observer in self.changeObservers.values { observer(changes) }
         }
     }
 }

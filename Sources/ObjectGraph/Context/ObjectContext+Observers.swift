@@ -5,11 +5,11 @@ extension ObjectContext {
     // MARK: Observers
 
     /// Registers a closure called after every successful save of this context (on the
-    /// thread that called ``save()``, once the save completed and the context's queue is
-    /// free again, so the closure may call into other contexts). Returns a token for removal.
+    /// thread that called ``save()``, once the save completed, so the closure may call into
+    /// other contexts). Returns a token for removal.
     @discardableResult
     public func addSaveObserver(_ observer: @escaping @Sendable (SaveNotification) -> Void) -> UUID {
-        performAndWait {
+        entering {
             let token = UUID()
             saveObservers[token] = observer
             return token
@@ -20,7 +20,7 @@ extension ObjectContext {
     /// underneath (so the application can reload what it shows).
     @discardableResult
     public func addStoreChangeObserver(_ observer: @escaping @Sendable (StoreChangeSet) -> Void) -> UUID {
-        performAndWait {
+        entering {
             let token = UUID()
             changeObservers[token] = observer
             return token
@@ -29,7 +29,7 @@ extension ObjectContext {
 
     /// Removes a save or store-change observer.
     public func removeObserver(_ token: UUID) {
-        performAndWait {
+        entering {
             saveObservers[token] = nil
             changeObservers[token] = nil
         }

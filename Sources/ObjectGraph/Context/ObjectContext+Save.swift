@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 /// Validating and saving: the store request, permanent IDs, merge policies.
@@ -122,7 +123,7 @@ extension ObjectContext {
     ///   through a generated type failed since the last save or fetch.
     ///   After a failed save the context keeps its changes.
     public func save() throws {
-        let (notification, observers) = try performAndWait { () -> (SaveNotification?, [@Sendable (SaveNotification) -> Void]) in
+        let (notification, observers) = try entering { () -> (SaveNotification?, [@Sendable (SaveNotification) -> Void]) in
             try throwDeferredFailure()
             guard hasChanges else { return (nil, []) }
             try validate()
@@ -165,22 +166,16 @@ extension ObjectContext {
         }
         if let notification {
             for observer in observers { observer(notification) }
-            coordinator.contextDidSave(self, notification)
+            coordinator.contextDidSave(inbox, notification)
         }
     }
 
     /// Whether saves of other contexts on the same coordinator are merged into this one
-    /// automatically (asynchronously, on this context's queue). Default `false`.
+    /// automatically: when the context is next used, or at once on the main actor for a
+    /// main-actor context (see ``processPendingChanges()``). Default `false`.
     public var automaticallyMergesChanges: Bool {
-        get { performAndWait { autoMerge } }
-        set { performAndWait { autoMerge = newValue } }
-    }
-
-    func siblingDidSave(_ notification: SaveNotification) {
-        queue.async {
-            guard self.autoMerge else { return }
-            self.absorb(updated: notification.updated, deleted: notification.deleted)
-        }
+        get { inbox.mergesSaves.load(ordering: .relaxed) }
+        set { inbox.mergesSaves.store(newValue, ordering: .relaxed) }
     }
 
     /// Three-way merge of a pending to-many value with the store's current destinations.

@@ -19,8 +19,9 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Objects a bulk read (``snapshots(for:)``) found missing, so inserting them with a
     /// chosen ID need not ask the store again; forgotten at every save and store change.
     private var knownAbsent = Set<ObjectID>()
-    private final class WeakContext { weak var context: ObjectContext?; init(_ c: ObjectContext) { context = c } }
-    private var contexts: [ObjectIdentifier: WeakContext] = [:]
+    private final class WeakInbox { weak var inbox: ContextInbox?; init(_ i: ContextInbox) { inbox = i } }
+    /// The inboxes of the contexts on this coordinator, to post saves and store changes to.
+    private var inboxes: [ObjectIdentifier: WeakInbox] = [:]
     /// Called after every save through this coordinator and every change the store reports
     /// (live fetches wake on them); see ``addChangeListener(_:)``.
     private var changeListeners: [UUID: @Sendable () -> Void] = [:]
@@ -289,18 +290,18 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
         return resolved
     }
 
-    func register(_ context: ObjectContext) {
+    func register(_ inbox: ContextInbox) {
         locked {
-            contexts = contexts.filter { $0.value.context != nil }
-            contexts[ObjectIdentifier(context)] = WeakContext(context)
+            inboxes = inboxes.filter { $0.value.inbox != nil }
+            inboxes[ObjectIdentifier(inbox)] = WeakInbox(inbox)
         }
     }
 
     /// Tells the other contexts that want it about a save (``ObjectContext/automaticallyMergesChanges``),
     /// then the change listeners.
-    func contextDidSave(_ source: ObjectContext, _ notification: SaveNotification) {
-        let (others, listeners) = locked { (contexts.values.compactMap(\.context).filter { $0 !== source }, Array(changeListeners.values)) }
-        for context in others { context.siblingDidSave(notification) }
+    func contextDidSave(_ source: ContextInbox, _ notification: SaveNotification) {
+        let (others, listeners) = locked { (inboxes.values.compactMap(\.inbox).filter { $0 !== source }, Array(changeListeners.values)) }
+        for inbox in others { inbox.post(notification) }
         for listener in listeners { listener() }
     }
 
@@ -339,12 +340,12 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// Called (through the store's observer) when rows changed underneath: drops them from
     /// the cache and lets every context refresh its copies.
     public func storeDidChange(_ changes: StoreChangeSet) {
-        let (live, listeners) = locked { () -> ([ObjectContext], [@Sendable () -> Void]) in
+        let (live, listeners) = locked { () -> ([ContextInbox], [@Sendable () -> Void]) in
             for id in changes.updated.union(changes.deleted).union(changes.inserted) { rowCache[id] = nil }
             knownAbsent = []
-            return (contexts.values.compactMap(\.context), Array(changeListeners.values))
+            return (inboxes.values.compactMap(\.inbox), Array(changeListeners.values))
         }
-        for context in live { context.storeDidChange(changes) }
+        for inbox in live { inbox.post(changes) }
         for listener in listeners { listener() }
     }
 }

@@ -44,8 +44,8 @@
 ///   look-up in its sequence index) and reads the feed from where it last stopped. A store
 ///   that cannot tell keeps the defaults (`nil`: live fetches then see only changes made
 ///   through the coordinator or reported by the store; an empty change set).
-/// - **Calls are synchronous.** A store that waits on I/O blocks the calling context's
-///   queue, never the caller of ``ObjectContext/perform(_:)-9vkd3``.
+/// - **Calls are synchronous.** A store that waits on I/O blocks the task or actor that uses
+///   the calling context (an ``ObjectActor`` keeps that off the main actor).
 public protocol IncrementalStore: AnyObject, Sendable {
     /// Opens the store for `model` and returns its metadata. A new store records the
     /// model's hashes; an existing one written with another model version throws

@@ -581,10 +581,9 @@ public struct RecipeBook {
         return type
     }
 
-    /// Runs `body` on the context's queue (so the many property reads inside it do not each
-    /// hop onto the queue) and types its errors.
+    /// Runs `body`, typing its errors.
     private func graph<T>(_ body: () throws -> T) throws(RecipesError) -> T {
-        do { return try context.performAndWait(body) } catch { throw Self.recipesError(error) }
+        do { return try body() } catch { throw Self.recipesError(error) }
     }
 
     static func recipesError(_ error: any Error) -> RecipesError {

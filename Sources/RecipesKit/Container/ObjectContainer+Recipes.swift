@@ -15,6 +15,7 @@ extension ObjectContainer {
         }
     }
 
-    /// A ``RecipeBook`` over `viewContext`.
-    public var book: RecipeBook { RecipeBook(context: viewContext) }
+    /// A ``RecipeBook`` over a new context of its own, for the place that asks for it (a
+    /// command, a request, a test): it sees what is saved, and its unsaved changes are its own.
+    public func newBook(name: String = "book") -> RecipeBook { RecipeBook(context: newContext(name: name)) }
 }

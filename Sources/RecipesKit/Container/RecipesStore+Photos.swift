@@ -30,11 +30,9 @@ extension RecipesStore {
             guard let (documentID, attachment) = try pictureLocation(ofRecipe: id, kind) else { return nil }
             let book = RecipeBook(context: container.newContext(name: "photo"))
             guard let recipe = try book.recipe(id: id) else { return nil }
-            let bytes: Data? = book.context.performAndWait {
-                switch kind {
-                case .photo: recipe.image?.data
-                case .thumbnail: recipe.thumbnailImage
-                }
+            let bytes: Data? = switch kind {
+            case .photo: recipe.image?.data
+            case .thumbnail: recipe.thumbnailImage
             }
             guard let bytes else { return nil }
             let digest = try documentStore.get(id: documentID)?.attachments[attachment]?.digest
@@ -57,7 +55,7 @@ extension RecipesStore {
         case .thumbnail:
             return (id, "thumbnailImage")
         case .photo:
-            let image = book.context.performAndWait { recipe.image }
+            let image = recipe.image
             return image.map { ($0.documentID, "image") }
         }
     }

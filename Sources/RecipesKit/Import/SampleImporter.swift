@@ -62,23 +62,17 @@ public struct SampleImporter {
                 for set in sets {
                     try set.forEachBatch(of: batchSize) { firstIndex, recipes in
                         let batch = Batch(set, recipes: recipes, firstIndex: firstIndex, excluding: excluding)
-                        // On the context's queue throughout: every accessor the staging calls
-                        // then runs in place instead of dispatching to the queue.
-                        try context.performAndWait {
-                            done += try stage(batch, into: &plan, listedTypes: &listedTypes, typeLists: &typeLists)
-                            try context.save()
-                            context.reset()
-                        }
+                        done += try stage(batch, into: &plan, listedTypes: &listedTypes, typeLists: &typeLists)
+                        try context.save()
+                        context.reset()
                         context.coordinator.discardCachedRows()
                         progress?(done, total)
                     }
                 }
                 // Each type's list of recipes, written once, one type at a time.
-                try context.performAndWait {
-                    try writeTypeLists(typeLists, into: &plan, listedTypes: listedTypes) {
-                        try context.save()
-                        context.reset()
-                    }
+                try writeTypeLists(typeLists, into: &plan, listedTypes: listedTypes) {
+                    try context.save()
+                    context.reset()
                 }
                 context.coordinator.discardCachedRows()
             }
@@ -259,7 +253,7 @@ public struct SampleImporter {
 
     /// Writes the recipe lists of the types the import linked recipes to or away from
     /// (``PendingTypeLists``), calling `saved` after each type, and reports each type whose
-    /// list changed as updated unless the plan lists it already. Runs on the context's queue.
+    /// list changed as updated unless the plan lists it already.
     /// - Throws: ``ObjectGraphError/objectNotFound(_:)`` when a recipe was linked to a type
     ///   that is not in the store.
     private func writeTypeLists(_ lists: PendingTypeLists, into plan: inout ImportPlan, listedTypes: Set<String>,

@@ -12,7 +12,7 @@ if argument != nil, remote == nil {
     exit(64)
 }
 let container = try ObjectContainer(for: NotebookModelDefinition.self, url: URL(filePath: "notebook.sqlite"))
-let context = container.viewContext
+let context = container.mainContext
 if let remote { try await container.sync(with: remote) }
 let errands = try context.fetch(FetchDescriptor<Folder>(predicate: #Predicate { $0.name == "Errands" })).first
     ?? { let folder = try Folder.insert(into: context); folder.name = "Errands"; return folder }()
