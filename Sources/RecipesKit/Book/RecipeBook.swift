@@ -570,7 +570,7 @@ public struct RecipeBook {
 
     /// The recipes whose name is exactly `name` (an indexed look-up).
     private func recipes(exactlyNamed name: String) throws(RecipesError) -> [Recipe] {
-        try graph { try fetchRecipes(try ObjectPredicate(format: "name == %@", name)) }
+        try graph { try context.fetch(FetchDescriptor<Recipe>(predicate: #Predicate { $0.name == name })) }
     }
 
     /// The type to link a recipe to: an existing one of that name, else a new one.
