@@ -66,19 +66,17 @@ struct TypedPropertyTests {
     }
 
     @Test("another context's save, merged, reaches an observer of this context's object")
-    func observesMergedSave() throws {
+    func observesMergedSave() async throws {
         let context = try GeneratedEntityTests.context()
         let book = try Self.savedBook(context)
         let other = ObjectContext(coordinator: context.coordinator, name: "other")
-        let notifications = Mutex<[SaveNotification]>([])
-        let token = other.addSaveObserver { note in notifications.withLock { $0.append(note) } }
-        defer { other.removeObserver(token) }
+        var saves = other.saves().makeAsyncIterator()
 
         let observed = Self.observe { _ = book.title }
         let there = try Book(other.existingObject(with: book.objectID))
         there.title = "Children of Dune"
         try other.save()
-        let saved = try #require(notifications.withLock { $0.first })
+        let saved = try #require(await saves.next())
         context.mergeChanges(from: saved)
         #expect(observed.value == 1)
         #expect(book.title == "Children of Dune")

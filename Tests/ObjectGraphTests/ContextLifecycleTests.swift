@@ -1,10 +1,11 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import ObjectGraph
 
 @Suite("Context lifecycle")
 struct ContextLifecycleTests {
-    @Test func insertSaveFetchUpdateDelete() throws {
+    @Test func insertSaveFetchUpdateDelete() async throws {
         let stack = try Stack()
         let ctx = stack.context()
         let type = try ctx.recipeType("Dessert")
@@ -17,11 +18,9 @@ struct ContextLifecycleTests {
         #expect(ctx.insertedObjects.count == 4)
         #expect(ing.managedObjectContext == nil)
 
-        var notes: [SaveNotification] = []
-        let box = NotificationBox()
-        ctx.addSaveObserver { box.append($0) }
+        var saves = ctx.saves().makeAsyncIterator()
         try ctx.save()
-        notes = box.all
+        let notes = [try #require(await saves.next())]
         #expect(!ctx.hasChanges && !cake.objectID.isTemporary && !cake.isInserted)
         #expect(notes.count == 1 && notes[0].inserted.count == 4 && notes[0].inserted.contains(cake.objectID))
         #expect(ObjectID(stringRepresentation: cake.objectID.stringRepresentation) == cake.objectID)
@@ -124,10 +123,9 @@ struct ContextLifecycleTests {
     }
 }
 
-/// Collects save notifications from observers (which run on the saving thread).
-final class NotificationBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var notes: [SaveNotification] = []
-    func append(_ n: SaveNotification) { lock.lock(); notes.append(n); lock.unlock() }
-    var all: [SaveNotification] { lock.lock(); defer { lock.unlock() }; return notes }
+/// Collects notifications from callbacks on any thread.
+final class NotificationBox: Sendable {
+    private let notes = Mutex<[SaveNotification]>([])
+    func append(_ n: SaveNotification) { notes.withLock { $0.append(n) } }
+    var all: [SaveNotification] { notes.withLock { $0 } }
 }

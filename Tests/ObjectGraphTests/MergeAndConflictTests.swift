@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Merging and save conflicts")
 struct MergeAndConflictTests {
-    @Test func mergeSaveIntoSecondContext() throws {
+    @Test func mergeSaveIntoSecondContext() async throws {
         let stack = try Stack()
         let a = stack.context("a"), b = stack.context("b")
         let cakeA = try a.recipe("Cake", ingredients: ["Flour"])
@@ -14,15 +14,14 @@ struct MergeAndConflictTests {
         let cakeB = try b.existingObject(with: cakeA.objectID)
         let toastB = try b.existingObject(with: toastA.objectID)
         #expect(try cakeB.objects(forKey: "ingredients").count == 1)
-        let box = NotificationBox()
-        a.addSaveObserver { box.append($0) }
+        var saves = a.saves().makeAsyncIterator()
         try cakeA.setValue(.string("Chocolate Cake"), forKey: "name")
         let sugar = try a.insert("Ingredient")
         try sugar.setValue(.string("Sugar"), forKey: "name")
         try cakeA.addObject(sugar, toKey: "ingredients")
         try a.delete(toastA)
         try a.save()
-        let note = try #require(box.all.first)
+        let note = try #require(await saves.next())
         #expect(note.updated == [cakeA.objectID] && note.inserted == [sugar.objectID] && note.deleted == [toastA.objectID])
 
         #expect(try cakeB.string("name") == "Cake")   // not merged yet
@@ -35,7 +34,7 @@ struct MergeAndConflictTests {
         try cakeB.setValue(.string("Mine"), forKey: "prepTime")
         try cakeA.setValue(.string("Cake au chocolat"), forKey: "name")
         try a.save()
-        b.mergeChanges(from: box.all.last!)
+        b.mergeChanges(from: try #require(await saves.next()))
         #expect(try cakeB.string("name") == "Cake au chocolat" && cakeB.string("prepTime") == "Mine")
         try b.save()   // based on the merged version: no conflict
         let row = try #require(try stack.store.snapshot(for: cakeA.objectID))
@@ -176,7 +175,7 @@ struct MergeAndConflictTests {
         #expect(try stack.store.snapshot(for: doomed.objectID)?.attributes["name"] == .string("Resurrected"))
     }
 
-    @Test func refreshAndStoreChangesUnderneath() throws {
+    @Test func refreshAndStoreChangesUnderneath() async throws {
         let stack = try Stack()
         let ctx = stack.context()
         let r = try ctx.recipe("Cake")
@@ -184,8 +183,7 @@ struct MergeAndConflictTests {
         try ctx.save()
         #expect(try r.string("name") == "Cake")
         let ids = (r.objectID, t.objectID)
-        let changed = NotificationBox()
-        ctx.addStoreChangeObserver { changes in changed.append(SaveNotification(inserted: changes.inserted, updated: changes.updated, deleted: changes.deleted)) }
+        var changes = ctx.storeChanges().makeAsyncIterator()
         // A replicator rewrites the recipe and deletes the toast underneath.
         stack.store.applyExternalChanges(
             upserts: [ObjectChange(objectID: ids.0, attributes: ["name": .string("Replicated Cake")], toOne: [:], toMany: [:], changedKeys: ["name"], baseline: nil)],
@@ -193,7 +191,7 @@ struct MergeAndConflictTests {
         let name = try ctx.registeredObject(for: ids.0)?.string("name")
         #expect(name == "Replicated Cake")
         #expect(ctx.registeredObject(for: ids.1) == nil)
-        #expect(changed.all.count == 1 && changed.all[0].deleted == [ids.1])
+        #expect(await changes.next()?.deleted == [ids.1])
 
         // refresh(mergeChanges: false) discards local changes; true keeps them over new values.
         let cake = try ctx.existingObject(with: ids.0)

@@ -1,37 +1,18 @@
-public import Foundation
-
-/// Save and store-change observers.
+/// Hearing about a context's saves and the changes it took in.
 extension ObjectContext {
-    // MARK: Observers
+    // MARK: Notifications
 
-    /// Registers a closure called after every successful save of this context (on the
-    /// thread that called ``save()``, once the save completed, so the closure may call into
-    /// other contexts). Returns a token for removal.
-    @discardableResult
-    public func addSaveObserver(_ observer: @escaping @Sendable (SaveNotification) -> Void) -> UUID {
-        entering {
-            let token = UUID()
-            saveObservers[token] = observer
-            return token
-        }
+    /// Every successful save of this context from now on, as ``SaveNotification``s (hand one
+    /// to another context's ``mergeChanges(from:)``). The sequence ends when the task
+    /// iterating it stops or the context is gone; nothing needs removing.
+    public func saves() -> AsyncStream<SaveNotification> {
+        saveStreams.stream()
     }
 
-    /// Registers a closure called after this context absorbed changes the store reported
-    /// underneath (so the application can reload what it shows).
-    @discardableResult
-    public func addStoreChangeObserver(_ observer: @escaping @Sendable (StoreChangeSet) -> Void) -> UUID {
-        entering {
-            let token = UUID()
-            changeObservers[token] = observer
-            return token
-        }
-    }
-
-    /// Removes a save or store-change observer.
-    public func removeObserver(_ token: UUID) {
-        entering {
-            saveObservers[token] = nil
-            changeObservers[token] = nil
-        }
+    /// The changes the store reported underneath (another process, a replicator), from now
+    /// on, each posted once this context has taken it in, so an application can reload what
+    /// it shows. The sequence ends as ``saves()``'s does.
+    public func storeChanges() -> AsyncStream<StoreChangeSet> {
+        storeChangeStreams.stream()
     }
 }

@@ -116,16 +116,16 @@ extension ObjectContext {
     }
 
     /// Validates, obtains permanent IDs, writes all changes through the coordinator (resolving
-    /// conflicts by ``mergePolicy``) and posts a ``SaveNotification`` to the observers.
+    /// conflicts by ``mergePolicy``) and posts a ``SaveNotification`` to ``saves()``.
     /// - Throws: ``ObjectGraphError/validation(_:)`` listing every failing property,
     ///   ``ObjectGraphError/mergeConflicts(_:)`` when the policy does not resolve conflicts,
     ///   ``ObjectGraphError/deferredAccessFailure(object:key:cause:)`` when a read or write
     ///   through a generated type failed since the last save or fetch.
     ///   After a failed save the context keeps its changes.
     public func save() throws {
-        let (notification, observers) = try entering { () -> (SaveNotification?, [@Sendable (SaveNotification) -> Void]) in
+        let notification = try entering { () -> SaveNotification? in
             try throwDeferredFailure()
-            guard hasChanges else { return (nil, []) }
+            guard hasChanges else { return nil }
             try validate()
             let temporaries = dirty.values.filter { $0.insertedFlag && !$0.deletedFlag && $0.objectID.isTemporary }
                 .sorted { $0.insertionSequence < $1.insertionSequence }
@@ -162,10 +162,10 @@ extension ObjectContext {
             let note = SaveNotification(inserted: Set(request.inserted.map(\.objectID)),
                                         updated: Set(request.updated.map(\.objectID)),
                                         deleted: Set(request.deleted.map(\.objectID)))
-            return (note, Array(saveObservers.values))
+            return note
         }
         if let notification {
-            for observer in observers { observer(notification) }
+            saveStreams.post(notification)
             coordinator.contextDidSave(inbox, notification)
         }
     }

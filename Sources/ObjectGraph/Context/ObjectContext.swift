@@ -31,8 +31,10 @@ public final class ObjectContext {
     var dirty: [ObjectIdentifier: ManagedObject] = [:]
     var insertionCounter = 0
     var policy: MergePolicy = .error
-    var saveObservers: [UUID: @Sendable (SaveNotification) -> Void] = [:]
-    var changeObservers: [UUID: @Sendable (StoreChangeSet) -> Void] = [:]
+    /// The streams of ``saves()``.
+    let saveStreams = NotificationStreams<SaveNotification>()
+    /// The streams of ``storeChanges()``.
+    let storeChangeStreams = NotificationStreams<StoreChangeSet>()
     /// Failed accesses through generated types, thrown by the next save or fetch.
     var deferredFailures: [ObjectGraphError] = []
 
@@ -65,14 +67,14 @@ public final class ObjectContext {
         entering {}
     }
 
-    /// Merges what waits in the inbox, then tells the store-change observers.
+    /// Merges what waits in the inbox, then posts the store changes to ``storeChanges()``.
     private func absorbPending() {
         guard let pending = inbox.take() else { return }
         depth += 1
         defer { depth -= 1 }
         absorb(updated: pending.updated, deleted: pending.deleted)
         if let changes = pending.storeChanges {
-            for observer in changeObservers.values { observer(changes) }
+            storeChangeStreams.post(changes)
         }
     }
 

@@ -310,7 +310,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     /// change the store reports underneath. Live fetches wake on it instead of waiting for
     /// their next poll. Returns a token for ``removeChangeListener(_:)``.
     @discardableResult
-    public func addChangeListener(_ listener: @escaping @Sendable () -> Void) -> UUID {
+    func addChangeListener(_ listener: @escaping @Sendable () -> Void) -> UUID {
         locked {
             let token = UUID()
             changeListeners[token] = listener
@@ -319,7 +319,7 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
     }
 
     /// Removes a listener added with ``addChangeListener(_:)``.
-    public func removeChangeListener(_ token: UUID) {
+    func removeChangeListener(_ token: UUID) {
         locked { changeListeners[token] = nil }
     }
 
