@@ -108,7 +108,7 @@ struct CLIBenchmark: AsyncParsableCommand {
         // child process, since a spawned child starts from its parent's peak RSS.
         let openStart = ContinuousClock.now
         let opened = try RecipesStore(url: URL(fileURLWithPath: store))
-        _ = try opened.container.book.recipe(named: middle.lowercased())
+        _ = try opened.container.newBook().recipe(named: middle.lowercased())
         let coldStart = SyncBenchmark.seconds(since: openStart) * 1000
         figures.append(Figure(command: "open + first fetch (in process)", medianMilliseconds: coldStart, peakRSSMegabytes: 0))
         log(String(format: "open + first fetch: %.1f ms", coldStart))

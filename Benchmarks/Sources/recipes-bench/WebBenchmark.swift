@@ -92,7 +92,7 @@ struct WebBenchmark: AsyncParsableCommand {
         // context of its own as a fresh `show` has; timed interleaved with the pages below,
         // so that the machine's drift touches both alike.
         let opened = try RecipesStore(url: URL(fileURLWithPath: store))
-        let recipeID = try opened.container.book.recipe(named: middle).documentID
+        let recipeID = try opened.container.newBook().recipe(named: middle).documentID
         let anchorRun = { () throws -> Double in
             let start = ContinuousClock.now
             let book = RecipeBook(context: opened.container.newContext(name: "anchor"))
