@@ -63,7 +63,7 @@ final class ChangeFeed: Service {
     /// each of its own writes, before it answers (`WebRoutes.write(_:)`).
     @discardableResult
     func check() async -> Bool {
-        guard let token = try? await book.run({ try self.book.catchUp() }) else { return false }
+        guard let token = try? await book.caughtUpToken() else { return false }
         let moved = state.withLock { state -> (Int, [AsyncStream<Int>.Continuation])? in
             guard token != state.token else { return nil }
             state.token = token
@@ -84,7 +84,7 @@ final class ChangeFeed: Service {
             }
             for subscriber in subscribers { subscriber.finish() }
         }
-        let start = try? await book.run { try self.book.catchUp() }
+        let start = try? await book.caughtUpToken()
         state.withLock { $0.token = start }
         var ticks = 0
         while !Task.isCancelled {

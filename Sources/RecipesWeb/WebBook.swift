@@ -1,19 +1,17 @@
-import Dispatch
 import DocumentIncrementalStore
+import DocumentStore
 import Foundation
 import ObjectGraph
 import RecipesKit
 import Synchronization
 
 /// The store as the web app's requests use it: each request reads through a context of its
-/// own (so requests run side by side and nothing read piles up between them), off Swift's
-/// cooperative threads (SQLite blocks), and writes one at a time.
+/// own (so requests run side by side and nothing read piles up between them), on the store's
+/// own connections through its async access (SQLite blocks; Swift's cooperative threads
+/// must not), and writes one at a time.
 final class WebBook: Sendable {
     /// The store served.
     let store: RecipesStore
-    /// Held by a write from its checks to its save, so two posts of the same form, or two
-    /// edits of one recipe, are not interleaved.
-    private let writing = Mutex<Void>(())
     /// The store's change token last caught up with.
     private let caughtUp = Mutex<StoreChangeToken?>(nil)
     /// The types' names, shared by every request's book.
@@ -23,16 +21,14 @@ final class WebBook: Sendable {
     private let facts = Mutex<(token: StoreChangeToken, values: [String: any Sendable])?>(nil)
     /// Figures kept at most between two writes.
     static let rememberedLimit = 1024
-    /// Where the blocking store work runs.
-    private let queue = DispatchQueue(label: "recipes.web.store", attributes: .concurrent)
 
     /// Serves `store`.
     init(store: RecipesStore) {
         self.store = store
     }
 
-    /// Runs `body` with a fresh book off the cooperative threads, after catching up with
-    /// writes made by other processes.
+    /// Runs `body` with a fresh book on one of the store's reader connections (one snapshot),
+    /// after catching up with writes made by other processes.
     func read<T: Sendable>(_ body: @escaping @Sendable (RecipeBook) throws -> T) async throws -> T {
         try await readAt { book, _ in try body(book) }
     }
@@ -40,20 +36,21 @@ final class WebBook: Sendable {
     /// ``read(_:)``, handing `body` the store's change token read before it (for
     /// ``remembered(_:at:_:)``).
     func readAt<T: Sendable>(_ body: @escaping @Sendable (RecipeBook, StoreChangeToken?) throws -> T) async throws -> T {
-        try await run {
+        try await store.documentStore.withReader { _ in
             let token = try self.catchUp()
             return try body(RecipeBook(context: self.store.container.newContext(name: "web"), typeNameCache: self.typeNames), token)
         }
     }
 
-    /// Runs `body` with a fresh book, holding the write lock, after catching up with writes
-    /// made by other processes (so a check for a duplicate sees them).
+    /// Runs `body` with a fresh book on the store's writer connection (one write at a time),
+    /// after catching up with writes made by other processes (so a check for a duplicate
+    /// sees them).
     func write<T: Sendable>(_ body: @escaping @Sendable (RecipeBook) throws -> T) async throws -> T {
-        try await run {
-            try self.writing.withLock { _ in
-                try self.catchUp()
-                return try body(RecipeBook(context: self.store.container.newContext(name: "web-write"), typeNameCache: self.typeNames))
-            }
+        // The writer connection is held from the checks to the save, so two posts of the
+        // same form, or two edits of one recipe, are not interleaved.
+        try await store.documentStore.withWriter { _ in
+            try self.catchUp()
+            return try body(RecipeBook(context: self.store.container.newContext(name: "web-write"), typeNameCache: self.typeNames))
         }
     }
 
@@ -73,11 +70,9 @@ final class WebBook: Sendable {
         return value
     }
 
-    /// Runs blocking store work `body` off the cooperative threads.
-    func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try body() }) }
-        }
+    /// Catches up (``catchUp()``) on one of the store's reader connections.
+    func caughtUpToken() async throws -> StoreChangeToken? {
+        try await store.documentStore.withReader { _ in try self.catchUp() }
     }
 
     /// Lets the store take in what other processes wrote since the last look, when its
