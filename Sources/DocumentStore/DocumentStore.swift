@@ -527,9 +527,9 @@ public final class DocumentStore: Sendable {
             }
             defer { transactionOpen.withLock { $0 = false } }
             // A long transaction outgrows SQLite's default page cache (2 MB): its dirty pages
-            // then spill into the WAL, the same page many times over, and are read back (an
-            // import of 180,000 objects wrote 840 MB for a 125 MB store). A 32 MB cache for
-            // the transaction's length halves that; the default comes back afterwards.
+            // then spill into the WAL, the same page many times over, and are read back (a
+            // large import writes several times its store's size). A larger cache for the
+            // transaction's length avoids most of that; the default comes back afterwards.
             try database.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA cache_size = -\(Self.transactionCacheKiB)")
                 try db.beginTransaction(.immediate)

@@ -265,7 +265,7 @@ struct QueryPlan {
                              pagedSource: ordered(Self.pageClause))
         } else if let sortSource {
             // Only document numbers go through the sorter, not the rows with their bodies
-            // (for 2,000 recipe-sized rows, about 1 ms against 15), in an ordered source
+            // (sorting bodies costs many times more), in an ordered source
             // (``orderedSource(_:)``), so bodies are read in its order and only as far as
             // the page goes.
             let ordered = { (page: String) in

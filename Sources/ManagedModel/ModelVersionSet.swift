@@ -63,8 +63,8 @@ public struct ModelVersionSet: Sendable {
             return names[0]
         }
         // Decoded into a typed value: PropertyListDecoder reads the plist in Swift, where
-        // PropertyListSerialization first builds bridged Foundation objects (about 1–2 ms of
-        // every `recipes` command's start, measured on `recipes show`).
+        // PropertyListSerialization first builds bridged Foundation objects, a visible share
+        // of every `recipes` command's start.
         guard let data = FileManager.default.contents(atPath: plistPath),
               let name = try? PropertyListDecoder().decode(CurrentVersionPlist.self, from: data).name else {
             throw ModelError(file: plistPath, line: 1, element: "_XCCurrentVersionName", reason: "not a property list naming the current version; write a dict with key _XCCurrentVersionName")

@@ -43,8 +43,8 @@ package struct RecipesCommand: AsyncParsableCommand {
     /// The subcommand `arguments` ask for, parsed as a command of its own, or `nil` when they
     /// are for the root to parse and report.
     ///
-    /// Parsing through the root costs every start 0.5–1 ms more (more for a subcommand with
-    /// more options): ArgumentParser parses the arguments twice more looking for
+    /// Parsing through the root costs every start more (the more options, the more):
+    /// ArgumentParser parses the arguments twice more looking for
     /// `--generate-completion-script` and reflects over the root's arguments too. So a
     /// subcommand is parsed on its own, as each one names `recipes` as its super-command for its
     /// help and usage (ArgumentParser's experimental `_superCommandName`, kept honest by
