@@ -236,7 +236,7 @@ import DocumentFormat
     }
 
     @Test func documentsRoundTripThroughTheWireForm() throws {
-        let revision = TransferRevision(
+        let revision = ReplicatedRevision(
             id: "doc \"1\"/é", rev: RevisionID("3-ccc")!, deleted: false,
             body: ["name": "Tea\n", "n": 1, "x": 1.5, "flag": true, "list": [nil, "a"]],
             history: [RevisionID("3-ccc")!, RevisionID("2-bbb")!, RevisionID("1-aaa")!],

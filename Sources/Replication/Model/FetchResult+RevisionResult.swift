@@ -55,9 +55,9 @@ extension FetchResult {
 
     /// `document` as a revision to store; a ``ReplyShapeError`` naming `documentID` when it
     /// lacks its ID or revision or an attachment still waits for its bytes.
-    private static func revision(_ document: CouchDocument, documentID: String) throws(ReplyShapeError) -> TransferRevision {
+    private static func revision(_ document: CouchDocument, documentID: String) throws(ReplyShapeError) -> ReplicatedRevision {
         do throws(CouchError) {
-            return try TransferRevision(document)
+            return try document.replicatedRevision()
         } catch {
             throw ReplyShapeError("document \(documentID): \(error.reason)")
         }
