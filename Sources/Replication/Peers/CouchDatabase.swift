@@ -290,8 +290,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         let value = try client.parse(reply)
         return try shaped(reply.endpoint) {
             try BulkDocsReply(json: value).results.compactMap { result -> DocumentFailure? in
-                guard case .refused(let id, let rev, let error, let reason) = result else { return nil }
-                return DocumentFailure(id: id, rev: rev, error: error, reason: reason)
+                if case .refused(let failure) = result { failure } else { nil }
             }
         }
     }
