@@ -9,7 +9,7 @@ public struct BulkDocsReply: Sendable, Equatable {
         /// Saved: `{"ok": true, "id", "rev"}` (some servers leave out the ID or revision).
         case saved(id: String?, rev: RevisionID?)
         /// Refused: `{"id", "rev"?, "error", "reason"}`.
-        case refused(id: String, rev: RevisionID?, error: String, reason: String)
+        case refused(DocumentFailure)
 
         /// The result's JSON.
         public var json: JSONValue {
@@ -19,10 +19,8 @@ public struct BulkDocsReply: Sendable, Equatable {
                 if let id { object["id"] = .string(id) }
                 if let rev { object["rev"] = .string(rev.description) }
                 return .object(object)
-            case .refused(let id, let rev, let error, let reason):
-                var object: JSONObject = ["id": .string(id), "error": .string(error), "reason": .string(reason)]
-                if let rev { object["rev"] = .string(rev.description) }
-                return .object(object)
+            case .refused(let failure):
+                return failure.json
             }
         }
     }
@@ -43,12 +41,10 @@ public struct BulkDocsReply: Sendable, Equatable {
         results.reserveCapacity(entries.count)
         for element in entries {
             guard let entry = element.objectValue else { throw ReplyShapeError("bulk_docs entry is not an object") }
-            let rev = entry["rev"]?.stringValue.flatMap(RevisionID.init)
             if let error = entry["error"]?.stringValue {
-                results.append(.refused(id: entry["id"]?.stringValue ?? "?", rev: rev, error: error,
-                                        reason: entry["reason"]?.stringValue ?? ""))
+                results.append(.refused(DocumentFailure(json: entry, id: "?", error: error)))
             } else {
-                results.append(.saved(id: entry["id"]?.stringValue, rev: rev))
+                results.append(.saved(id: entry["id"]?.stringValue, rev: entry["rev"]?.stringValue.flatMap(RevisionID.init)))
             }
         }
         self.init(results)

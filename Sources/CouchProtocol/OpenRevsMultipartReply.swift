@@ -1,4 +1,4 @@
-import DocumentFormat
+public import DocumentFormat
 public import Foundation
 
 /// The `multipart/mixed` reply of `GET /{db}/{docid}?open_revs=…`: one part per revision,
@@ -20,7 +20,7 @@ public struct OpenRevsMultipartReply: Sendable {
         /// A revision the server does not have (the text asked for).
         case missing(String)
         /// A revision the server could not return.
-        case error(RevisionResult.Failure)
+        case error(DocumentFailure)
     }
 
     /// The parts, in order.
@@ -51,7 +51,7 @@ public struct OpenRevsMultipartReply: Sendable {
                     case .ok(let document):
                         parts.append(.document(try Self.document(document, documentID: document["_id"]?.stringValue ?? documentID)))
                     case .missing(let rev): parts.append(.missing(rev))
-                    case .error(let failure): parts.append(.error(failure))
+                    case .error(let failure): parts.append(.error(DocumentFailure(json: failure, id: documentID, error: "error")))
                     }
                 }
             case "multipart/related":

@@ -11,44 +11,15 @@ public enum RevisionResult: Sendable, Equatable {
     case ok(JSONObject)
     /// The revision text asked for, which the server does not have.
     case missing(String)
-    /// A revision the server could not return.
-    case error(Failure)
+    /// A revision the server could not return: the inner error object
+    /// `{"id", "rev", "error", "reason"}` as written, its `rev` the text asked for, kept as is
+    /// (a reader takes it as a `DocumentFailure`, `DocumentFailure.init(json:id:error:)`).
+    case error(JSONObject)
 
-    /// Why a revision could not be returned: `{"id", "rev", "error", "reason"}`. Each member
-    /// is optional, as servers differ; a reader falls back to what it asked for.
-    public struct Failure: Sendable, Equatable {
-        /// The document ID.
-        public var id: String?
-        /// The revision text asked for (CouchDB writes `"undefined"` when none was).
-        public var rev: String?
-        /// The error keyword (`not_found`, `bad_request`, …).
-        public var error: String?
-        /// The human-readable reason.
-        public var reason: String?
-
-        /// Makes a failure.
-        public init(id: String?, rev: String?, error: String?, reason: String?) {
-            self.id = id
-            self.rev = rev
-            self.error = error
-            self.reason = reason
-        }
-
-        /// Reads the inner error object; members that are not strings count as absent.
-        public init(json: JSONObject) {
-            self.init(id: json["id"]?.stringValue, rev: json["rev"]?.stringValue,
-                      error: json["error"]?.stringValue, reason: json["reason"]?.stringValue)
-        }
-
-        /// The inner error object, with the members that are known.
-        public var json: JSONValue {
-            var object = JSONObject()
-            if let id { object["id"] = .string(id) }
-            if let rev { object["rev"] = .string(rev) }
-            if let error { object["error"] = .string(error) }
-            if let reason { object["reason"] = .string(reason) }
-            return .object(object)
-        }
+    /// The error entry for document `id` at `rev`, the revision text asked for (CouchDB writes
+    /// `"undefined"` when none was, and any text that is not a revision ID as it came).
+    public static func error(id: String, rev: String?, error: String, reason: String) -> RevisionResult {
+        .error(["id": .string(id), "rev": .string(rev ?? "undefined"), "error": .string(error), "reason": .string(reason)])
     }
 
     /// Reads one entry; a ``ReplyShapeError`` naming `documentID` when it is not an object,
@@ -62,7 +33,7 @@ public enum RevisionResult: Sendable, Equatable {
         } else if let missing = entry["missing"]?.stringValue {
             self = .missing(missing)
         } else if let error = entry["error"]?.objectValue {
-            self = .error(Failure(json: error))
+            self = .error(error)
         } else {
             throw ReplyShapeError("revision entry of \(documentID) has neither ok, missing nor error")
         }
@@ -73,7 +44,7 @@ public enum RevisionResult: Sendable, Equatable {
         switch self {
         case .ok(let document): ["ok": .object(document)]
         case .missing(let rev): ["missing": .string(rev)]
-        case .error(let failure): ["error": failure.json]
+        case .error(let failure): ["error": .object(failure)]
         }
     }
 
@@ -87,7 +58,7 @@ public enum RevisionResult: Sendable, Equatable {
         case .missing:
             try writer.appendPart(headers: [("Content-Type", Self.errorPartType)], body: JSONWriter.couchDB.data(json))
         case .error(let failure):
-            try writer.appendPart(headers: [("Content-Type", Self.errorPartType)], body: JSONWriter.couchDB.data(failure.json))
+            try writer.appendPart(headers: [("Content-Type", Self.errorPartType)], body: JSONWriter.couchDB.data(.object(failure)))
         }
     }
 

@@ -8,13 +8,6 @@ import DocumentFormat
 
 /// `GET|POST /{db}/_changes`: normal, longpoll and continuous feeds, as CouchDB writes them.
 extension CouchResponder {
-    /// One read of the changes feed: rows, the sequence reached, and how many remain.
-    struct ChangesPage: Sendable {
-        var rows: [ChangesResponse.Row]
-        var lastSequence: Int64
-        var pending: Int
-    }
-
     func changes(_ database: Database, _ request: CouchRequest) async throws -> Response {
         try Self.allow(request, [.get, .post])
         let options = try await ChangesRequest(request, maxTimeoutMilliseconds: state.configuration.maxLongpollTimeout)
@@ -29,12 +22,12 @@ extension CouchResponder {
         switch options.feed {
         case .normal:
             return Self.changesReply(first)
-        case .longpoll where !first.rows.isEmpty:
+        case .longpoll where !first.results.isEmpty:
             return Self.changesReply(first)
         case .longpoll:
             let body = ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: ChangesResponse.opening))
-                let page = Self.response(try await waitForChanges(database, since: start, options: options, writer: &writer))
+                let page = try await waitForChanges(database, since: start, options: options, writer: &writer)
                 let rows = page.results.map { JSONWriter.couchDB.string($0.json) }.joined(separator: ChangesResponse.rowSeparator)
                 try await writer.write(ByteBuffer(string: rows + page.tail))
                 try await writer.finish(nil)
@@ -48,17 +41,17 @@ extension CouchResponder {
                 let deadline = ContinuousClock.now.advanced(by: options.timeout)
                 var sent = 0
                 while true {
-                    for row in page.rows {
+                    for row in page.results {
                         try await writer.write(ByteBuffer(string: events ? Self.event(row) : ChangesResponse.continuousLine(row)))
                     }
-                    sent += page.rows.count
-                    since = page.lastSequence
+                    sent += page.results.count
+                    since = Self.storeSequence(page.lastSequence) ?? since
                     if let limit = options.limit, sent >= limit { break }
                     if ContinuousClock.now >= deadline || feedMustEnd(database) { break }
                     var remaining = options
                     if let limit = options.limit { remaining.limit = limit - sent }
                     page = try await waitForChanges(database, since: since, options: remaining, writer: &writer, deadline: deadline)
-                    if page.rows.isEmpty { break }
+                    if page.results.isEmpty { break }
                 }
                 if !events {
                     try await writer.write(ByteBuffer(string: ChangesResponse.continuousEnd(lastSequence: .string(String(since)), pending: 0)))
@@ -105,7 +98,7 @@ extension CouchResponder {
     private func waitForChanges(
         _ database: Database, since: Int64, options: ChangesRequest,
         writer: inout any ResponseBodyWriter, deadline given: ContinuousClock.Instant? = nil
-    ) async throws -> ChangesPage {
+    ) async throws -> ChangesResponse {
         let clock = ContinuousClock()
         let deadline = given ?? clock.now.advanced(by: options.timeout)
         var nextHeartbeat = options.heartbeat.map { clock.now.advanced(by: $0) }
@@ -113,8 +106,8 @@ extension CouchResponder {
             let read = try await database.lifecycle.withLeaseIfOpen {
                 try await database.store.withReader { _ in try Self.readChanges(database.store, since: since, options: options) }
             }
-            guard let page = read else { return ChangesPage(rows: [], lastSequence: since, pending: 0) }
-            if !page.rows.isEmpty || clock.now >= deadline || feedMustEnd(database) { return page }
+            guard let page = read else { return ChangesResponse(results: [], lastSequence: .string(String(since)), pending: 0) }
+            if !page.results.isEmpty || clock.now >= deadline || feedMustEnd(database) { return page }
             var wake = min(deadline, clock.now.advanced(by: .milliseconds(500)))
             if let beat = nextHeartbeat { wake = min(wake, beat) }
             await database.notifier.wait(timeout: max(.zero, clock.now.duration(to: wake)))
@@ -126,20 +119,21 @@ extension CouchResponder {
     }
 
     /// The whole normal-feed reply.
-    private static func changesReply(_ page: ChangesPage) -> Response {
-        let text = response(page).text
+    private static func changesReply(_ page: ChangesResponse) -> Response {
+        let text = page.text
         var headers = jsonHeaders
         headers[.contentLength] = String(text.utf8.count)
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// A page as the wire message, its sequences written as CouchDB writes them (strings).
-    private static func response(_ page: ChangesPage) -> ChangesResponse {
-        ChangesResponse(results: page.rows, lastSequence: .string(String(page.lastSequence)), pending: page.pending)
+    /// The store's sequence a sequence of this server's feed names: the server writes its
+    /// sequences as CouchDB does, as strings (`"42"`).
+    private static func storeSequence(_ sequence: JSONValue?) -> Int64? {
+        sequence?.stringValue.flatMap { Int64($0) }
     }
 
     /// Reads the rows after `since`, honouring limit, style, doc-ID filter and include_docs.
-    static func readChanges(_ store: DocumentStore, since: Int64, options: ChangesRequest) throws -> ChangesPage {
+    static func readChanges(_ store: DocumentStore, since: Int64, options: ChangesRequest) throws -> ChangesResponse {
         var rows = [ChangesResponse.Row]()
         let wanted = options.limit ?? Int.max
         var limited = false
@@ -161,19 +155,18 @@ extension CouchResponder {
                 if try options.selects(change, in: store) { pending += 1 }
             }
         }
-        return ChangesPage(rows: rows, lastSequence: position, pending: pending)
+        return ChangesResponse(results: rows, lastSequence: .string(String(position)), pending: pending)
     }
 
     /// The whole feed newest first, cut to `limit`; `last_seq` is the oldest sequence sent,
     /// as CouchDB reports it for descending feeds.
-    static func readChangesDescending(_ store: DocumentStore, options: ChangesRequest) throws -> ChangesPage {
+    static func readChangesDescending(_ store: DocumentStore, options: ChangesRequest) throws -> ChangesResponse {
         var unlimited = options
         unlimited.limit = nil
         let all = try readChanges(store, since: 0, options: unlimited)
-        var rows = Array(all.rows.reversed())
+        var rows = Array(all.results.reversed())
         if let limit = options.limit { rows = Array(rows.prefix(limit)) }
-        let oldest = rows.last?.sequence?.stringValue.flatMap { Int64($0) } ?? 0
-        return ChangesPage(rows: rows, lastSequence: oldest, pending: 0)
+        return ChangesResponse(results: rows, lastSequence: .string(String(storeSequence(rows.last?.sequence) ?? 0)), pending: 0)
     }
 
     private static func row(for change: Change, store: DocumentStore, options: ChangesRequest) throws -> ChangesResponse.Row {

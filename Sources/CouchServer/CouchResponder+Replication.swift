@@ -47,7 +47,7 @@ extension CouchResponder {
                 var renderer = rendererCopy
                 renderer.attsSince = item.attachmentsSince ?? []
                 var docs = [RevisionResult]()
-                let missing = RevisionResult.error(.init(id: item.id, rev: item.rev ?? "undefined", error: "not_found", reason: "missing"))
+                let missing = RevisionResult.error(id: item.id, rev: item.rev, error: "not_found", reason: "missing")
                 if !CouchDocument.isDocumentID(item.id) {
                     docs.append(missing)
                 } else if let rev = revs[index] {
@@ -67,7 +67,7 @@ extension CouchResponder {
                     if matches.isEmpty { docs.append(missing) }
                     for match in matches { docs.append(.ok(try renderer.render(match, store: store).json)) }
                 } else if let text = item.rev {
-                    docs.append(.error(.init(id: item.id, rev: text, error: "bad_request", reason: "Invalid rev format")))
+                    docs.append(.error(id: item.id, rev: text, error: "bad_request", reason: "Invalid rev format"))
                 } else if let winner = try store.leafRevisions(id: item.id).first {
                     docs.append(.ok(try renderer.render(winner, store: store).json))
                 } else {
@@ -145,7 +145,7 @@ extension CouchResponder {
     static func insertReplicated(_ revisions: [ReplicatedRevision], store: DocumentStore) throws -> [BulkDocsReply.Result] {
         try store.insertRevisionsReportingRefusals(revisions).map { refusal in
             let couch = CouchError(refusal.error)
-            return .refused(id: refusal.id, rev: refusal.rev, error: couch.error, reason: couch.reason)
+            return .refused(DocumentFailure(id: refusal.id, rev: refusal.rev, error: couch.error, reason: couch.reason))
         }
     }
 }

@@ -77,7 +77,7 @@ extension CouchResponder {
         func refusal(_ id: String, _ error: any Error) throws -> BulkDocsReply.Result {
             let couch = CouchError.from(error)
             if couch.status >= 500 { throw couch }
-            return .refused(id: id, rev: nil, error: couch.error, reason: couch.reason)
+            return .refused(DocumentFailure(id: id, rev: nil, error: couch.error, reason: couch.reason))
         }
         var results = [BulkDocsReply.Result?](repeating: nil, count: documents.count)
         var operations: [DocumentStore.WriteOperation] = []

@@ -64,7 +64,7 @@ struct ServedDatabasePeer: ReplicationPeer {
         try await local.fetchRevisions(requests)
     }
 
-    func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
+    func writeRevisions(_ revisions: [ReplicatedRevision]) async throws -> [DocumentFailure] {
         try checkNotDeleted()
         let failures = try await local.writeRevisions(revisions)
         if failures.count < revisions.count { database.didWrite() }

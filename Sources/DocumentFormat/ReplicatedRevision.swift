@@ -1,5 +1,7 @@
-/// A revision arriving from another replica with its ancestry (CouchDB's `new_edits=false`
-/// path): stored as given, never re-hashed.
+/// A revision on its way from one replica to another with its ancestry (CouchDB's
+/// `new_edits=false` path): read from a store or from CouchDB's JSON, written to a store or
+/// sent to a server as given, never re-hashed. The one revision type of replication, on both
+/// sides and over every peer.
 public struct ReplicatedRevision: Sendable {
     /// The document ID.
     public var id: String

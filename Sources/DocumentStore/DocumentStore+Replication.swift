@@ -12,9 +12,13 @@ extension DocumentStore {
     }
 
     /// Inserts revisions as `insertRevisions` does, in one transaction; if the store refuses
-    /// any of them, inserts them one by one instead so the good ones land, and returns the
-    /// refused ones with the reason. Storage failures (disk, corruption) are thrown.
-    public func insertRevisionsReportingRefusals(_ revisions: [ReplicatedRevision]) throws -> [RevisionRefusal] {
+    /// any of them (bad history, missing attachment, invalid ID…), inserts them one by one
+    /// instead so the good ones land, and returns each refused revision with the store's
+    /// error, which its caller words for its own replica (a server as CouchDB's error, a
+    /// replication as a `DocumentFailure`). Storage failures (disk, corruption) are thrown.
+    public func insertRevisionsReportingRefusals(_ revisions: [ReplicatedRevision]) throws
+        -> [(id: String, rev: RevisionID, error: DocumentStoreError)]
+    {
         if revisions.isEmpty { return [] }
         do {
             try insertRevisions(revisions)
@@ -22,13 +26,13 @@ extension DocumentStore {
         } catch let error as DocumentStoreError {
             if case .storage = error { throw error }
         }
-        var refusals: [RevisionRefusal] = []
+        var refusals: [(id: String, rev: RevisionID, error: DocumentStoreError)] = []
         for revision in revisions {
             do {
                 try insertRevisions([revision])
             } catch let error as DocumentStoreError {
                 if case .storage = error { throw error }
-                refusals.append(RevisionRefusal(id: revision.id, rev: revision.rev, error: error))
+                refusals.append((revision.id, revision.rev, error))
             }
         }
         return refusals

@@ -211,7 +211,9 @@ struct StoreTransaction {
             case .data(let contentType, let data, let revpos):
                 let digest = try AttachmentStorage.store(db, data: data)
                 infos[name] = AttachmentInfo(contentType: contentType, length: data.count, digest: digest, revpos: revpos)
-            case .stub(let info):
+            case .stub(let info), .deferred(let info, _):
+                // A deferred attachment is taken as a stub: its writer reads the bytes from
+                // their source first when this store lacks them (`LocalDatabase`).
                 if try AttachmentStorage.has(db, digest: info.digest) {
                     infos[name] = info
                 } else if let held = try heldAttachment(id: revision.id, name: name, like: info) {

@@ -1,6 +1,7 @@
 public import Foundation
 import DocumentStore
 import DocumentIncrementalStore
+import DocumentFormat
 import Logging
 import Replication
 

@@ -57,7 +57,7 @@ struct LiveReplyMessagesTests {
             let got = try BulkGetMessage.Response(json: getBody)
             #expect(got.json == getBody)
             #expect(got.results.map(\.id) == ["a", "nope"])
-            #expect(got.results[1].docs == [.error(.init(id: "nope", rev: "1-abc", error: "not_found", reason: "missing"))])
+            #expect(got.results[1].docs == [.error(id: "nope", rev: "1-abc", error: "not_found", reason: "missing")])
 
             let openRevs = "open_revs=%5B%22\(revA)%22,%221-abc%22%5D&revs=true&attachments=true"
             let openBody = try Self.json(try await couch.send("GET", "/\(db)/a?\(openRevs)", headers: ["Accept": "application/json"]))

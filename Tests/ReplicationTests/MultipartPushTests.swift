@@ -22,10 +22,10 @@ import DocumentFormat
     }
 
     /// `doc1` at 2-bbbb: `new.bin` read from `store` (deferred), `old.txt` a stub the target holds.
-    static func revision(deferredFrom store: DocumentStore, bytes: Data) throws -> TransferRevision {
+    static func revision(deferredFrom store: DocumentStore, bytes: Data) throws -> ReplicatedRevision {
         let written = try store.create(id: "source", body: [:], attachments: [.put(name: "new.bin", contentType: "application/octet-stream", data: bytes)])
         let info = try #require(written.attachments["new.bin"])
-        return TransferRevision(
+        return ReplicatedRevision(
             id: "doc1", rev: history[0], deleted: false, body: ["name": "Soup"], history: history,
             attachments: ["new.bin": .deferred(info, source: store),
                           "old.txt": .stub(AttachmentInfo(contentType: "text/plain", length: 5, digest: RevisionHasher.attachmentDigest(Data("hello".utf8)), revpos: 1))])
@@ -88,7 +88,7 @@ import DocumentFormat
         defer { server.stop() }
         let dir = try TemporaryDirectory()
         let store = try DocumentStore(path: dir.path("source.sqlite"))
-        let plain = TransferRevision(id: "plain", rev: RevisionID("1-cccc")!, deleted: false, body: ["a": 1], history: [], attachments: [:])
+        let plain = ReplicatedRevision(id: "plain", rev: RevisionID("1-cccc")!, body: ["a": 1])
         let failures = try await Self.allMultipart(server.url("db")).writeRevisions([plain, try Self.revision(deferredFrom: store, bytes: Data("hello there".utf8))])
         #expect(failures.map(\.id) == ["doc1"] && failures.first?.error == error)
         #expect(server.requests.contains { $0.path == "/db/_bulk_docs" })

@@ -50,7 +50,7 @@ import DocumentFormat
             return try await inner.revsDiff(revisions)
         }
         func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult { try await inner.fetchRevisions(requests) }
-        func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
+        func writeRevisions(_ revisions: [ReplicatedRevision]) async throws -> [DocumentFailure] {
             counts.withLock { $0.written += revisions.count }
             return try await inner.writeRevisions(revisions)
         }

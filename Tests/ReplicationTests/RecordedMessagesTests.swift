@@ -37,10 +37,10 @@ import DocumentFormat
         #expect(items.first == .init(id: "CDTIS-Recipe-22222222-2222-4222-8222-222222222222", rev: nil))
         let reply = try BulkGetMessage.Response(json: try Self.json(direct.body))
         #expect(reply.results.map(\.id) == items.map(\.id))
-        let failure = reply.results.flatMap(\.docs).compactMap { entry -> RevisionResult.Failure? in
+        let failure = reply.results.flatMap(\.docs).compactMap { entry -> JSONObject? in
             if case .error(let failure) = entry { failure } else { nil }
         }
-        #expect(failure == [.init(id: "nodoc", rev: "undefined", error: "not_found", reason: "missing")])
+        #expect(failure == [["id": "nodoc", "rev": "undefined", "error": "not_found", "reason": "missing"]])
     }
 
     @Test func openRevsJSONRoundTrips() throws {

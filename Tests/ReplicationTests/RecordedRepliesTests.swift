@@ -164,7 +164,7 @@ import DocumentFormat
         #expect(exchanges.count == 2)
         let conflict = try BulkDocsReply(json: try reply(exchanges[0]))
         #expect(conflict.results == [.saved(id: "bulk1", rev: RevisionID("1-23202479633c2b380f79507a776743d5")),
-                                     .refused(id: "newdoc", rev: nil, error: "conflict", reason: "Document update conflict.")])
+                                     .refused(DocumentFailure(id: "newdoc", rev: nil, error: "conflict", reason: "Document update conflict."))])
         #expect(try BulkDocsReply(json: try reply(exchanges[1])).results.isEmpty)
         var recorded = exchanges
         for exchange in try Self.exchanges("couch-replicator-pushes-to-server.jsonl") where exchange.path.hasSuffix("/_bulk_docs") {
@@ -236,7 +236,7 @@ import DocumentFormat
     }
 
     @Test func documentsRoundTripThroughTheWireForm() throws {
-        let revision = TransferRevision(
+        let revision = ReplicatedRevision(
             id: "doc \"1\"/é", rev: RevisionID("3-ccc")!, deleted: false,
             body: ["name": "Tea\n", "n": 1, "x": 1.5, "flag": true, "list": [nil, "a"]],
             history: [RevisionID("3-ccc")!, RevisionID("2-bbb")!, RevisionID("1-aaa")!],
@@ -246,7 +246,7 @@ import DocumentFormat
         try revision.appendDocument(attachmentsFollow: false, to: &buffer)
         let object = try JSONValue.parse(Data(buffer)).objectValue!
         #expect(object["_revisions"] == ["start": 3, "ids": ["ccc", "bbb", "aaa"]])
-        let back = try TransferRevision(CouchDocument(object))
+        let back = try CouchDocument(object).replicatedRevision()
         #expect(back.id == revision.id && back.rev == revision.rev && back.body == revision.body && back.history == revision.history)
         guard case .data(_, let data, 3) = back.attachments["a.bin"], case .stub(let info) = back.attachments["old.txt"] else {
             Issue.record("attachments changed form")

@@ -1,4 +1,5 @@
 package import DocumentStore
+import DocumentFormat
 
 /// Per-machine sync state kept in the local document `_local/recipes-sync`: the last
 /// report, and the store sequence up to which local changes are known to be on the remote
@@ -58,7 +59,7 @@ extension SyncStatusRecord {
         var count = try StoreInspection.changeCount(since: record.pushedThrough, in: store)
         for refused in record.refused where refused.direction == .push {
             // A document changed since is counted among the changes already.
-            if (try store.get(id: refused.id)?.sequence ?? 0) <= record.pushedThrough { count += 1 }
+            if (try store.get(id: refused.failure.id)?.sequence ?? 0) <= record.pushedThrough { count += 1 }
         }
         return count
     }

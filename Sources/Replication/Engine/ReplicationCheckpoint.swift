@@ -72,9 +72,7 @@ struct ReplicationCheckpoint {
             for entry in side?[refusedKey]?.arrayValue?.prefix(refusalLimit) ?? [] {
                 guard let object = entry.objectValue, let id = object["id"]?.stringValue, !id.isEmpty,
                       refusals[id] == nil else { continue }
-                refusals[id] = DocumentFailure(
-                    id: id, rev: object["rev"]?.stringValue.flatMap { RevisionID($0) },
-                    error: object["error"]?.stringValue ?? "refused", reason: object["reason"]?.stringValue ?? "")
+                refusals[id] = DocumentFailure(json: object, id: id, error: "refused")
             }
         }
         return refusals
@@ -122,11 +120,7 @@ struct ReplicationCheckpoint {
         if peerRefused { body["peer_refused_checkpoint"] = .bool(true) }
         if let sourceInstance { body[sourceInstanceKey] = .string(sourceInstance) }
         if !refusals.isEmpty {
-            body[refusedKey] = .array(refusals.keys.sorted().compactMap { refusals[$0] }.map { failure in
-                var entry: JSONObject = ["id": .string(failure.id), "error": .string(failure.error), "reason": .string(failure.reason)]
-                if let rev = failure.rev { entry["rev"] = .string(rev.description) }
-                return .object(entry)
-            })
+            body[refusedKey] = .array(refusals.keys.sorted().compactMap { refusals[$0]?.json })
         }
         return body
     }

@@ -32,7 +32,7 @@ public struct ReplicationOptions: Sendable {
     /// throws stops the replication with that error, the batch unwritten and the checkpoint
     /// where it was. A pull uses it to refuse a remote whose data this store cannot hold
     /// (another app's model) before the first such document reaches the store.
-    public var admission: (@Sendable ([TransferRevision]) throws -> Void)?
+    public var admission: (@Sendable ([ReplicatedRevision]) throws -> Void)?
 
     public init() {}
 

@@ -1,4 +1,5 @@
 public import Foundation
+public import DocumentFormat
 
 /// What a finished replication did.
 public struct ReplicationSummary: Sendable {

@@ -58,7 +58,7 @@ public final class Replicator: Sendable {
         var listed: [String: [RevisionID]]
         /// Of `listed`, what was offered to the target: those it was not remembered to hold.
         var offered: [String: [RevisionID]]
-        var revisions: [TransferRevision]
+        var revisions: [ReplicatedRevision]
         var readFailures: [DocumentFailure]
         var lastSequence: ReplicationSequence
         var isLast: Bool
@@ -297,7 +297,7 @@ public final class Replicator: Sendable {
         let chunks = stride(from: 0, to: fetches.count, by: chunkSize).map { Array(fetches[$0..<min($0 + chunkSize, fetches.count)]) }
         let reader = source
         let results = try await chunks.concurrentMap(limit: reader.preferredConcurrency) { try await reader.fetchRevisions($0) }
-        var revisions: [TransferRevision] = []
+        var revisions: [ReplicatedRevision] = []
         var failures: [DocumentFailure] = []
         for result in results {
             revisions += result.revisions
@@ -415,12 +415,12 @@ public final class Replicator: Sendable {
     }
 
     /// Groups revisions into write requests bounded by count and attachment bytes.
-    private func writeChunks(_ revisions: [TransferRevision]) -> [[TransferRevision]] {
+    private func writeChunks(_ revisions: [ReplicatedRevision]) -> [[ReplicatedRevision]] {
         guard target.preferredConcurrency > 1 else { return [revisions] }
         let perRequest = max(1, min(options.documentsPerWrite,
                                     (revisions.count + target.preferredConcurrency - 1) / target.preferredConcurrency))
-        var chunks: [[TransferRevision]] = []
-        var current: [TransferRevision] = []
+        var chunks: [[ReplicatedRevision]] = []
+        var current: [ReplicatedRevision] = []
         var bytes = 0
         for revision in revisions {
             let size = revision.attachmentBytesToSend

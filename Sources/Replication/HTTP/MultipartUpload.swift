@@ -1,5 +1,4 @@
 import CouchProtocol
-import DocumentStore
 import Foundation
 import DocumentFormat
 
@@ -21,7 +20,7 @@ struct MultipartUpload {
     /// Writes `revision` to a new temporary file.
     /// - Throws: `ReplicationError.store` when the store lacks an attachment's bytes or the
     ///   file cannot be written.
-    init(_ revision: TransferRevision) throws {
+    init(_ revision: ReplicatedRevision) throws {
         file = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-upload-\(RandomIdentifier.compactHex()).multipart")
         guard FileManager.default.createFile(atPath: file.path, contents: nil) else {
             throw ReplicationError.store("cannot create the temporary upload file \(file.path); check that the temporary directory is writable")
@@ -38,11 +37,11 @@ struct MultipartUpload {
                 case .data(let type, let data, _):
                     try writer.appendPart(headers: MultipartWriter<FileOutput>.attachmentHeaders(name: name, contentType: type, length: data.count),
                                           body: data)
-                case .deferred(let info, let store):
+                case .deferred(let info, let source):
                     try writer.beginPart(headers: MultipartWriter<FileOutput>.attachmentHeaders(
                         name: name, contentType: info.contentType, length: info.length))
                     var copied = 0
-                    try store.readAttachment(digest: info.digest, chunkSize: 1 << 20) { chunk in
+                    try source.streamAttachment(info, of: revision.id, named: name, chunkSize: 1 << 20) { chunk in
                         try writer.write(chunk)
                         copied += chunk.count
                     }

@@ -31,7 +31,7 @@ extension FetchResult {
             switch part {
             case .document(let document): result.revisions.append(try Self.revision(document, documentID: document.id ?? documentID))
             case .missing(let rev): result.failures.append(Self.missing(rev, documentID: documentID))
-            case .error(let failure): result.failures.append(Self.failure(failure, documentID: documentID))
+            case .error(let failure): result.failures.append(failure)
             }
         }
         self = result
@@ -49,15 +49,15 @@ extension FetchResult {
             }
             revisions.append(try Self.revision(document, documentID: id))
         case .missing(let rev): failures.append(Self.missing(rev, documentID: documentID))
-        case .error(let failure): failures.append(Self.failure(failure, documentID: documentID))
+        case .error(let failure): failures.append(DocumentFailure(json: failure, id: documentID, error: "error"))
         }
     }
 
     /// `document` as a revision to store; a ``ReplyShapeError`` naming `documentID` when it
     /// lacks its ID or revision or an attachment still waits for its bytes.
-    private static func revision(_ document: CouchDocument, documentID: String) throws(ReplyShapeError) -> TransferRevision {
+    private static func revision(_ document: CouchDocument, documentID: String) throws(ReplyShapeError) -> ReplicatedRevision {
         do throws(CouchError) {
-            return try TransferRevision(document)
+            return try document.replicatedRevision()
         } catch {
             throw ReplyShapeError("document \(documentID): \(error.reason)")
         }
@@ -66,12 +66,5 @@ extension FetchResult {
     /// A revision the source does not have: `not_found`, `missing`.
     private static func missing(_ rev: String, documentID: String) -> DocumentFailure {
         DocumentFailure(id: documentID, rev: RevisionID(rev), error: "not_found", reason: "missing")
-    }
-
-    /// A revision the source could not return, with what was asked standing in for what the
-    /// server left out.
-    private static func failure(_ failure: RevisionResult.Failure, documentID: String) -> DocumentFailure {
-        DocumentFailure(id: failure.id ?? documentID, rev: failure.rev.flatMap(RevisionID.init),
-                        error: failure.error ?? "error", reason: failure.reason ?? "")
     }
 }

@@ -82,12 +82,12 @@ public struct RevisionFetch: Sendable, Hashable {
 /// The outcome of reading revisions: what was read, and what could not be.
 public struct FetchResult: Sendable {
     /// The revisions read.
-    public var revisions: [TransferRevision]
+    public var revisions: [ReplicatedRevision]
     /// Revisions the source could not supply (deleted by compaction, refused, …).
     public var failures: [DocumentFailure]
 
     /// Makes a result.
-    public init(revisions: [TransferRevision], failures: [DocumentFailure]) {
+    public init(revisions: [ReplicatedRevision], failures: [DocumentFailure]) {
         self.revisions = revisions
         self.failures = failures
     }

@@ -113,7 +113,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
             logger.info("\(url.description) has no _bulk_get (\(reply.status)); fetching documents one by one")
             bulkGetUnavailable.withLock { $0 = true }
         }
-        var revisions: [TransferRevision] = []
+        var revisions: [ReplicatedRevision] = []
         var failures: [DocumentFailure] = []
         for request in requests {
             let result = try await openRevisions(id: request.id, revisions: request.revisions,
@@ -169,7 +169,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     /// The attachment bytes a revision listed with stubs lacks on the target: stubs whose
     /// `revpos` is past the generation of the newest `since` revision in its history (all of
     /// them when none is); `nil` when it lacks none.
-    static func missingAttachmentBytes(_ revision: TransferRevision, since: Set<RevisionID>) -> Int? {
+    static func missingAttachmentBytes(_ revision: ReplicatedRevision, since: Set<RevisionID>) -> Int? {
         let known = revision.history.first { since.contains($0) }?.generation ?? 0
         var total: Int?
         for case .stub(let info) in revision.attachments.values where info.revpos > known {
@@ -228,7 +228,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     /// bytes, which go one by one as `PUT /db/{id}?new_edits=false` with a `multipart/related`
     /// body streamed from a temporary file (raw bytes, never held whole), as CouchDB's
     /// replicator pushes documents with attachments.
-    public func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
+    public func writeRevisions(_ revisions: [ReplicatedRevision]) async throws -> [DocumentFailure] {
         let threshold = client.options.multipartAttachmentThreshold
         let large = revisions.filter { $0.attachmentBytesToSend > threshold }
         var failures = try await writeBulk(large.isEmpty ? revisions : revisions.filter { $0.attachmentBytesToSend <= threshold })
@@ -240,7 +240,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
 
     /// `PUT /db/{id}?new_edits=false` with the revision as a `multipart/related` body; a
     /// refusal of this one document (400, 403, 409, 412, 413, 415) is returned as its failure.
-    private func putMultipart(_ revision: TransferRevision) async throws -> [DocumentFailure] {
+    private func putMultipart(_ revision: ReplicatedRevision) async throws -> [DocumentFailure] {
         let upload = try MultipartUpload(revision)
         defer { upload.remove() }
         let target = client.databaseURL([CouchURL.encodeDocumentID(revision.id)], query: [("new_edits", "false")])
@@ -261,7 +261,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
 
     /// `POST /db/_bulk_docs` with `new_edits:false`; a 413 splits the batch in halves down to
     /// single documents, and a document too large on its own is reported as a failure.
-    private func writeBulk(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
+    private func writeBulk(_ revisions: [ReplicatedRevision]) async throws -> [DocumentFailure] {
         if revisions.isEmpty { return [] }
         var body: [UInt8] = []
         body.reserveCapacity(revisions.count * 512 + revisions.reduce(0) { $0 + $1.attachmentBytesToSend * 4 / 3 })
@@ -290,8 +290,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
         let value = try client.parse(reply)
         return try shaped(reply.endpoint) {
             try BulkDocsReply(json: value).results.compactMap { result -> DocumentFailure? in
-                guard case .refused(let id, let rev, let error, let reason) = result else { return nil }
-                return DocumentFailure(id: id, rev: rev, error: error, reason: reason)
+                if case .refused(let failure) = result { failure } else { nil }
             }
         }
     }

@@ -109,7 +109,7 @@ public struct LocalDatabase: ReplicationPeer {
     /// revision become stubs, large ones are deferred, the rest travel inline.
     public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
         try await onReader {
-            var revisions: [TransferRevision] = []
+            var revisions: [ReplicatedRevision] = []
             var failures: [DocumentFailure] = []
             let wanted = requests.flatMap { request in request.revisions.map { (id: request.id, rev: $0) } }
             var found = try store.revisionsWithHistory(wanted).makeIterator()
@@ -121,7 +121,7 @@ public struct LocalDatabase: ReplicationPeer {
                     }
                     let common = Set(request.attachmentsSince)
                     let knownGeneration = history.first(where: { common.contains($0) })?.generation ?? 0
-                    var attachments: [String: AttachmentPayload] = [:]
+                    var attachments: [String: ReplicatedAttachment] = [:]
                     for (name, info) in stored.attachments {
                         if info.revpos <= knownGeneration {
                             attachments[name] = .stub(info)
@@ -134,8 +134,8 @@ public struct LocalDatabase: ReplicationPeer {
                             attachments[name] = .data(contentType: info.contentType, data: data, revpos: info.revpos)
                         }
                     }
-                    revisions.append(TransferRevision(id: request.id, rev: rev, deleted: stored.deleted, body: stored.body,
-                                                      history: history, attachments: attachments))
+                    revisions.append(ReplicatedRevision(id: request.id, rev: rev, deleted: stored.deleted, body: stored.body,
+                                                        history: history, attachments: attachments))
                 }
             }
             return FetchResult(revisions: revisions, failures: failures)
@@ -144,37 +144,27 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// Inserts revisions with their ancestry in one transaction; if that fails, inserts them
     /// one by one so a single bad revision is reported without losing the others.
-    public func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure] {
+    public func writeRevisions(_ revisions: [ReplicatedRevision]) async throws -> [DocumentFailure] {
         if revisions.isEmpty { return [] }
         // One hop onto the writer: the revisions are made ready there and inserted at once.
         return try await onWriter {
-            try store.insertRevisionsReportingRefusals(try revisions.map(replicated)).map {
+            try store.insertRevisionsReportingRefusals(try revisions.map(readingDeferredBytes)).map {
                 DocumentFailure(id: $0.id, rev: $0.rev, error: "refused", reason: $0.error.description)
             }
         }
     }
 
-    private func replicated(_ revision: TransferRevision) throws -> ReplicatedRevision {
-        var attachments: [String: ReplicatedAttachment] = [:]
-        for (name, payload) in revision.attachments {
-            switch payload {
-            case .data(let contentType, let data, let revpos):
-                attachments[name] = .data(contentType: contentType, data: data, revpos: revpos)
-            case .stub(let info):
-                attachments[name] = .stub(info)
-            case .deferred(let info, let source):
-                if try source === store || store.hasAttachment(digest: info.digest) {
-                    attachments[name] = .stub(info)
-                } else {
-                    guard let data = try source.attachmentData(digest: info.digest) else {
-                        throw DocumentStoreError.missingAttachment(id: revision.id, name: name, digest: info.digest)
-                    }
-                    attachments[name] = .data(contentType: info.contentType, data: data, revpos: info.revpos)
-                }
-            }
+    /// `revision` with the bytes of its deferred attachments that this store lacks read from
+    /// their source; the store takes the others, whose bytes it holds, as stubs.
+    private func readingDeferredBytes(_ revision: ReplicatedRevision) throws -> ReplicatedRevision {
+        var revision = revision
+        for case let (name, .deferred(info, source)) in revision.attachments {
+            if try (source as? DocumentStore) === store || store.hasAttachment(digest: info.digest) { continue }
+            var data = Data(capacity: info.length)
+            try source.streamAttachment(info, of: revision.id, named: name, chunkSize: 1 << 20) { data.append($0) }
+            revision.attachments[name] = .data(contentType: info.contentType, data: data, revpos: info.revpos)
         }
-        return ReplicatedRevision(id: revision.id, rev: revision.rev, deleted: revision.deleted, body: revision.body,
-                                  history: revision.history, attachments: attachments)
+        return revision
     }
 
     /// The store's local document.

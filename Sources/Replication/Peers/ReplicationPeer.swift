@@ -56,7 +56,7 @@ public protocol ReplicationPeer: Sendable {
 
     /// Writes revisions as they are (`new_edits=false`), keeping existing branches; returns the
     /// revisions the database refused one by one. Throws only when the write as a whole failed.
-    func writeRevisions(_ revisions: [TransferRevision]) async throws -> [DocumentFailure]
+    func writeRevisions(_ revisions: [ReplicatedRevision]) async throws -> [DocumentFailure]
 
     /// A `_local` document's body (ID without the `_local/` prefix), or `nil` if absent.
     func localDocument(id: String) async throws -> JSONObject?

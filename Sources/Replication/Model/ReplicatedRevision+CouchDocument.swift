@@ -1,28 +1,19 @@
 import CouchProtocol
-import DocumentStore
 import Foundation
 import DocumentFormat
 
-/// A revision in transit in CouchDB's document JSON, through the codec the server shares.
-extension TransferRevision {
-    /// Reads a document as `_bulk_get` and `open_revs` return it (with `revs=true`); its
-    /// `follows` attachments must already carry their parts' bytes
-    /// (``CouchDocument/attachFollowingParts(_:)``).
-    /// - Throws: ``CouchError`` when the document is malformed or lacks its revision.
-    init(_ document: CouchDocument) throws(CouchError) {
-        let revision = try document.replicatedRevision()
-        var attachments: [String: AttachmentPayload] = [:]
-        attachments.reserveCapacity(revision.attachments.count)
-        for (name, attachment) in revision.attachments {
+/// A revision on its way to a server, in CouchDB's document JSON, through the codec the
+/// server shares.
+extension ReplicatedRevision {
+    /// Bytes of attachment content this revision will send, whether held or read on demand.
+    var attachmentBytesToSend: Int {
+        attachments.values.reduce(0) { total, attachment in
             switch attachment {
-            case .data(let contentType, let data, let revpos):
-                attachments[name] = .data(contentType: contentType, data: data, revpos: revpos)
-            case .stub(let info):
-                attachments[name] = .stub(info)
+            case .data(_, let data, _): return total + data.count
+            case .deferred(let info, _): return total + info.length
+            case .stub: return total
             }
         }
-        self.init(id: revision.id, rev: revision.rev, deleted: revision.deleted, body: revision.body,
-                  history: revision.history, attachments: attachments)
     }
 
     /// The attachments whose bytes follow the JSON part of a multipart upload, in part order.
@@ -43,8 +34,8 @@ extension TransferRevision {
         var members = CouchDocumentEncoder.members(id: id, rev: rev, deleted: deleted, body: body)
         members["_revisions"] = CouchDocumentEncoder.revisions(rev: rev, history: history)
         var outgoing: [String: OutgoingAttachment] = [:]
-        for (name, payload) in attachments {
-            switch payload {
+        for (name, attachment) in attachments {
+            switch attachment {
             case .stub(let info):
                 outgoing[name] = .stub(info)
             case .data(let contentType, let data, let revpos) where attachmentsFollow:
@@ -54,8 +45,8 @@ extension TransferRevision {
                 outgoing[name] = .inline(contentType: contentType, revpos: revpos, digest: nil, data: data)
             case .deferred(let info, _) where attachmentsFollow:
                 outgoing[name] = .follows(info)
-            case .deferred(let info, let store):
-                outgoing[name] = .inlineStreamed(info, from: store)
+            case .deferred(let info, let source):
+                outgoing[name] = .inlineStreamed(info, from: source)
             }
         }
         try CouchDocumentEncoder.append(members, attachments: outgoing, to: &buffer)
