@@ -20,6 +20,7 @@ public final class UploadHoldingProxy: Sendable {
         var released = false
         var sockets: [Int32] = []
         var closed = false
+        var listenerClosed = false
     }
 
     /// The port the proxy listens on.
@@ -29,6 +30,8 @@ public final class UploadHoldingProxy: Sendable {
     private let holdAfter: Int
     private let state = Mutex(State())
     private let opened = DispatchSemaphore(value: 0)
+    /// Signalled when the accept loop has returned, so the listener can be closed under it.
+    private let acceptEnded = DispatchSemaphore(value: 0)
 
     /// Starts a proxy listening on `address`:`port` (0: a free port) to
     /// `127.0.0.1:upstreamPort` that holds uploads after `holdAfter` bytes.
@@ -47,7 +50,9 @@ public final class UploadHoldingProxy: Sendable {
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
-    deinit { close(listener) }
+    deinit {
+        if !state.withLock({ $0.listenerClosed }) { close(listener) }
+    }
 
     /// Whether an upload is being held (the threshold was crossed and `release()` not called).
     public var isHolding: Bool { state.withLock { $0.holding && !$0.released } }
@@ -64,15 +69,20 @@ public final class UploadHoldingProxy: Sendable {
         if first { opened.signal() }
     }
 
-    /// Closes the listener and every connection (held ones too).
+    /// Closes the listener and every connection (held ones too). When it returns, the
+    /// address is free: another proxy can listen on it at once.
     public func stop() {
-        let sockets = state.withLock { state in
-            state.closed = true
-            return state.sockets
+        let (sockets, first) = state.withLock { state in
+            defer { state.closed = true }
+            return (state.sockets, !state.closed)
         }
         shutdown(listener, Int32(SHUT_RDWR))
         for socket in sockets { shutdown(socket, Int32(SHUT_RDWR)) }
         release()
+        guard first else { return }
+        acceptEnded.wait()
+        state.withLock { $0.listenerClosed = true }
+        close(listener)
     }
 
     private static func loopback(port: UInt16) -> sockaddr_in {
@@ -84,6 +94,7 @@ public final class UploadHoldingProxy: Sendable {
     }
 
     private func acceptLoop() {
+        defer { acceptEnded.signal() }
         while true {
             let client = accept(listener, nil, nil)
             guard client >= 0 else {
