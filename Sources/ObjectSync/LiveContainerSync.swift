@@ -14,7 +14,7 @@ import Synchronization
 /// - cancelled (the iterating task cancelled, or the loop left): the events still delivered
 ///   while it winds down, then `LiveSyncEvent.stopped(_:)` with `LiveSyncStop.cancelled`,
 ///   then the end; the lock is released before that last event;
-/// - failed: ``ObjectContainerError`` is thrown in place of a `stopped` event
+/// - failed: `ObjectContainerError` is thrown in place of a `stopped` event
 ///   (`syncAlreadyRunning` before any event when another sync holds the lock,
 ///   `syncStepFailed` naming the step for an error retrying cannot fix), the lock released.
 public struct LiveContainerSync: AsyncSequence, Sendable {
@@ -82,13 +82,13 @@ public struct LiveContainerSync: AsyncSequence, Sendable {
         let core: IteratorCore
 
         /// The next event; `nil` once the live sync has ended.
-        /// - Throws: ``ObjectContainerError`` when it could not start or go on.
+        /// - Throws: `ObjectContainerError` when it could not start or go on.
         public mutating func next() async throws(ObjectContainerError) -> LiveSyncEvent? {
             try await next(isolation: nil)
         }
 
         /// The next event, awaited from `actor`; `nil` once the live sync has ended.
-        /// - Throws: ``ObjectContainerError`` when it could not start or go on.
+        /// - Throws: `ObjectContainerError` when it could not start or go on.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(ObjectContainerError) -> LiveSyncEvent? {
             let core = self.core
             let result = await withTaskCancellationHandler {
