@@ -25,13 +25,15 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
             context.diagnose(Diagnostic(node: node, message: ModelMacroMessage.error(
                 "@Entity struct \(entity) must be declared inside an enum marked @ObjectModel, which makes the model of its entities")))
         }
-        let (properties, errors) = EntityProperty.properties(of: structure)
+        let (declaration, declarationErrors) = EntityDeclaration.read(structure)
+        let (properties, propertyErrors) = EntityProperty.properties(of: structure)
+        let errors = declarationErrors + propertyErrors
         for error in errors { context.diagnose(error) }
         // A struct with a property in error stays as written: the error is all its author sees.
         guard errors.isEmpty else { return [] }
         let access = accessKeyword(of: structure.modifiers)
         let members = EntityMembers(
-            entityName: entity, typeName: entity, access: access,
+            entityName: declaration.modelName, typeName: entity, access: access,
             attributes: properties.compactMap(\.attributeMember),
             relationships: properties.compactMap { $0.relationshipMember(access: access) })
         var text = members.commonMembers()
@@ -39,12 +41,15 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
         return declarations(in: text)
     }
 
-    /// `@_EntityProperty` on each stored property the model can hold.
+    /// `@_EntityProperty` on each stored property, when the model can hold every one of them
+    /// and the struct's `@Entity` and `@FetchIndex` arguments read (a struct in error stays as
+    /// written, as the member expansion leaves it).
     public static func expansion(of node: AttributeSyntax, attachedTo declaration: some DeclGroupSyntax,
                                  providingAttributesFor member: some DeclSyntaxProtocol,
                                  in context: some MacroExpansionContext) throws -> [AttributeSyntax] {
         guard let structure = declaration.as(StructDeclSyntax.self), EntityProperty.isStoredProperty(member),
-              case .success = EntityProperty.read(member.cast(VariableDeclSyntax.self), entity: structure.name.text) else { return [] }
+              EntityDeclaration.read(structure).errors.isEmpty,
+              EntityProperty.properties(of: structure).errors.isEmpty else { return [] }
         return ["@_EntityProperty"]
     }
 
@@ -53,6 +58,7 @@ public struct EntityMacro: MemberMacro, MemberAttributeMacro, ExtensionMacro {
                                  providingExtensionsOf type: some TypeSyntaxProtocol, conformingTo protocols: [TypeSyntax],
                                  in context: some MacroExpansionContext) throws -> [ExtensionDeclSyntax] {
         guard let structure = declaration.as(StructDeclSyntax.self), !protocols.isEmpty,
+              EntityDeclaration.read(structure).errors.isEmpty,
               EntityProperty.properties(of: structure).errors.isEmpty else { return [] }
         return [try ExtensionDeclSyntax("extension \(type.trimmed): EntityObject {}")]
     }
@@ -86,8 +92,8 @@ public struct EntityPropertyMacro: AccessorMacro {
     }
 }
 
-/// `@Attribute(…)` and `@Relationship(…)`: markers with arguments that `@Entity` and
-/// `@ObjectModel` read; they add nothing themselves.
+/// `@Attribute(…)`, `@Relationship(…)` and `@FetchIndex(…)`: markers with arguments that
+/// `@Entity` and `@ObjectModel` read; they add nothing themselves.
 public struct PropertyMarkerMacro: PeerMacro {
     /// Nothing: the arguments are read by `@Entity` and `@ObjectModel`.
     public static func expansion(of node: AttributeSyntax, providingPeersOf declaration: some DeclSyntaxProtocol,

@@ -11,15 +11,46 @@ import SwiftSyntax
 struct EntityProperty {
     /// What the property is in the model.
     enum Kind {
-        /// An attribute of `type`; `defaultValue` is its `defaultValueString` in the XML's form.
-        case attribute(type: AttributeType, isOptional: Bool, defaultValue: String?)
-        /// A relationship to the entity whose struct is `destination`.
+        /// An attribute of `type`, with its options.
+        case attribute(type: AttributeType, isOptional: Bool, options: AttributeOptions)
+        /// A relationship to the entity whose struct is `destination`; `inverse` is the Swift
+        /// name of the destination's property back.
         case relationship(destination: String, cardinality: EntityMembers.Cardinality, inverse: String?,
-                          inverseNode: Syntax?, deleteRule: DeleteRule)
+                          inverseNode: Syntax?, deleteRule: DeleteRule, options: RelationshipOptions)
     }
 
-    /// The property's name (the model name too).
+    /// What an `@Attribute` says besides the type, in the XML's terms.
+    struct AttributeOptions: Equatable {
+        /// `defaultValueString`.
+        var defaultValue: String?
+        /// `minValueString` (or `minDateTimeInterval` for a date), as the XML writes it.
+        var minValue: String?
+        /// `maxValueString` (or `maxDateTimeInterval` for a date).
+        var maxValue: String?
+        /// `transient="YES"`.
+        var transient = false
+        /// `indexed="YES"`.
+        var indexed = false
+        /// Further `userInfo` entries.
+        var userInfo: [String: String] = [:]
+    }
+
+    /// What a `@Relationship` says besides destination, inverse and delete rule.
+    struct RelationshipOptions: Equatable {
+        /// `minCount`.
+        var minCount: Int?
+        /// `maxCount`.
+        var maxCount: Int?
+        /// `transient="YES"`.
+        var transient = false
+        /// Further `userInfo` entries.
+        var userInfo: [String: String] = [:]
+    }
+
+    /// The Swift property's name.
     let name: String
+    /// The name in the model (the property's, unless `modelName:` gives another).
+    let key: String
     /// What it is.
     let kind: Kind
     /// The declaration, where diagnostics about the property point.
@@ -28,14 +59,14 @@ struct EntityProperty {
     /// The property as ``EntityMembers`` describes an attribute, or `nil` for a relationship.
     var attributeMember: EntityMembers.Attribute? {
         guard case .attribute(let type, let isOptional, _) = kind else { return nil }
-        return EntityMembers.Attribute(key: name, name: name, swiftType: type.swiftTypeName, isOptional: isOptional)
+        return EntityMembers.Attribute(key: key, name: name, swiftType: type.swiftTypeName, isOptional: isOptional)
     }
 
     /// The property as ``EntityMembers`` describes a relationship (with `access` for its
     /// methods), or `nil` for an attribute.
     func relationshipMember(access: String) -> EntityMembers.Relationship? {
-        guard case .relationship(let destination, let cardinality, let inverse, _, _) = kind else { return nil }
-        return EntityMembers.Relationship(key: name, name: name, destinationType: destination, cardinality: cardinality,
+        guard case .relationship(let destination, let cardinality, let inverse, _, _, _) = kind else { return nil }
+        return EntityMembers.Relationship(key: key, name: name, destinationType: destination, cardinality: cardinality,
                                           inverseName: inverse, access: access)
     }
 
@@ -83,56 +114,157 @@ struct EntityProperty {
         func fail(_ node: some SyntaxProtocol, _ message: String) -> Result<EntityProperty, PropertyError> {
             .failure(PropertyError(node, message))
         }
+        let arguments = (attributeMarker ?? relationshipMarker)?.arguments?.as(LabeledExprListSyntax.self)
+        func argument(_ label: String) -> ExprSyntax? {
+            arguments?.first(where: { $0.label?.text == label })?.expression
+        }
+        var key = name
+        if let expression = argument("modelName") {
+            guard let text = stringLiteral(expression), !text.isEmpty else {
+                return fail(expression, "the modelName of \(described) must be a non-empty string literal: the property's name in the model")
+            }
+            key = text
+        }
+        var transient = false
+        if let expression = argument("transient") {
+            guard let value = boolLiteral(expression) else { return fail(expression, "transient of \(described) must be true or false") }
+            transient = value
+        }
+        var userInfo: [String: String] = [:]
+        if let expression = argument("userInfo") {
+            switch userInfoLiteral(expression, of: described) {
+            case .success(let entries): userInfo = entries
+            case .failure(let error): return .failure(error)
+            }
+        }
         switch shape(of: type) {
         case .attribute(let attributeType, let isOptional):
             if let relationshipMarker {
                 return fail(relationshipMarker, "\(described) is an attribute (\(type.trimmedDescription)), not a relationship; remove @Relationship")
             }
-            var defaultValue: String?
-            if let argument = attributeMarker?.arguments?.as(LabeledExprListSyntax.self)?.first(where: { $0.label?.text == "default" }) {
-                guard let text = literalText(argument.expression, for: attributeType) else {
-                    return fail(argument.expression, "the default of \(described) must be a literal \(attributeType.swiftTypeName) (a number, string or true/false)")
+            var options = AttributeOptions(transient: transient, userInfo: userInfo)
+            if let expression = argument("default") {
+                guard let text = literalText(expression, for: attributeType) else {
+                    return fail(expression, "the default of \(described) must be a literal \(attributeType.swiftTypeName) (a number, string or true/false)")
                 }
                 guard attributeType.parseValueString(text) != nil else {
-                    return fail(argument.expression, "\(argument.expression.trimmedDescription) is not a valid default for \(described), a \(attributeType.swiftTypeName)")
+                    return fail(expression, "\(expression.trimmedDescription) is not a valid default for \(described), a \(attributeType.swiftTypeName)")
                 }
-                defaultValue = text
+                options.defaultValue = text
             }
-            return .success(EntityProperty(name: name_, kind: .attribute(type: attributeType, isOptional: isOptional, defaultValue: defaultValue),
+            if let expression = argument("indexed") {
+                guard let value = boolLiteral(expression) else { return fail(expression, "indexed of \(described) must be true or false") }
+                options.indexed = value
+            }
+            for label in ["minValue", "maxValue"] {
+                guard let expression = argument(label) else { continue }
+                switch bound(expression, label: label, of: described, type: attributeType) {
+                case .success(let text): if label == "minValue" { options.minValue = text } else { options.maxValue = text }
+                case .failure(let error): return .failure(error)
+                }
+            }
+            if let low = options.minValue.flatMap(Double.init), let high = options.maxValue.flatMap(Double.init), low > high,
+               let expression = argument("maxValue") {
+                return fail(expression, "the maxValue of \(described) (\(options.maxValue ?? "")) is below its minValue (\(options.minValue ?? "")); make minValue ≤ maxValue")
+            }
+            return .success(EntityProperty(name: name_, key: key, kind: .attribute(type: attributeType, isOptional: isOptional, options: options),
                                            declaration: variable))
         case .relationship(let destination, let cardinality):
             if let attributeMarker {
                 return fail(attributeMarker, "\(described) is a relationship to \(destination), not an attribute; use @Relationship")
             }
-            let arguments = relationshipMarker?.arguments?.as(LabeledExprListSyntax.self)
             var inverse: String?
             var inverseNode: Syntax?
-            if let argument = arguments?.first(where: { $0.label?.text == "inverse" }) {
-                guard let text = stringLiteral(argument.expression) else {
-                    return fail(argument.expression, "the inverse of \(described) must be a string literal naming a property of \(destination)")
+            if let expression = argument("inverse") {
+                guard let text = stringLiteral(expression) else {
+                    return fail(expression, "the inverse of \(described) must be a string literal naming a property of \(destination)")
                 }
                 inverse = text
-                inverseNode = Syntax(argument.expression)
+                inverseNode = Syntax(expression)
             }
             var rule = DeleteRule.nullify
-            if let argument = arguments?.first(where: { $0.label?.text == "deleteRule" }) {
-                let caseName = argument.expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
+            if let expression = argument("deleteRule") {
+                let caseName = expression.as(MemberAccessExprSyntax.self)?.declName.baseName.text
                 switch caseName {
                 case "nullify": rule = .nullify
                 case "cascade": rule = .cascade
                 case "deny": rule = .deny
                 case "noAction": rule = .noAction
                 default:
-                    return fail(argument.expression, "the delete rule of \(described) must be written .nullify, .cascade, .deny or .noAction")
+                    return fail(expression, "the delete rule of \(described) must be written .nullify, .cascade, .deny or .noAction")
                 }
             }
-            return .success(EntityProperty(name: name_, kind: .relationship(destination: destination, cardinality: cardinality, inverse: inverse,
-                                                                           inverseNode: inverseNode, deleteRule: rule),
+            var options = RelationshipOptions(transient: transient, userInfo: userInfo)
+            for label in ["minCount", "maxCount"] {
+                guard let expression = argument(label) else { continue }
+                guard cardinality != .toOne else {
+                    return fail(expression, "\(label) applies to a to-many relationship; \(described) is a to-one relationship")
+                }
+                guard let count = expression.as(IntegerLiteralExprSyntax.self).flatMap({ Int($0.literal.text.replacingOccurrences(of: "_", with: "")) }) else {
+                    return fail(expression, "the \(label) of \(described) must be a whole number literal (0 or more)")
+                }
+                if label == "minCount" { options.minCount = count } else { options.maxCount = count }
+            }
+            if let low = options.minCount, let high = options.maxCount, high > 0, low > high, let expression = argument("maxCount") {
+                return fail(expression, "the maxCount of \(described) (\(high)) is below its minCount (\(low)); make minCount ≤ maxCount")
+            }
+            return .success(EntityProperty(name: name_, key: key, kind: .relationship(destination: destination, cardinality: cardinality, inverse: inverse,
+                                                                                     inverseNode: inverseNode, deleteRule: rule, options: options),
                                            declaration: variable))
         case .unsupported(let hint):
             return fail(type, "\(described) has type \(type.trimmedDescription), which the model cannot hold; \(hint)")
         }
     }
+
+    /// The XML text of a `minValue` or `maxValue` literal of an attribute of `type`: a value
+    /// of a number, a length of a string or data, seconds since 2001-01-01 of a date.
+    static func bound(_ expression: ExprSyntax, label: String, of described: String, type: AttributeType) -> Result<String, PropertyError> {
+        guard let text = numberText(expression) else {
+            return .failure(PropertyError(expression, "the \(label) of \(described) must be a number literal"))
+        }
+        switch type {
+        case _ where type.isNumeric:
+            guard type.parseValueString(text) != nil else {
+                return .failure(PropertyError(expression, "\(text) is not a valid \(label) for \(described), a \(type.swiftTypeName)"))
+            }
+        case .string, .binary:
+            guard let length = Int64(text), length >= 0 else {
+                return .failure(PropertyError(expression, "the \(label) of \(described), a \(type.swiftTypeName), is a length: a whole number, 0 or more"))
+            }
+        case .date:
+            guard Double(text) != nil else {
+                return .failure(PropertyError(expression, "the \(label) of \(described), a Date, is a number of seconds since 2001-01-01"))
+            }
+        default:
+            return .failure(PropertyError(expression, "\(described), a \(type.swiftTypeName), has no \(label): only numbers, strings, data and dates have bounds"))
+        }
+        return .success(text)
+    }
+
+    /// The entries of a `userInfo:` dictionary literal of string literals.
+    static func userInfoLiteral(_ expression: ExprSyntax, of described: String) -> Result<[String: String], PropertyError> {
+        guard let dictionary = expression.as(DictionaryExprSyntax.self) else {
+            return .failure(PropertyError(expression, "the userInfo of \(described) must be a dictionary literal of strings, [\"key\": \"value\"]"))
+        }
+        guard case .elements(let elements) = dictionary.content else { return .success([:]) }
+        var entries: [String: String] = [:]
+        for element in elements {
+            guard let key = stringLiteral(element.key), let value = stringLiteral(element.value) else {
+                return .failure(PropertyError(element, "the userInfo of \(described) must be a dictionary literal of strings, [\"key\": \"value\"]"))
+            }
+            if let reserved = reservedUserInfo[key] {
+                return .failure(PropertyError(element.key, "the userInfo entry \"\(key)\" of \(described) comes from \(reserved); remove it from userInfo"))
+            }
+            entries[key] = value
+        }
+        return .success(entries)
+    }
+
+    /// The `userInfo` keys the macros write themselves, with where they come from.
+    static let reservedUserInfo = [
+        EntityCodeGenerator.descriptionUserInfoKey: "the /// doc comment",
+        EntityCodeGenerator.swiftNameUserInfoKey: "the Swift name (give the model's name with modelName:)",
+    ]
 
     /// What a property's declared type makes of it.
     enum Shape {
@@ -217,6 +349,22 @@ struct EntityProperty {
             return "-" + magnitude
         }
         return stringLiteral(expression)
+    }
+
+    /// The text of a number literal (an integer or a decimal, negative with `-`).
+    static func numberText(_ expression: ExprSyntax) -> String? {
+        if let integer = expression.as(IntegerLiteralExprSyntax.self) { return integer.literal.text.replacingOccurrences(of: "_", with: "") }
+        if let float = expression.as(FloatLiteralExprSyntax.self) { return float.literal.text.replacingOccurrences(of: "_", with: "") }
+        if let prefix = expression.as(PrefixOperatorExprSyntax.self), prefix.operator.text == "-", let magnitude = numberText(prefix.expression) {
+            return "-" + magnitude
+        }
+        return nil
+    }
+
+    /// The value of a `true` or `false` literal.
+    static func boolLiteral(_ expression: ExprSyntax) -> Bool? {
+        guard let boolean = expression.as(BooleanLiteralExprSyntax.self) else { return nil }
+        return boolean.literal.tokenKind == .keyword(.true)
     }
 
     /// The value of a string literal without interpolation.

@@ -29,28 +29,27 @@ public struct ObjectModelMacro: ExtensionMacro {
         }
         let structures = namespace.memberBlock.members.compactMap { $0.decl.as(StructDeclSyntax.self) }
             .filter { $0.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "Entity" } }
-        // Each entity's properties; those in error are diagnosed by @Entity, and left out here.
-        let entities = structures.map { ($0, EntityProperty.properties(of: $0).properties) }
-        var errors = checkRelationships(entities)
+        // Each entity's declaration and properties; those in error are diagnosed by @Entity,
+        // and left out here.
+        let model = ModelEntities(structures.map { ModelEntity(declaration: EntityDeclaration.read($0).declaration,
+                                                               properties: EntityProperty.properties(of: $0).properties) })
+        var errors = model.check()
         for error in errors { context.diagnose(error) }
 
         let location = context.location(of: namespace, at: .afterLeadingTrivia, filePathMode: .fileID)
         let file = location.flatMap { EntityProperty.stringLiteral($0.file) } ?? namespace.name.text
         let sourcePath = "\(file):\(lineNumber(location))"
-        let definition = ModelDefinition(entities: entities.map { structure, properties in
-            definitionEntity(structure, properties, context: context)
-        })
-        if errors.isEmpty {
-            // What else the model builder refuses (the same checks as for the XML).
-            do {
-                _ = try ObjectModel.build(definition, name: versionName, path: sourcePath, digest: .canonical)
-            } catch let error as ModelError {
-                errors.append(Diagnostic(node: namespace.name, message: ModelMacroMessage.error("\(error.element): \(error.reason)")))
-                context.diagnose(errors[0])
-            } catch {
-                errors.append(Diagnostic(node: namespace.name, message: ModelMacroMessage.error("the model is invalid: \(error)")))
-                context.diagnose(errors[0])
-            }
+        if !errors.isEmpty { return [] }
+        let definition = ModelDefinition(entities: model.entities.map { definitionEntity($0, in: model, context: context) })
+        // What else the model builder refuses (the same checks as for the XML).
+        do {
+            _ = try ObjectModel.build(definition, name: versionName, path: sourcePath, digest: .canonical)
+        } catch let error as ModelError {
+            errors.append(Diagnostic(node: namespace.name, message: ModelMacroMessage.error("\(error.element): \(error.reason)")))
+            context.diagnose(errors[0])
+        } catch {
+            errors.append(Diagnostic(node: namespace.name, message: ModelMacroMessage.error("the model is invalid: \(error)")))
+            context.diagnose(errors[0])
         }
         guard errors.isEmpty else { return [] }
         let access = accessKeyword(of: namespace.modifiers)
@@ -67,85 +66,43 @@ public struct ObjectModelMacro: ExtensionMacro {
         return [try ExtensionDeclSyntax("\(raw: source)")]
     }
 
-    /// Diagnoses relationships whose destination is no entity of the model and inverses that
-    /// do not name each other, naming both sides.
-    static func checkRelationships(_ entities: [(StructDeclSyntax, [EntityProperty])]) -> [Diagnostic] {
-        let byName = Dictionary(entities.map { ($0.0.name.text, $0.1) }, uniquingKeysWith: { first, _ in first })
-        var errors: [Diagnostic] = []
-        for (structure, properties) in entities {
-            let entity = structure.name.text
-            for property in properties {
-                guard case .relationship(let destination, _, let inverse, let inverseNode, _) = property.kind else { continue }
-                let side = "\(entity).\(property.name)"
-                guard let destinationProperties = byName[destination] else {
-                    errors.append(Diagnostic(node: property.declaration, message: ModelMacroMessage.error(
-                        "\(side) is a relationship to \(destination), which is not an @Entity struct of this @ObjectModel enum")))
-                    continue
-                }
-                guard let inverse else { continue }
-                let node = inverseNode ?? Syntax(property.declaration)
-                guard let back = destinationProperties.first(where: { $0.name == inverse }) else {
-                    errors.append(Diagnostic(node: node, message: ModelMacroMessage.error(
-                        "\(side) names inverse \(destination).\(inverse), but \(destination) has no relationship '\(inverse)'")))
-                    continue
-                }
-                guard case .relationship(let backDestination, _, let backInverse, _, _) = back.kind else {
-                    errors.append(Diagnostic(node: node, message: ModelMacroMessage.error(
-                        "\(side) names inverse \(destination).\(inverse), but \(destination).\(inverse) is an attribute, not a relationship")))
-                    continue
-                }
-                guard backDestination == entity else {
-                    errors.append(Diagnostic(node: node, message: ModelMacroMessage.error(
-                        "\(side) names inverse \(destination).\(inverse), but \(destination).\(inverse) is a relationship to \(backDestination), not to \(entity)")))
-                    continue
-                }
-                guard backInverse == property.name else {
-                    let names = backInverse.map { "names inverse \(entity).\($0)" } ?? "names no inverse"
-                    let fix = backInverse == nil ? "; add @Relationship(inverse: \"\(property.name)\") to it" : "; make the two name each other"
-                    errors.append(Diagnostic(node: node, message: ModelMacroMessage.error(
-                        "\(side) names inverse \(destination).\(inverse), but \(destination).\(inverse) \(names)\(fix)")))
-                    continue
-                }
-            }
-        }
-        return errors
-    }
-
     /// The entity's definition as the XML of an equal model states it (the element attributes
-    /// the model builder reads), with each element's line in the Swift source and the doc
-    /// comment of the declaration as its `description`.
-    static func definitionEntity(_ structure: StructDeclSyntax, _ properties: [EntityProperty],
+    /// the model builder reads): its own properties (not those it inherits, even when its
+    /// struct declares them again) and fetch indexes, with model names where they differ from
+    /// the Swift names (which become `userInfo` `swiftName`), each element's line in the Swift
+    /// source and the doc comment of the declaration as its `description`.
+    static func definitionEntity(_ entity: ModelEntity, in model: ModelEntities,
                                  context: some MacroExpansionContext) -> ModelDefinition.Entity {
-        let entity = structure.name.text
         var attributes: [ModelDefinition.Element] = []
         var relationships: [ModelDefinition.Element] = []
-        for property in properties {
-            let line = lineNumber(context.location(of: property.declaration, at: .afterLeadingTrivia, filePathMode: .fileID))
-            let userInfo = description(property.declaration).map { [EntityCodeGenerator.descriptionUserInfoKey: $0] } ?? [:]
+        func line(_ node: some SyntaxProtocol) -> Int {
+            lineNumber(context.location(of: node, at: .afterLeadingTrivia, filePathMode: .fileID))
+        }
+        for property in model.ownProperties(of: entity) {
+            let (xml, userInfo) = model.element(property)
             switch property.kind {
-            case .attribute(let type, let isOptional, let defaultValue):
-                var xml = ["name": property.name, "attributeType": type.rawValue]
-                if isOptional { xml["optional"] = "YES" }
-                if let defaultValue { xml["defaultValueString"] = defaultValue }
-                attributes.append(ModelDefinition.Element(attributes: xml, line: line, userInfo: userInfo))
-            case .relationship(let destination, let cardinality, let inverse, _, let deleteRule):
-                var xml = ["name": property.name, "destinationEntity": destination, "deletionRule": deleteRule.rawValue, "optional": "YES"]
-                switch cardinality {
-                case .toOne: xml["maxCount"] = "1"
-                case .orderedToMany: xml["toMany"] = "YES"; xml["ordered"] = "YES"
-                case .unorderedToMany: xml["toMany"] = "YES"
-                }
-                if let inverse {
-                    xml["inverseName"] = inverse
-                    xml["inverseEntity"] = destination
-                }
-                relationships.append(ModelDefinition.Element(attributes: xml, line: line, userInfo: userInfo))
+            case .attribute: attributes.append(ModelDefinition.Element(attributes: xml, line: line(property.declaration), userInfo: userInfo))
+            case .relationship: relationships.append(ModelDefinition.Element(attributes: xml, line: line(property.declaration), userInfo: userInfo))
             }
         }
-        let line = lineNumber(context.location(of: structure, at: .afterLeadingTrivia, filePathMode: .fileID))
-        let userInfo = description(structure).map { [EntityCodeGenerator.descriptionUserInfoKey: $0] } ?? [:]
-        return ModelDefinition.Entity(element: ModelDefinition.Element(attributes: ["name": entity], line: line, userInfo: userInfo),
-                                      attributes: attributes, relationships: relationships)
+        let declaration = entity.declaration
+        var xml = ["name": declaration.modelName]
+        if let parent = declaration.parent.flatMap({ model.byType[$0] }) { xml["parentEntity"] = parent.declaration.modelName }
+        if declaration.isAbstract { xml["isAbstract"] = "YES" }
+        var userInfo = description(declaration.structure).map { [EntityCodeGenerator.descriptionUserInfoKey: $0] } ?? [:]
+        if declaration.modelName != declaration.typeName { userInfo[EntityCodeGenerator.swiftNameUserInfoKey] = declaration.typeName }
+        let all = model.allProperties(of: entity)
+        let fetchIndexes = declaration.fetchIndexes.map { index in
+            ModelDefinition.FetchIndex(
+                element: ModelDefinition.Element(attributes: ["name": index.name], line: line(declaration.structure)),
+                items: index.elements.map { element in
+                    let key = all.first { $0.name == element.property }?.key ?? element.property
+                    return ModelDefinition.Element(attributes: ["property": key, "type": "Binary", "order": element.ascending ? "ascending" : "descending"],
+                                                   line: line(element.node))
+                })
+        }
+        return ModelDefinition.Entity(element: ModelDefinition.Element(attributes: xml, line: line(declaration.structure), userInfo: userInfo),
+                                      attributes: attributes, relationships: relationships, fetchIndexes: fetchIndexes)
     }
 
     /// The line number of `location`, 0 when the expansion context does not tell.

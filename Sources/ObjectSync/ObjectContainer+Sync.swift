@@ -22,10 +22,7 @@ extension ObjectContainer {
     public func sync(with remote: URL, options: SyncOptions = .init()) async throws(ObjectContainerError) -> SyncResult {
         let lock = try await lockForSync(options)
         defer { lock?.release() }
-        let logger = Logger(label: "objectsync")
-        let steps = StoreSync(documentStore: documentStore, incrementalStore: incrementalStore, coordinator: coordinator,
-                              remote: try StoreSync.peer(for: remote, clientOptions: options.clientOptions, logger: logger),
-                              remoteDescription: StoreSync.masked(remote), logger: logger)
+        let steps = try storeSync(with: remote, options: options)
         var result = SyncResult()
 
         if options.direction != .pushOnly {
@@ -38,13 +35,7 @@ extension ObjectContainer {
             }
             try await step("resolve") { result.conflictsResolved = try steps.resolveConflicts(policy: options.conflictPolicy) }
             if let seed = options.seed, remoteIsEmpty {
-                try await step("seed") {
-                    let context = newContext(name: "seed")
-                    guard try storeHasNoObjects(context) else { return }
-                    try seed(context)
-                    try context.save()
-                    result.seeded = true
-                }
+                try await step("seed") { result.seeded = try steps.seedIfEmpty(with: seed) }
             }
         }
         if options.direction != .pullOnly {
@@ -58,9 +49,18 @@ extension ObjectContainer {
         return result
     }
 
+    /// The sync steps of this container's store with `remote`, reached with `options.clientOptions`.
+    /// - Throws: `ObjectContainerError.unusableRemote`.
+    func storeSync(with remote: URL, options: SyncOptions) throws(ObjectContainerError) -> StoreSync {
+        let logger = Logger(label: "objectsync")
+        return StoreSync(documentStore: documentStore, incrementalStore: incrementalStore, coordinator: coordinator,
+                         remote: try StoreSync.peer(for: remote, clientOptions: options.clientOptions, logger: logger),
+                         remoteDescription: StoreSync.masked(remote), logger: logger)
+    }
+
     /// Takes the store file's sync lock (an in-memory store has no file, and no other
-    /// process can reach it).
-    private func lockForSync(_ options: SyncOptions) async throws(ObjectContainerError) -> SyncLock? {
+    /// process can reach it): at once, or waiting up to `options.lockTimeout`.
+    func lockForSync(_ options: SyncOptions) async throws(ObjectContainerError) -> SyncLock? {
         guard let url else { return nil }
         do {
             if let timeout = options.lockTimeout {
@@ -85,16 +85,7 @@ extension ObjectContainer {
         }
     }
 
-    /// Whether no entity of the model has an object in the store.
-    private func storeHasNoObjects(_ context: ObjectContext) throws -> Bool {
-        for entity in model.entities where entity.superentityName == nil {
-            if try context.count(for: FetchRequest(entityName: entity.name)) > 0 { return false }
-        }
-        return true
-    }
-
     private func observer(_ step: String, _ options: SyncOptions) -> (@Sendable (ReplicationProgress) -> Void)? {
-        guard let progress = options.progress else { return nil }
-        return { progress(step, $0) }
+        options.observer(step)
     }
 }

@@ -101,4 +101,18 @@ public struct StoreSync: Sendable {
     public func refresh() throws {
         _ = try incrementalStore.processExternalChanges()
     }
+
+    /// Fills a new store with first data: runs `seed` in a context of its own and saves what
+    /// it inserted, but only when no entity of the model has an object in the store; returns
+    /// whether it ran. A sync calls it only when the remote was empty before its pull, so
+    /// two devices starting together do not both seed.
+    public func seedIfEmpty(with seed: (ObjectContext) throws -> Void) throws -> Bool {
+        let context = ObjectContext(coordinator: coordinator, name: "seed")
+        for entity in coordinator.model.entities where entity.superentityName == nil {
+            if try context.count(for: FetchRequest(entityName: entity.name)) > 0 { return false }
+        }
+        try seed(context)
+        try context.save()
+        return true
+    }
 }

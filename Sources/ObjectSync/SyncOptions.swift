@@ -34,4 +34,10 @@ public struct SyncOptions: Sendable {
 
     /// Options with every default.
     public init() {}
+
+    /// ``progress`` for the replication of `step` (`pull` or `push`).
+    func observer(_ step: String) -> (@Sendable (ReplicationProgress) -> Void)? {
+        guard let progress else { return nil }
+        return { progress(step, $0) }
+    }
 }

@@ -58,10 +58,18 @@ public struct RecipesSync: Sendable {
     /// ``pull(progress:)``, returning the replication's summary (`nil` when the remote
     /// database does not exist yet).
     func pullSummary(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> ReplicationSummary? {
+        try await keepingStatus(ofPull: { try await steps.pull(progress: observer("pull", progress)) })
+    }
+
+    /// Runs a pull's replication (`replicate`) and keeps the status record up to date with
+    /// it: what the pull wrote counts as pushed when nothing local was pending, and the pull's
+    /// refusals replace the earlier ones. Another app's model on the remote is a
+    /// `RecipesError` that says so.
+    func keepingStatus(ofPull replicate: () async throws -> ReplicationSummary?) async throws -> ReplicationSummary? {
         let pendingBefore = try pendingChangeCount()
         let pulled: ReplicationSummary?
         do {
-            pulled = try await steps.pull(progress: observer("pull", progress))
+            pulled = try await replicate()
         } catch DocumentIncrementalStoreError.foreignModel(let difference) {
             throw RecipesError.store(
                 "the remote database holds another app's data for a different model (\(difference)); nothing of it was stored here. Sync this store only with a database of apps using the same recipes model",
@@ -84,14 +92,21 @@ public struct RecipesSync: Sendable {
     /// revisions were written and the documents still refused (they stay pending, see
     /// `RefusedDocument`).
     public func push(progress: (@Sendable (SyncProgressEvent) -> Void)? = nil) async throws -> (written: Int, refused: [RefusedDocument]) {
+        let summary = try await keepingStatus(ofPush: { try await steps.push(progress: observer("push", progress)) })
+        return (summary?.docsWritten ?? 0, summary?.refusedDocuments(.push) ?? [])
+    }
+
+    /// Runs a push's replication (`replicate`) and keeps the status record up to date with
+    /// it: everything up to the store's sequence before the push is on the remote, and the
+    /// push's refusals replace the earlier ones.
+    func keepingStatus(ofPush replicate: () async throws -> ReplicationSummary?) async throws -> ReplicationSummary? {
         let through = try documentStore.lastSequence
-        let summary = try await steps.push(progress: observer("push", progress))
-        let refused = summary.refusedDocuments(.push)
+        let summary = try await replicate()
         var record = try statusRecord()
         record.pushedThrough = max(record.pushedThrough, through)
-        record.replaceRefusals(.push, with: refused)
+        record.replaceRefusals(.push, with: summary?.refusedDocuments(.push) ?? [])
         try writeStatusRecord(record)
-        return (summary.docsWritten, refused)
+        return summary
     }
 
     // MARK: - The queue
