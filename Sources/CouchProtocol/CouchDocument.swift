@@ -22,7 +22,8 @@ public struct CouchDocument: Sendable {
     /// `_attachments`, or `nil` when the member is absent.
     public var attachments: [String: CouchAttachment]?
 
-    /// Special members CouchDB accepts in a document; any other `_` member is refused.
+    /// Special members CouchDB accepts in a document (besides `ReplicatorStateFields`, which
+    /// stay in the body); any other `_` member is refused.
     private static let acceptedSpecial: Set<String> = [
         "_id", "_rev", "_deleted", "_attachments", "_revisions", "_revs_info", "_conflicts",
         "_deleted_conflicts", "_local_seq",
@@ -37,7 +38,7 @@ public struct CouchDocument: Sendable {
         var body = JSONObject()
         body.reserveCapacity(object.count)
         for (key, value) in object {
-            if !key.hasPrefix("_") {
+            if !key.hasPrefix("_") || ReplicatorStateFields.names.contains(key) {
                 body[key] = value
             } else if !Self.acceptedSpecial.contains(key) {
                 throw CouchError.badSpecialMember(key)

@@ -193,11 +193,12 @@ extension CouchResponder {
     /// 415 `bad_content_type` when a request to an endpoint that reads JSON carries another
     /// media type, so a cross-site form (`text/plain`, form data) cannot reach it.
     ///
-    /// As in CouchDB: every POST and the PUT of a document or `_local` document read JSON;
-    /// a document PUT may also be `multipart/related`, and `POST /_session` a urlencoded
-    /// form. A request with no `Content-Type` passes only when it has no body, but for
+    /// As in CouchDB: every POST reads JSON only (`POST /_session` also takes a urlencoded
+    /// form). A request with no `Content-Type` passes only when it has no body, but for
     /// `POST /{db}/_compact`, which CouchDB refuses without `application/json` whatever the
-    /// body.
+    /// body. PUTs are not checked: CouchDB parses the body of a document, `_local` document or
+    /// `_security` PUT as JSON whatever its type (a document PUT may be `multipart/related`),
+    /// and a cross-site form cannot send a PUT.
     static func checkContentType(_ method: HTTPRequest.Method, _ route: CouchRoute, headers: HTTPFields) throws {
         var accepted = ["application/json"]
         if method == .post, case .databaseEndpoint(_, let endpoint) = route,
@@ -208,8 +209,7 @@ extension CouchResponder {
         }
         switch (method, route) {
         case (.post, .serverEndpoint("_session")): accepted.append("application/x-www-form-urlencoded")
-        case (.post, _), (.put, .localDocument), (.put, .databaseEndpoint(_, "_security")): break
-        case (.put, .document): accepted.append("multipart/related")
+        case (.post, _): break
         default: return
         }
         guard let contentType = headers[.contentType] else {

@@ -51,7 +51,9 @@ extension CouchResponder {
         case .put, .delete:
             var incoming: CouchDocument
             if request.method == .put {
-                guard request.mediaType == "application/json" else { throw CouchError.badContentType }
+                // As in CouchDB, the body is JSON whatever its type; account documents
+                // carry no attachments, so a multipart body is not taken.
+                guard request.mediaType != "multipart/related" else { throw CouchError.badContentType }
                 incoming = try await CouchDocument(request.jsonObjectBody())
             } else {
                 incoming = try CouchDocument(["_deleted": true])

@@ -57,6 +57,17 @@ final class ReplicationJob: Sendable {
     /// The job's status now.
     var snapshot: ReplicationJobStatus { status.withLock { $0 } }
 
+    /// Marks the job over without running it: its `_replicator` document already records
+    /// that it ended (`_replication_state` `completed` or `failed`), as when the server
+    /// restarts, and CouchDB does not run such a document again.
+    func markEnded(_ state: ReplicationJobState, reason: String?) {
+        status.withLock {
+            $0.state = state
+            $0.lastError = state == .failed ? reason : nil
+            $0.lastUpdated = Date()
+        }
+    }
+
     /// Stops the job: `run` ends with `ReplicationError.cancelled` at the engine's next
     /// step, whatever is checkpointed kept.
     func stop() { stopContinuation.finish() }

@@ -59,7 +59,9 @@ final class ReplicationScheduler: Sendable {
 
     /// Brings the jobs in line with a `_replicator` document as it is now (`nil`: deleted):
     /// a new or changed definition (re)starts its job, a deleted document stops it, and a
-    /// rewrite that changes nothing leaves it running.
+    /// rewrite that changes nothing but the `_replication_*` fields (as the server's own
+    /// record of a job's end does) leaves it as it is. A document that records its job
+    /// ended (`completed` or `failed`) is not run again.
     func documentChanged(_ documentID: String, body: JSONObject?) {
         let (stopped, started) = jobs.withLock { jobs -> (ReplicationJob?, ReplicationJob?) in
             let existing = jobs.documents[documentID]
@@ -67,7 +69,10 @@ final class ReplicationScheduler: Sendable {
                 jobs.documents[documentID] = nil
                 return (existing, nil)
             }
-            if let existing, existing.documentBody == body { return (nil, nil) }
+            if let existing, let previous = existing.documentBody,
+               ReplicatorDocumentState.definitionFields(previous) == ReplicatorDocumentState.definitionFields(body) {
+                return (nil, nil)
+            }
             let job: ReplicationJob
             do {
                 job = ReplicationJob(definition: try ReplicationDefinition(body), documentID: documentID, documentBody: body)
@@ -76,6 +81,10 @@ final class ReplicationScheduler: Sendable {
                 job = ReplicationJob(definition: nil, documentID: documentID, documentBody: body, invalidReason: reason)
             }
             jobs.documents[documentID] = job
+            if job.definition != nil, let ended = ReplicatorDocumentState.recordedEnd(body) {
+                job.markEnded(ended.state, reason: ended.reason)
+                return (existing, nil)
+            }
             return (existing, job.definition == nil ? nil : job)
         }
         stopped?.stop()

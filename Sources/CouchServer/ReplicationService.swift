@@ -21,6 +21,9 @@ struct ReplicationService: Service {
                     group.addTask {
                         _ = try? await job.run(context, retrying: true)
                         scheduler.removeRequested(job)
+                        if job.documentID != nil {
+                            await ReplicatorDocumentState.recordEnd(of: job, scheduler: scheduler, context: context)
+                        }
                     }
                 }
                 group.cancelAll()

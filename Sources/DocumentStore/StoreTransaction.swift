@@ -41,9 +41,10 @@ struct StoreTransaction {
         }
     }
 
-    /// The canonical bytes of a body, refusing reserved fields and non-finite numbers.
+    /// The canonical bytes of a body, refusing reserved fields (`_` members other than
+    /// `ReplicatorStateFields`, which CouchDB keeps in bodies) and non-finite numbers.
     static func encodeBody(_ body: JSONObject, id: String) throws -> [UInt8] {
-        if let reserved = body.keys.filter({ $0.hasPrefix("_") }).min() {
+        if let reserved = body.keys.filter({ $0.hasPrefix("_") && !ReplicatorStateFields.names.contains($0) }).min() {
             throw DocumentStoreError.reservedField(id: id, field: reserved)
         }
         var bytes: [UInt8] = []

@@ -166,6 +166,10 @@ struct DocumentCodecTests {
     @Test("Special members, ids and inline data are checked as CouchDB checks them")
     func specialMembers() throws {
         #expect(throws: CouchError.badSpecialMember("_foo")) { try CouchDocument(["_id": "d", "_foo": 1]) }
+        #expect(throws: CouchError.badSpecialMember("_replication_foo")) { try CouchDocument(["_id": "d", "_replication_foo": 1]) }
+        // The replicator's fields stay in the body, as CouchDB keeps them.
+        let replicator = try CouchDocument(["_id": "d", "_replication_state": "completed", "_replication_stats": ["docs_read": 1]])
+        #expect(replicator.body == ["_replication_state": "completed", "_replication_stats": ["docs_read": 1]])
         #expect(throws: CouchError.invalidRev) { try CouchDocument(["_rev": "nope"]) }
         #expect(throws: CouchError.self) { try CouchDocument(["_id": 3]) }
         #expect(throws: CouchError.self) { try CouchDocument(["_attachments": ["a": ["data": "!!!!"]]]) }

@@ -51,7 +51,7 @@ struct BrowserSafetyTests {
         }
     }
 
-    @Test("JSON endpoints answer 415 to other content types; document PUTs take multipart/related, _session a form")
+    @Test("POSTs that read JSON answer 415 to other content types; _session takes a form")
     func contentTypes() async throws {
         try await withServer(TestServer.start()) { server in
             let port = try #require(server.server.port)
@@ -61,9 +61,9 @@ struct BrowserSafetyTests {
             for (method, path, type) in [
                 ("POST", "/db/_bulk_docs", "text/plain"), ("POST", "/db/_bulk_docs", "application/x-www-form-urlencoded"),
                 ("POST", "/db/_bulk_docs", "multipart/form-data; boundary=x"), ("POST", "/db", "text/plain"),
+                ("POST", "/db", "application/x-www-form-urlencoded"), ("POST", "/db/_find", "application/x-www-form-urlencoded"),
                 ("POST", "/db/_all_docs", "text/plain"), ("POST", "/db/_find", "text/plain"), ("POST", "/db/_bulk_get", "text/plain"),
-                ("POST", "/db/_revs_diff", "text/plain"), ("POST", "/db/_index", "text/plain"), ("PUT", "/db/forged", "text/plain"),
-                ("PUT", "/db/_local/forged", "multipart/related; boundary=x"), ("POST", "/_session", "text/plain"),
+                ("POST", "/db/_revs_diff", "text/plain"), ("POST", "/db/_index", "text/plain"), ("POST", "/_session", "text/plain"),
             ] {
                 let reply = try await server.client.send(method, path, headers: server.auth.merging(["Content-Type": type]) { $1 }, body: docs)
                 #expect(reply.status == 415, "\(method) \(path) \(type)")
@@ -97,6 +97,48 @@ struct BrowserSafetyTests {
             let login = try await server.client.send(
                 "POST", "/_session", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("name=admin&password=password".utf8))
             #expect(login.status == 200)
+        }
+    }
+
+    @Test("A document, _local document or _security PUT reads its body as JSON whatever its Content-Type, as CouchDB does")
+    func putIgnoresContentType() async throws {
+        try await withServer(TestServer.start()) { server in
+            let port = try #require(server.server.port)
+            #expect(try await server.client.send("PUT", "/db", headers: server.auth).status == 201)
+            let body = Data(#"{"x":1}"#.utf8)
+            for (path, type) in [("/db/form", "application/x-www-form-urlencoded"), ("/db/plain", "text/plain"),
+                                 ("/db/_local/form", "application/x-www-form-urlencoded")] {
+                let put = try await server.client.send("PUT", path, headers: server.auth.merging(["Content-Type": type]) { $1 }, body: body)
+                #expect(put.status == 201, "\(path) \(type)")
+                #expect(try put.json().objectValue?["ok"] == true, "\(path) \(type)")
+                #expect(try await server.client.send("GET", path, headers: server.auth).json().objectValue?["x"] == 1, "\(path)")
+            }
+            // No Content-Type at all, as some clients send a PUT.
+            let untyped = try RawHTTPConnection(port: port)
+            try await untyped.sendHead(["PUT /db/untyped HTTP/1.1", "Host: 127.0.0.1:\(port)", "Content-Length: \(body.count)",
+                                        "Connection: close"] + server.auth.map { "\($0.key): \($0.value)" })
+            try await untyped.send(body)
+            #expect(try await untyped.readReply().status == 201)
+            #expect(try await server.client.send("GET", "/db/untyped", headers: server.auth).json().objectValue?["x"] == 1)
+            let account = try await server.client.send(
+                "PUT", "/_users/org.couchdb.user:bob", headers: server.auth.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 },
+                body: Data(#"{"name":"bob","password":"pw","roles":[],"type":"user"}"#.utf8))
+            #expect(account.status == 201)
+            let security = try await server.client.send(
+                "PUT", "/db/_security", headers: server.auth.merging(["Content-Type": "application/x-www-form-urlencoded"]) { $1 },
+                body: Data(#"{"members":{"names":["bob"]}}"#.utf8))
+            #expect(security.status == 200)
+
+            // A body that is not JSON, or not an object, still gets CouchDB's bad_request and writes nothing.
+            let form = ["Content-Type": "application/x-www-form-urlencoded"]
+            let notJSON = try await server.client.send("PUT", "/db/bad", headers: server.auth.merging(form) { $1 }, body: Data("x=1&y=2".utf8))
+            #expect(notJSON.status == 400)
+            #expect(try notJSON.json() == ["error": "bad_request", "reason": "invalid UTF-8 JSON"])
+            let array = try await server.client.send("PUT", "/db/bad", headers: server.auth.merging(form) { $1 }, body: Data("[1]".utf8))
+            #expect(array.status == 400)
+            #expect(try array.json().objectValue?["error"] == "bad_request")
+            #expect(try await server.client.send("GET", "/db/bad", headers: server.auth).status == 404)
+            #expect(try await server.client.send("GET", "/db", headers: server.auth).json().objectValue?["doc_count"] == 3)
         }
     }
 

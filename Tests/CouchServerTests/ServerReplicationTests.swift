@@ -168,6 +168,77 @@ struct ServerReplicationTests {
         }
     }
 
+    @Test("A one-shot _replicator document records its end as a new revision: completed, its time and CouchDB's stats")
+    func oneShotDocumentRecordsItsEnd() async throws {
+        try await withServer(TestServer.start()) { server in
+            try await Self.seed(server, "src", count: 3)
+            let definition: JSONObject = ["source": "src", "target": "tgt", "create_target": true]
+            let put = try await server.client.send("PUT", "/_replicator/once", json: .object(definition), headers: server.auth)
+            #expect(put.status == 201)
+            #expect(try await waitUntil(timeout: 60) {
+                try await Self.get(server, "/_replicator/once").objectValue?["_replication_state"] == "completed"
+            })
+            let doc = try #require(try await Self.get(server, "/_replicator/once").objectValue)
+            let rev = try #require(doc["_rev"]?.stringValue)
+            #expect(rev.hasPrefix("2-"))
+            for (key, value) in definition { #expect(doc[key] == value, "\(key)") }
+            let time = try #require(doc["_replication_state_time"]?.stringValue)
+            #expect(time.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/) != nil, "\(time)")
+            let stats = try #require(doc["_replication_stats"]?.objectValue)
+            #expect(Set(stats.keys) == [
+                "revisions_checked", "missing_revisions_found", "docs_read", "docs_written", "changes_pending",
+                "doc_write_failures", "bulk_get_docs", "bulk_get_attempts", "checkpointed_source_seq", "start_time",
+            ])
+            #expect(stats["docs_written"] == 3)
+            #expect(stats["docs_read"] == 3)
+            #expect(stats["missing_revisions_found"] == 3)
+            #expect(stats["doc_write_failures"] == 0)
+            #expect(stats["changes_pending"] == .null)
+            #expect(stats["start_time"]?.stringValue?.wholeMatch(of: /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z/) != nil)
+            #expect(doc["_replication_state_reason"] == nil)
+            #expect(try await Self.count(server, "tgt") == 3)
+
+            // The changes feed shows the recorded revision, body included.
+            let changes = try #require(try await Self.get(server, "/_replicator/_changes?include_docs=true").objectValue)
+            let results = try #require(changes["results"]?.arrayValue)
+            let entry = try #require(results.first { $0.objectValue?["id"] == "once" }?.objectValue)
+            #expect(entry["changes"] == [["rev": .string(rev)]])
+            #expect(entry["doc"]?.objectValue?["_replication_state"] == "completed")
+            #expect(entry["doc"]?.objectValue?["_replication_stats"]?.objectValue?["docs_written"] == 3)
+
+            // The write does not start the job again: once a later document's job has ended
+            // (the watcher reads changes in order), the first is still completed at revision 2.
+            #expect(try await server.client.send("PUT", "/_replicator/later", json: ["source": "src", "target": "tgt2", "create_target": true],
+                                                 headers: server.auth).status == 201)
+            #expect(try await waitUntil(timeout: 60) {
+                try await Self.get(server, "/_replicator/later").objectValue?["_replication_state"] == "completed"
+            })
+            #expect(try await Self.schedulerDoc(server, "once")?["state"] == "completed")
+            #expect(try await Self.get(server, "/_replicator/once").objectValue?["_rev"] == .string(rev))
+        }
+    }
+
+    @Test("A one-shot _replicator document that fails records failed and the reason, without stats")
+    func failedDocumentRecordsItsEnd() async throws {
+        try await withServer(TestServer.start()) { server in
+            try await Self.seed(server, "src", count: 1)
+            // A selector the engine refuses fails the job for good (no retry can fix it).
+            let put = try await server.client.send(
+                "PUT", "/_replicator/bad", json: ["source": "src", "target": "tgt", "create_target": true, "selector": ["$nope": 1]],
+                headers: server.auth)
+            #expect(put.status == 201)
+            #expect(try await waitUntil(timeout: 60) {
+                try await Self.get(server, "/_replicator/bad").objectValue?["_replication_state"] == "failed"
+            })
+            let doc = try #require(try await Self.get(server, "/_replicator/bad").objectValue)
+            #expect(doc["_rev"]?.stringValue?.hasPrefix("2-") == true)
+            #expect(doc["_replication_state_reason"]?.stringValue?.isEmpty == false)
+            #expect(doc["_replication_state_time"]?.stringValue != nil)
+            #expect(doc["_replication_stats"] == nil)
+            #expect(try await Self.schedulerDoc(server, "bad")?["state"] == "failed")
+        }
+    }
+
     @Test("_active_tasks and _scheduler entries carry CouchDB 3.4.3's fields")
     func taskShapes() async throws {
         try await withServer(TestServer.start()) { server in
