@@ -55,22 +55,26 @@ let package = Package(
             dependencies: [
                 "DocumentFormat",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                // The SQLite C API itself, for reading long bodies without a copy.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A helper executable the crash tests start and kill; it lives with the tests.
         .executableTarget(
             name: "store-crash-writer",
             dependencies: [
                 "DocumentFormat", "DocumentStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Tests/store-crash-writer"
         ),
         .testTarget(
             name: "DocumentStoreTests",
             dependencies: [
                 "TestSupport",
                 "DocumentFormat", "DocumentStore",
+                // Built so the crash tests can start it.
                 "store-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -106,7 +110,8 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipesKitTests",
-            dependencies: ["TestSupport", "RecipesKit", "RecipesSyncKit", "ObjectGraph", "DocumentFormat", "DocumentStore", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TestSupport", "RecipesKit", "RecipesSyncKit", "ObjectGraph", "DocumentFormat", "DocumentStore", "DocumentIncrementalStore",
+                           "Replication", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The model layer on its own, free of swift-crypto, so the entity code generator (a
         // build tool, compiled for the host) does not build BoringSSL a second time.
@@ -122,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ObjectSyncTests",
-            dependencies: ["ObjectSync", "TestSupport", "InteropSupport"],
+            dependencies: ["ObjectSync", "DocumentStore", "TestSupport", "InteropSupport"],
             resources: [.copy("Notebook.xcdatamodeld")],
             plugins: ["EntityCodegenPlugin"]
         ),
@@ -141,7 +146,6 @@ let package = Package(
                 "ObjectGraph",
                 "ManagedModel",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Typed entity views generated from a target's .xcdatamodeld at build time: the
@@ -171,7 +175,7 @@ let package = Package(
         .target(name: "ObjectModelMacro", dependencies: ["ObjectGraph", "ObjectModelMacros"]),
         .testTarget(
             name: "ObjectModelMacroTests",
-            dependencies: ["ObjectModelMacro", "ObjectGraph"],
+            dependencies: ["ObjectModelMacro"],
             resources: [.copy("Notebook.xcdatamodeld")]
         ),
         .testTarget(
@@ -180,7 +184,7 @@ let package = Package(
                 "ObjectModelMacros",
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),
         .testTarget(
@@ -207,7 +211,6 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -221,6 +224,7 @@ let package = Package(
                 "InteropSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -237,8 +241,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // PBKDF2 for `_users` passwords, as CouchDB hashes them.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // A small C shim over libjpeg and libpng: both report errors with longjmp, which Swift
@@ -254,11 +261,12 @@ let package = Package(
         .target(
             name: "RecipesWeb",
             dependencies: [
-                "RecipesKit", "ObjectGraph", "CouchProtocol", "RecipeImages", "AsyncBridge",
+                "RecipesKit", "ObjectGraph", "DocumentIncrementalStore", "CouchProtocol", "RecipeImages", "AsyncBridge",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -275,7 +283,7 @@ let package = Package(
             dependencies: [
                 "RecipesKit",
                 "ObjectGraph",
-                "DocumentFormat", "DocumentStore",
+                "DocumentFormat", "DocumentStore", "DocumentIncrementalStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -337,18 +345,23 @@ let package = Package(
         ),
         .testTarget(name: "PasswordEncryptionTests", dependencies: ["PasswordEncryption"]),
         .target(name: "DocumentIncrementalStore", dependencies: ["ObjectGraph", "DocumentFormat", "DocumentStore", "PasswordEncryption"]),
-        .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"]),
+        // A helper executable the crash-safety tests start and kill; it lives with the tests.
+        .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"], path: "Tests/dis-save-child"),
         .testTarget(
             name: "DocumentIncrementalStoreTests",
             dependencies: [
-                "TestSupport", "InteropSupport", "DocumentIncrementalStore", "ObjectGraph", "DocumentFormat", "DocumentStore", "dis-save-child",
+                "TestSupport", "InteropSupport", "DocumentIncrementalStore", "ObjectGraph", "DocumentFormat", "DocumentStore", "PasswordEncryption",
+                // Built so the crash-safety tests can start it.
+                "dis-save-child",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "RecipesCLITests",
-            dependencies: ["TestSupport", "recipes", "recipes-network", "RecipesCommandLine", "RecipesKit", "RecipesSyncKit", "RecipesWeb", "RecipeImages", "BrowserSupport", "InteropSupport",
-                           "DocumentFormat", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TestSupport", "RecipesCommandLine", "RecipesKit", "RecipeImages", "BrowserSupport", "InteropSupport",
+                           "DocumentFormat", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift"),
+                           // Built so the tests can run the programs themselves.
+                           "recipes", "recipes-network"]
         ),
         // A small W3C WebDriver client that drives a real headless Chromium through
         // chromedriver, for the end-to-end tests of `recipes web`. Foundation only: Linux
