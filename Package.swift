@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Replication", targets: ["Replication"]),
         .library(name: "CouchServer", targets: ["CouchServer"]),
         .library(name: "CouchProtocol", targets: ["CouchProtocol"]),
+        .library(name: "HTTPSupport", targets: ["HTTPSupport"]),
         .executable(name: "recipes", targets: ["recipes"]),
         .executable(name: "recipes-network", targets: ["recipes-network"]),
         .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
@@ -88,7 +89,7 @@ let package = Package(
                 "RecipeImages",
                 "DocumentFormat", "DocumentStore",
                 "DocumentIncrementalStore",
-                "CouchProtocol",
+                "HTTPSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -104,14 +105,14 @@ let package = Package(
             dependencies: [
                 "RecipesKit", "ObjectGraph", "ObjectSync",
                 "DocumentFormat", "DocumentStore", "DocumentIncrementalStore",
-                "Replication",
+                "Replication", "HTTPSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "RecipesKitTests",
             dependencies: ["TestSupport", "RecipesKit", "RecipesSyncKit", "ObjectGraph", "DocumentFormat", "DocumentStore", "DocumentIncrementalStore",
-                           "Replication", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
+                           "Replication", "HTTPSupport", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The model layer on its own, free of swift-crypto, so the entity code generator (a
         // build tool, compiled for the host) does not build BoringSSL a second time.
@@ -121,7 +122,7 @@ let package = Package(
         .target(
             name: "ObjectSync",
             dependencies: [
-                "ObjectGraph", "DocumentFormat", "DocumentStore", "DocumentIncrementalStore", "Replication", "CouchProtocol",
+                "ObjectGraph", "DocumentFormat", "DocumentStore", "DocumentIncrementalStore", "Replication", "HTTPSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -193,17 +194,22 @@ let package = Package(
             resources: [.copy("Shelf.xcdatamodeld")],
             plugins: ["EntityCodegenPlugin"]
         ),
-        .target(name: "CouchProtocol", dependencies: ["DocumentFormat", "CZlib"]),
+        .target(name: "CouchProtocol", dependencies: ["DocumentFormat", "HTTPSupport"]),
+        // General HTTP, below CouchDB's protocol: multipart bodies, header parameters, gzip,
+        // credential masking, percent-encoding and urlencoded forms, for the server, the
+        // replication client and the web app alike.
+        .target(name: "HTTPSupport", dependencies: ["CZlib"]),
+        .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
         // The system zlib: CouchDB stores text attachments gzip-compressed and its replicator
         // sends them that way, so both our server and our client inflate them.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "AsyncBridge"),
-        .testTarget(name: "CouchProtocolTests", dependencies: ["TestSupport", "CouchProtocol", "DocumentFormat", "DocumentStore"]),
+        .testTarget(name: "CouchProtocolTests", dependencies: ["TestSupport", "CouchProtocol", "HTTPSupport", "DocumentFormat", "DocumentStore"]),
         .target(
             name: "Replication",
             dependencies: [
                 "DocumentFormat", "DocumentStore",
-                "CouchProtocol",
+                "CouchProtocol", "HTTPSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -219,7 +225,7 @@ let package = Package(
                 "TestSupport",
                 "Replication",
                 "DocumentFormat", "DocumentStore",
-                "CouchProtocol",
+                "CouchProtocol", "HTTPSupport",
                 "CouchServer",
                 "InteropSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -232,7 +238,7 @@ let package = Package(
             name: "CouchServer",
             dependencies: [
                 "DocumentFormat", "DocumentStore",
-                "CouchProtocol",
+                "CouchProtocol", "HTTPSupport",
                 // Server-side replication (`POST /_replicate`, `_replicator`) runs the
                 // package's own engine; Replication never imports CouchServer.
                 "Replication",
@@ -261,7 +267,7 @@ let package = Package(
         .target(
             name: "RecipesWeb",
             dependencies: [
-                "RecipesKit", "ObjectGraph", "DocumentIncrementalStore", "CouchProtocol", "RecipeImages", "AsyncBridge",
+                "RecipesKit", "ObjectGraph", "DocumentIncrementalStore", "HTTPSupport", "RecipeImages", "AsyncBridge",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -283,7 +289,7 @@ let package = Package(
             dependencies: [
                 "RecipesKit",
                 "ObjectGraph",
-                "DocumentFormat", "DocumentStore", "DocumentIncrementalStore",
+                "DocumentFormat", "DocumentStore", "DocumentIncrementalStore", "HTTPSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -358,7 +364,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecipesCLITests",
-            dependencies: ["TestSupport", "RecipesCommandLine", "RecipesKit", "RecipeImages", "BrowserSupport", "InteropSupport",
+            dependencies: ["TestSupport", "RecipesCommandLine", "RecipesKit", "RecipeImages", "BrowserSupport", "InteropSupport", "HTTPSupport",
                            "DocumentFormat", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift"),
                            // Built so the tests can run the programs themselves.
                            "recipes", "recipes-network"]
