@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Percent-encodes text for one place in a URL: the one encoder behind CouchDB paths (a
 /// database name, a document ID, an attachment name, a `Location` header) and the web app's
