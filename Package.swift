@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Replication", targets: ["Replication"]),
         .library(name: "CouchServer", targets: ["CouchServer"]),
         .library(name: "CouchProtocol", targets: ["CouchProtocol"]),
+        .library(name: "HTTPSupport", targets: ["HTTPSupport"]),
         .executable(name: "recipes", targets: ["recipes"]),
         .executable(name: "recipes-network", targets: ["recipes-network"]),
         .library(name: "DocumentIncrementalStore", targets: ["DocumentIncrementalStore"]),
@@ -55,22 +56,26 @@ let package = Package(
             dependencies: [
                 "DocumentFormat",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                // The SQLite C API itself, for reading long bodies without a copy.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // A helper executable the crash tests start and kill; it lives with the tests.
         .executableTarget(
             name: "store-crash-writer",
             dependencies: [
                 "DocumentFormat", "DocumentStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Tests/store-crash-writer"
         ),
         .testTarget(
             name: "DocumentStoreTests",
             dependencies: [
                 "TestSupport",
                 "DocumentFormat", "DocumentStore",
+                // Built so the crash tests can start it.
                 "store-crash-writer",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -84,7 +89,7 @@ let package = Package(
                 "RecipeImages",
                 "DocumentFormat", "DocumentStore",
                 "DocumentIncrementalStore",
-                "CouchProtocol",
+                "HTTPSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -100,13 +105,14 @@ let package = Package(
             dependencies: [
                 "RecipesKit", "ObjectGraph", "ObjectSync",
                 "DocumentFormat", "DocumentStore", "DocumentIncrementalStore",
-                "Replication",
+                "Replication", "HTTPSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "RecipesKitTests",
-            dependencies: ["TestSupport", "RecipesKit", "RecipesSyncKit", "ObjectGraph", "DocumentFormat", "DocumentStore", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TestSupport", "RecipesKit", "RecipesSyncKit", "ObjectGraph", "DocumentFormat", "DocumentStore", "DocumentIncrementalStore",
+                           "Replication", "HTTPSupport", "InteropSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // The model layer on its own, free of swift-crypto, so the entity code generator (a
         // build tool, compiled for the host) does not build BoringSSL a second time.
@@ -116,13 +122,13 @@ let package = Package(
         .target(
             name: "ObjectSync",
             dependencies: [
-                "ObjectGraph", "DocumentFormat", "DocumentStore", "DocumentIncrementalStore", "Replication", "CouchProtocol",
+                "ObjectGraph", "DocumentFormat", "DocumentStore", "DocumentIncrementalStore", "Replication", "HTTPSupport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "ObjectSyncTests",
-            dependencies: ["ObjectSync", "TestSupport", "InteropSupport"],
+            dependencies: ["ObjectSync", "DocumentStore", "TestSupport", "InteropSupport"],
             resources: [.copy("Notebook.xcdatamodeld")],
             plugins: ["EntityCodegenPlugin"]
         ),
@@ -141,7 +147,6 @@ let package = Package(
                 "ObjectGraph",
                 "ManagedModel",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // Typed entity views generated from a target's .xcdatamodeld at build time: the
@@ -171,6 +176,8 @@ let package = Package(
         .target(name: "ObjectModelMacro", dependencies: ["ObjectGraph", "ObjectModelMacros"]),
         .testTarget(
             name: "ObjectModelMacroTests",
+            // ObjectGraph's API reaches the tests through ObjectModelMacro's re-export; declared
+            // so a change to ObjectGraph rebuilds them.
             dependencies: ["ObjectModelMacro", "ObjectGraph"],
             resources: [.copy("Notebook.xcdatamodeld")]
         ),
@@ -180,7 +187,7 @@ let package = Package(
                 "ObjectModelMacros",
                 .product(name: "SwiftSyntaxMacrosGenericTestSupport", package: "swift-syntax"),
                 .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
-                .product(name: "SwiftSyntax", package: "swift-syntax"),
+                .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
             ]
         ),
         .testTarget(
@@ -189,17 +196,22 @@ let package = Package(
             resources: [.copy("Shelf.xcdatamodeld")],
             plugins: ["EntityCodegenPlugin"]
         ),
-        .target(name: "CouchProtocol", dependencies: ["DocumentFormat", "CZlib"]),
+        .target(name: "CouchProtocol", dependencies: ["DocumentFormat", "HTTPSupport"]),
+        // General HTTP, below CouchDB's protocol: multipart bodies, header parameters, gzip,
+        // credential masking, percent-encoding and urlencoded forms, for the server, the
+        // replication client and the web app alike.
+        .target(name: "HTTPSupport", dependencies: ["CZlib"]),
+        .testTarget(name: "HTTPSupportTests", dependencies: ["HTTPSupport"]),
         // The system zlib: CouchDB stores text attachments gzip-compressed and its replicator
         // sends them that way, so both our server and our client inflate them.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "AsyncBridge"),
-        .testTarget(name: "CouchProtocolTests", dependencies: ["TestSupport", "CouchProtocol", "DocumentFormat", "DocumentStore"]),
+        .testTarget(name: "CouchProtocolTests", dependencies: ["TestSupport", "CouchProtocol", "HTTPSupport", "DocumentFormat", "DocumentStore"]),
         .target(
             name: "Replication",
             dependencies: [
                 "DocumentFormat", "DocumentStore",
-                "CouchProtocol",
+                "CouchProtocol", "HTTPSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -207,7 +219,6 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -216,11 +227,12 @@ let package = Package(
                 "TestSupport",
                 "Replication",
                 "DocumentFormat", "DocumentStore",
-                "CouchProtocol",
+                "CouchProtocol", "HTTPSupport",
                 "CouchServer",
                 "InteropSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -228,7 +240,7 @@ let package = Package(
             name: "CouchServer",
             dependencies: [
                 "DocumentFormat", "DocumentStore",
-                "CouchProtocol",
+                "CouchProtocol", "HTTPSupport",
                 // Server-side replication (`POST /_replicate`, `_replicator`) runs the
                 // package's own engine; Replication never imports CouchServer.
                 "Replication",
@@ -237,8 +249,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // PBKDF2 for `_users` passwords, as CouchDB hashes them.
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         // A small C shim over libjpeg and libpng: both report errors with longjmp, which Swift
@@ -254,11 +269,12 @@ let package = Package(
         .target(
             name: "RecipesWeb",
             dependencies: [
-                "RecipesKit", "ObjectGraph", "CouchProtocol", "RecipeImages", "AsyncBridge",
+                "RecipesKit", "ObjectGraph", "DocumentIncrementalStore", "DocumentStore", "HTTPSupport", "RecipeImages", "AsyncBridge",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -275,7 +291,7 @@ let package = Package(
             dependencies: [
                 "RecipesKit",
                 "ObjectGraph",
-                "DocumentFormat", "DocumentStore",
+                "DocumentFormat", "DocumentStore", "DocumentIncrementalStore", "HTTPSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -337,18 +353,23 @@ let package = Package(
         ),
         .testTarget(name: "PasswordEncryptionTests", dependencies: ["PasswordEncryption"]),
         .target(name: "DocumentIncrementalStore", dependencies: ["ObjectGraph", "DocumentFormat", "DocumentStore", "PasswordEncryption"]),
-        .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"]),
+        // A helper executable the crash-safety tests start and kill; it lives with the tests.
+        .executableTarget(name: "dis-save-child", dependencies: ["DocumentIncrementalStore", "ObjectGraph"], path: "Tests/dis-save-child"),
         .testTarget(
             name: "DocumentIncrementalStoreTests",
             dependencies: [
-                "TestSupport", "InteropSupport", "DocumentIncrementalStore", "ObjectGraph", "DocumentFormat", "DocumentStore", "dis-save-child",
+                "TestSupport", "InteropSupport", "DocumentIncrementalStore", "ObjectGraph", "DocumentFormat", "DocumentStore", "PasswordEncryption",
+                // Built so the crash-safety tests can start it.
+                "dis-save-child",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "RecipesCLITests",
-            dependencies: ["TestSupport", "recipes", "recipes-network", "RecipesCommandLine", "RecipesKit", "RecipesSyncKit", "RecipesWeb", "RecipeImages", "BrowserSupport", "InteropSupport",
-                           "DocumentFormat", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TestSupport", "RecipesCommandLine", "RecipesKit", "RecipeImages", "BrowserSupport", "InteropSupport", "HTTPSupport",
+                           "DocumentFormat", "DocumentStore", .product(name: "GRDB", package: "GRDB.swift"),
+                           // Built so the tests can run the programs themselves.
+                           "recipes", "recipes-network"]
         ),
         // A small W3C WebDriver client that drives a real headless Chromium through
         // chromedriver, for the end-to-end tests of `recipes web`. Foundation only: Linux

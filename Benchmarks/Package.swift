@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "ObjectGraph", package: "Recipes"),
                 .product(name: "DocumentIncrementalStore", package: "Recipes"),
                 .product(name: "Replication", package: "Recipes"),
+                .product(name: "HTTPSupport", package: "Recipes"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,5 +1,6 @@
 import DocumentFormat
 public import Foundation
+import HTTPSupport
 
 /// The checks every received attachment passes, on the server and in the replicator alike:
 /// names and content types free of control characters (they are written into multipart part
@@ -21,6 +22,26 @@ public enum AttachmentValidation {
         if containsControlCharacter(contentType) {
             throw CouchError.badRequest(
                 "Attachment '\(visible(name))' has content_type \(visible(contentType)) with a control character; send a plain media type such as image/png")
+        }
+    }
+
+    /// Inflates the gzip-compressed bytes of attachment `name` into at most `length` bytes
+    /// (`GzipDecoding.maximumLength` when no length is declared).
+    /// - Throws: 400 `bad_request` naming the attachment when the bytes are not a complete
+    ///   gzip stream or would inflate past that length; 500 when zlib cannot start.
+    public static func inflate(_ bytes: Data, length: Int?, of name: String) throws(CouchError) -> Data {
+        let limit = length ?? GzipDecoding.maximumLength
+        do throws(GzipDecodingError) {
+            return try GzipDecoding.decode(bytes, limit: limit)
+        } catch {
+            switch error {
+            case .cannotStart:
+                throw CouchError(status: 500, error: "internal_server_error", reason: "zlib could not start inflating '\(name)'")
+            case .tooLong(let limit):
+                throw CouchError.badRequest("Attachment '\(visible(name))' inflates past \(limit) bytes")
+            case .incomplete(let status):
+                throw CouchError.badRequest("Attachment '\(visible(name))' is not a complete gzip stream (zlib status \(status))")
+            }
         }
     }
 

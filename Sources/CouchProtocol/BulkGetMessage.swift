@@ -1,4 +1,5 @@
 public import DocumentFormat
+public import HTTPSupport
 
 /// `POST /{db}/_bulk_get`, the request and its JSON reply, as the one definition both the
 /// server (which reads requests and writes replies) and the replicator (which writes
@@ -145,7 +146,7 @@ public enum BulkGetMessage {
         public var json: JSONValue { ["results": .array(results.map(\.json))] }
 
         /// Writes the reply as `multipart/mixed` parts, one per entry, into `writer` (framed
-        /// ``MultipartWriter/Framing/padded``, as CouchDB frames `_bulk_get`).
+        /// `MultipartWriter.Framing.padded`, as CouchDB frames `_bulk_get`).
         public func appendParts<Output>(to writer: inout MultipartWriter<Output>) throws {
             for result in results {
                 for entry in result.docs { try entry.appendPart(to: &writer) }

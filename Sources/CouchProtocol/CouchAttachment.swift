@@ -89,7 +89,7 @@ public enum CouchAttachment: Sendable, Equatable {
             return .data(contentType: contentType, data: bytes, revpos: revpos)
         }
         try AttachmentValidation.checkBytes(bytes, length: encodedLength, digest: digest, of: name)
-        let inflated = try GzipDecoding.decode(bytes, limit: length ?? GzipDecoding.maximumLength, name: name)
+        let inflated = try AttachmentValidation.inflate(bytes, length: length, of: name)
         try AttachmentValidation.checkBytes(inflated, length: length, digest: nil, of: name)
         return .data(contentType: contentType, data: inflated, revpos: revpos)
     }

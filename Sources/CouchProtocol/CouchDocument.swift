@@ -1,4 +1,5 @@
 public import DocumentFormat
+public import HTTPSupport
 import Foundation
 
 /// A document as it travels in CouchDB's JSON (a PUT body, a `_bulk_docs` element, a

@@ -1,4 +1,5 @@
 public import DocumentFormat
+public import HTTPSupport
 public import Foundation
 
 /// The `multipart/mixed` reply of `GET /{db}/{docid}?open_revs=…`: one part per revision,
@@ -65,7 +66,7 @@ public struct OpenRevsMultipartReply: Sendable {
 
     /// Appends a revision with following attachments as one `multipart/related` part: `body`
     /// is a whole `multipart/related` body (the document JSON, then its attachments' parts,
-    /// written with ``MultipartWriter`` framed ``MultipartWriter/Framing/tight``) whose
+    /// written with `MultipartWriter` framed `.tight`) whose
     /// `Content-Type` is `contentType`.
     public static func appendRelated<Output>(contentType: String, body: some DataProtocol,
                                              to writer: inout MultipartWriter<Output>) throws {

@@ -1,4 +1,5 @@
 public import DocumentFormat
+public import HTTPSupport
 
 /// One revision asked for by `_bulk_get` or `open_revs`, as the server answers it: the
 /// document (`{"ok": doc}`), a revision it does not have (`{"missing": rev}`, `open_revs`),

@@ -1,5 +1,6 @@
 import CouchProtocol
 import HTTPTypes
+import HTTPSupport
 
 extension CouchRequest {
     /// The media ranges of the `Accept` header(s), lowercased, parameters dropped; `nil`

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import DocumentFormat
+import HTTPSupport
 
 /// A request as the handlers see it: method, route, query, headers, the whole body, and the
 /// authenticated user (if any).

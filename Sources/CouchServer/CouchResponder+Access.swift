@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HTTPSupport
 
 /// What is checked from a request's head before its body is read: the `Host` it names, who
 /// it comes from, whether that user may make it, and whether its `Content-Type` is one the

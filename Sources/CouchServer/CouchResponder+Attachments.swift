@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import DocumentFormat
+import HTTPSupport
 
 /// `GET|PUT|DELETE /{db}/{docid}/{attachment}`: attachment bytes on their own.
 extension CouchResponder {
@@ -42,7 +43,7 @@ extension CouchResponder {
             return CouchReply.json(
                 201, DocumentWriteReply(id: id, rev: saved.rev.description).json,
                 headers: [(.eTag, "\"\(saved.rev)\""),
-                          (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))/\(Self.pathEncode(name))")])
+                          (.location, "\(request.baseURL)/\(PercentEncoding.pathSegment(database.name.name))/\(CouchDocument.encodedPath(of: id))/\(PercentEncoding.pathSegment(name))")])
         case .delete:
             guard let rev else { throw CouchError.conflict }
             let saved = try await database.store.withWriter { _ throws -> DocumentRevision in

@@ -4,6 +4,7 @@ import DocumentStore
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HTTPSupport
 
 /// `COPY /{db}/{docid}` with a `Destination` header.
 extension CouchResponder {
@@ -55,6 +56,6 @@ extension CouchResponder {
         return CouchReply.json(
             201, DocumentWriteReply(id: destination, rev: saved.rev.description).json,
             headers: [(.eTag, "\"\(saved.rev)\""),
-                      (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(destination))")])
+                      (.location, "\(request.baseURL)/\(PercentEncoding.pathSegment(database.name.name))/\(CouchDocument.encodedPath(of: destination))")])
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import DocumentFormat
+import HTTPSupport
 
 /// Database-level endpoints: info, create, delete, `POST /{db}` and `_all_docs`.
 extension CouchResponder {
@@ -27,7 +28,7 @@ extension CouchResponder {
                     try await database.store.withWriter { store in try store.setSetting(Self.shardSetting, to: String(shards)) }
                 }
             }
-            return CouchReply.json(201, CouchReply.ok, headers: [(.location, "\(request.baseURL)/\(Self.pathEncode(name))")])
+            return CouchReply.json(201, CouchReply.ok, headers: [(.location, "\(request.baseURL)/\(PercentEncoding.pathSegment(name))")])
         case .delete:
             try await state.registry.delete(name)
             return CouchReply.json(200, CouchReply.ok)
@@ -71,7 +72,7 @@ extension CouchResponder {
         if request.isBatchWrite { return CouchReply.json(202, ["ok": true, "id": .string(id)]) }
         return CouchReply.json(
             201, DocumentWriteReply(id: id, rev: saved.rev.description).json,
-            headers: [(.eTag, "\"\(saved.rev)\""), (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))")])
+            headers: [(.eTag, "\"\(saved.rev)\""), (.location, "\(request.baseURL)/\(PercentEncoding.pathSegment(database.name.name))/\(CouchDocument.encodedPath(of: id))")])
     }
 
     /// `GET|POST /{db}/_all_docs`.
@@ -144,16 +145,5 @@ extension CouchResponder {
             return .document(id: key, rev: winner.rev, deleted: true, doc: includeDocs ? .null : nil)
         }
         return .error(key: key, error: "not_found")
-    }
-
-    /// Percent-encodes one path segment for a `Location` header.
-    static func pathEncode(_ segment: String) -> String {
-        var allowed = CharacterSet.urlPathAllowed
-        allowed.remove("/")
-        // A design document's URL keeps its slash, as CouchDB writes it (`/db/_design/name`).
-        if segment.hasPrefix("_design/") {
-            return "_design/" + (segment.dropFirst("_design/".count).addingPercentEncoding(withAllowedCharacters: allowed) ?? segment)
-        }
-        return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
     }
 }

@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import DocumentFormat
+import HTTPSupport
 
 /// `GET|PUT|DELETE /{db}/{docid}`, including `open_revs` (JSON or multipart/mixed) and
 /// `multipart/related` uploads with attachments, as CouchDB's replicator uses them.
@@ -126,7 +127,7 @@ extension CouchResponder {
                 }
             }).json)
         }
-        var writer = MultipartWriter(output: Data())
+        var writer = MultipartWriter(output: Data(), boundary: RandomIdentifier.compactHex())
         for result in results {
             switch result {
             case .missing(let rev):
@@ -144,7 +145,7 @@ extension CouchResponder {
 
     /// A `multipart/related` body: the document JSON, then one part per following attachment.
     static func relatedBody(_ rendered: DocumentRenderer.Rendered, store: DocumentStore) async throws -> (contentType: String, body: Data) {
-        var writer = MultipartWriter(output: Data())
+        var writer = MultipartWriter(output: Data(), boundary: RandomIdentifier.compactHex())
         try writer.appendPart(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(.object(rendered.json)))
         for (name, info) in rendered.following {
             let data = try await store.withReader { _ in try store.attachmentData(digest: info.digest) }
@@ -205,7 +206,7 @@ extension CouchResponder {
         return CouchReply.json(
             201, DocumentWriteReply(id: id, rev: rev.description).json,
             headers: [(.eTag, "\"\(rev)\""),
-                      (.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(id))")])
+                      (.location, "\(request.baseURL)/\(PercentEncoding.pathSegment(database.name.name))/\(CouchDocument.encodedPath(of: id))")])
     }
 
     private func deleteDocument(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {

@@ -71,7 +71,7 @@ extension CouchResponder {
         let partial = definition.objectValue?["partial_filter_selector"]
         if let partial, partial.objectValue == nil { throw CouchError.badRequest("partial_filter_selector must be an object") }
         let digest = Insecure.SHA1.hash(data: JSONWriter.couchDB.data(.object(["fields": .array(fieldValues), "partial": partial ?? .object([:])])))
-        let hash = digest.map { String(format: "%02x", $0) }.joined()
+        let hash = Hex.lowercase(digest)
         guard body["name"].map({ $0.stringValue?.isEmpty == false }) ?? true,
               body["ddoc"].map({ $0.stringValue?.isEmpty == false }) ?? true else {
             throw CouchError.badRequest("name and ddoc must be non-empty strings")

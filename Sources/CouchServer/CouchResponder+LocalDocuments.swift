@@ -3,6 +3,7 @@ import DocumentStore
 import Foundation
 import Hummingbird
 import DocumentFormat
+import HTTPSupport
 
 /// `GET|PUT|DELETE /{db}/_local/{id}`: non-replicated documents such as replication
 /// checkpoints, with CouchDB's `0-N` revisions.
@@ -41,7 +42,7 @@ extension CouchResponder {
                 return written
             }
             return CouchReply.json(201, DocumentWriteReply(id: fullID, rev: "0-\(counter)").json,
-                                   headers: [(.location, "\(request.baseURL)/\(Self.pathEncode(database.name.name))/\(Self.pathEncode(fullID))")])
+                                   headers: [(.location, "\(request.baseURL)/\(PercentEncoding.pathSegment(database.name.name))/\(CouchDocument.encodedPath(of: fullID))")])
         case .delete:
             // Like PUT: only the current revision may delete, so a stale writer cannot remove
             // a checkpoint another one has moved on.

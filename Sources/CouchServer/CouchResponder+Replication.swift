@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import DocumentFormat
+import HTTPSupport
 
 /// The replication endpoints: `_revs_diff`, `_bulk_get`, `_bulk_docs`.
 extension CouchResponder {
@@ -78,7 +79,7 @@ extension CouchResponder {
         }
         let reply = BulkGetMessage.Response(results: results)
         if request.namesMultipartMixed {
-            var writer = MultipartWriter(output: Data(), framing: .padded)
+            var writer = MultipartWriter(output: Data(), boundary: RandomIdentifier.compactHex(), framing: .padded)
             try reply.appendParts(to: &writer)
             let contentType = writer.contentType("mixed")
             return CouchReply.bytes(200, try writer.finish(), contentType: contentType)

@@ -3,6 +3,7 @@ import DocumentFormat
 import Foundation
 import Hummingbird
 import Replication
+import HTTPSupport
 
 /// Server-side replication, as CouchDB 3 serves it: `POST /_replicate`, `GET /_active_tasks`,
 /// `GET /_scheduler/jobs` and `GET /_scheduler/docs`; all for the server administrator.

@@ -5,6 +5,7 @@ import HTTPTypes
 import Hummingbird
 import Logging
 import DocumentFormat
+import HTTPSupport
 
 /// Answers every HTTP request of the server: checks the `Host`, authenticates from the
 /// headers, reads the body (within the size limit and the server's body budget), routes by

@@ -32,7 +32,7 @@ struct PasswordHash: Sendable, Equatable {
 
     /// Hashes `password` with a fresh salt and `iterations` rounds of PBKDF2-HMAC-SHA-256.
     static func make(password: String, iterations: Int) throws(CouchError) -> PasswordHash {
-        let salt = SymmetricKey(size: .bits128).withUnsafeBytes { Self.hex(Array($0)) }
+        let salt = SymmetricKey(size: .bits128).withUnsafeBytes { Hex.lowercase($0) }
         var hash = PasswordHash(prf: "sha256", iterations: iterations, salt: salt, derivedKey: "")
         guard let key = hash.derive(password) else {
             throw CouchError(status: 500, error: "internal_server_error", reason: "Could not hash the password")
@@ -92,10 +92,6 @@ struct PasswordHash: Sendable, Equatable {
                   from: Array(password.utf8), salt: Array(salt.utf8), using: function,
                   outputByteCount: length, unsafeUncheckedRounds: iterations)
         else { return nil }
-        return key.withUnsafeBytes { Self.hex(Array($0)) }
-    }
-
-    private static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
+        return key.withUnsafeBytes { Hex.lowercase($0) }
     }
 }

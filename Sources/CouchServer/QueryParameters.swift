@@ -2,6 +2,7 @@ import CouchProtocol
 import DocumentStore
 import Foundation
 import DocumentFormat
+import HTTPSupport
 
 /// A request's query string, read with CouchDB's rules and its `query_parse_error` replies.
 struct QueryParameters: Sendable {
@@ -10,20 +11,11 @@ struct QueryParameters: Sendable {
 
     init(_ values: [String: String]) { self.values = values }
 
-    /// Reads a raw (still percent-encoded) query string as CouchDB does: `&`-separated
-    /// `name=value` pairs, `+` read as a space and then `%XX` escapes decoded, in names and
-    /// values alike. A pair whose escapes are malformed is kept undecoded (apart from `+`).
+    /// Reads a raw (still percent-encoded) query string as CouchDB does
+    /// (`URLEncodedForm.pairs`: `+` read as a space, malformed escapes kept); a repeated
+    /// name keeps its last value.
     init(rawQuery: String) {
-        var values: [String: String] = [:]
-        for pair in rawQuery.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ text: Substring) -> String {
-                let spaced = text.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
-            values[decode(parts[0])] = parts.count > 1 ? decode(parts[1]) : ""
-        }
-        self.values = values
+        values = Dictionary(URLEncodedForm.pairs(rawQuery).map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 
     /// The raw value of `name`.

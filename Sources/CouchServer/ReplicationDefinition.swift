@@ -58,8 +58,7 @@ struct ReplicationDefinition: Sendable, Hashable {
         var parts = ["source=" + source.identity, "target=" + target.identity]
         if let docIDs { parts.append("doc_ids=" + JSONWriter.canonical.string(.array(docIDs.sorted().map { .string($0) }))) }
         if let selector { parts.append("selector=" + JSONWriter.canonical.string(selector)) }
-        let hash = SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).prefix(16)
-            .map { String(format: "%02x", $0) }.joined()
+        let hash = Hex.lowercase(SHA256.hash(data: Data(parts.joined(separator: "\n").utf8)).prefix(16))
         return hash + (continuous ? "+continuous" : "") + (createTarget ? "+create_target" : "")
     }
 }

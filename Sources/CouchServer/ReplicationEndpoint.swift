@@ -2,6 +2,7 @@ import CouchProtocol
 import DocumentFormat
 import Foundation
 import Replication
+import HTTPSupport
 
 /// One side of a server-side replication, as `POST /_replicate` and `_replicator` documents
 /// name it: a database of this server by name (`"recipes"`), or a database URL, as a string

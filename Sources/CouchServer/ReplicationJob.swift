@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import Replication
 import Synchronization
+import HTTPSupport
 
 /// One server-side replication: its definition, who started it (`POST /_replicate`) or
 /// which `_replicator` document describes it, and its status. `run` copies with the

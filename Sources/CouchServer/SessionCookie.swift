@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import HTTPTypes
+import DocumentFormat
 
 /// CouchDB-style `AuthSession` cookies: `base64url(user:issuedHex:hmac)`, signed with a secret
 /// made when the server starts, valid for a fixed lifetime.
@@ -83,7 +84,7 @@ struct SessionCookie: Sendable {
 
     private func signatureHex(_ payload: String) -> String {
         let mac = HMAC<SHA256>.authenticationCode(for: Data(payload.utf8), using: key)
-        return mac.map { String(format: "%02x", $0) }.joined()
+        return Hex.lowercase(mac)
     }
 
     private static func base64URL(_ data: Data) -> String {

@@ -172,8 +172,7 @@ public struct JSONWriter: Sendable {
                 case 0x0C: out.append(UInt8(ascii: "f"))
                 default:
                     out.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
-                    out.append(hexDigits[Int(byte >> 4)])
-                    out.append(hexDigits[Int(byte & 0x0F)])
+                    Hex.append(byte, to: &out)
                 }
             }
             if runStart < bytes.count { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
@@ -207,5 +206,4 @@ public struct JSONWriter: Sendable {
     package static let nullBytes: [UInt8] = Array("null".utf8)
     package static let trueBytes: [UInt8] = Array("true".utf8)
     package static let falseBytes: [UInt8] = Array("false".utf8)
-    package static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

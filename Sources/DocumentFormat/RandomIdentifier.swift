@@ -4,16 +4,13 @@
 /// made fresh IDs a visible share of the time spent saving many new objects. These draw the
 /// same 122 random bits from the system generator (the `getrandom` call, no file opened).
 public enum RandomIdentifier {
-    private static let hexUpper = Array("0123456789ABCDEF".utf8)
-    private static let hexLower = Array("0123456789abcdef".utf8)
-
     /// A random UUID in its canonical form, `XXXXXXXX-XXXX-4XXX-YXXX-XXXXXXXXXXXX`, uppercase
     /// as Foundation's `UUID().uuidString` writes it.
-    public static func uuidString() -> String { format(dashes: true, digits: hexUpper) }
+    public static func uuidString() -> String { format(dashes: true, digits: Hex.uppercaseDigits) }
 
     /// The same 128 bits as 32 lowercase hex digits without dashes, the form CouchDB uses
     /// for IDs it chooses itself.
-    public static func compactHex() -> String { format(dashes: false, digits: hexLower) }
+    public static func compactHex() -> String { format(dashes: false, digits: Hex.lowercaseDigits) }
 
     private static func format(dashes: Bool, digits: [UInt8]) -> String {
         var generator = SystemRandomNumberGenerator()

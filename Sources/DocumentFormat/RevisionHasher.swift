@@ -38,15 +38,7 @@ public enum RevisionHasher {
         md5.update(data: prefix)
         md5.update(data: canonicalBody)
         md5.update(data: suffix)
-        let digest = md5.finalize()
-        var hex: [UInt8] = []
-        hex.reserveCapacity(32)
-        for byte in digest {
-            hex.append(JSONWriter.hexDigits[Int(byte >> 4)])
-            hex.append(JSONWriter.hexDigits[Int(byte & 0x0F)])
-        }
-        return RevisionID(generation: generation,
-                          hash: String(decoding: hex, as: UTF8.self))
+        return RevisionID(generation: generation, hash: Hex.lowercase(md5.finalize()))
     }
 
     /// The attachment digest CouchDB uses: `md5-` and the base64 of the bytes' MD5.

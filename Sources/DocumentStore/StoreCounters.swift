@@ -20,14 +20,7 @@ enum StoreCounters {
 
     /// The counter of an index's rows whose first column holds `key` (a collation key).
     static func index(_ number: Int64, leadingKey key: Data) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var name = Array("index:\(number):".utf8)
-        name.reserveCapacity(name.count + key.count * 2)
-        for byte in key {
-            name.append(digits[Int(byte >> 4)])
-            name.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: name, as: UTF8.self)
+        "index:\(number):" + Hex.lowercase(key)
     }
 
     /// The current value of a counter, or `nil` when it does not exist.

@@ -2,7 +2,7 @@ public import Foundation
 package import DocumentStore
 package import DocumentIncrementalStore
 import DocumentFormat
-import CouchProtocol
+import HTTPSupport
 public import Logging
 public import Replication
 

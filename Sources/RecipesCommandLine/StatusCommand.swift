@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HTTPSupport
 import RecipesKit
 
 /// `recipes status`: where the store is, what it holds, and how syncing stands.
@@ -58,9 +59,9 @@ struct StatusCommand: AsyncParsableCommand {
             do {
                 let syncRecord = try SyncStatusRecord.stored(in: documents)
                 status = Status(
-                    store: URLMasking.maskedPath(configuration.storeURL.path), storeSource: configuration.storeSource.rawValue,
+                    store: CredentialMask.maskedPath(configuration.storeURL.path), storeSource: configuration.storeSource.rawValue,
                     remote: configuration.maskedRemote.map { masked in
-                        configuration.remoteIsLocalStore ? configuration.remoteURL.map { URLMasking.maskedPath($0.path) } ?? masked : masked
+                        configuration.remoteIsLocalStore ? configuration.remoteURL.map { CredentialMask.maskedPath($0.path) } ?? masked : masked
                     },
                     remoteSource: configuration.remoteSource?.rawValue,
                     counts: Status.Counts(recipes: counts["Recipe"] ?? 0, ingredients: counts["Ingredient"] ?? 0,

@@ -46,6 +46,14 @@ package enum Terminal {
         FileHandle.standardOutput.write(Data(bytes))
     }
 
+    /// Prints `value` as JSON on one line of stdout: keys sorted, absent values as `null`
+    /// (``JSONOutputEncoder``), for output that streams one record a line (`sync --live --json`).
+    package static func printJSONLine<T: Encodable>(_ value: T) throws {
+        var bytes = JSONOutputEncoder.line(try JSONOutputEncoder.encode(value))
+        bytes.append(UInt8(ascii: "\n"))
+        FileHandle.standardOutput.write(Data(bytes))
+    }
+
     /// Lays rows out in columns separated by two spaces, the last column unpadded. Widths
     /// count characters as people see them (an accented letter is one), and each line loses
     /// its trailing spaces.

@@ -7,6 +7,7 @@ import ObjectGraph
 import ObjectSync
 import DocumentIncrementalStore
 import DocumentFormat
+import HTTPSupport
 
 extension RecipesStore {
     /// A sync of this store with the peer at `remoteURL` (a server is reached with `clientOptions`).
@@ -19,7 +20,7 @@ extension RecipesStore {
             throw .store(error.description, cause: error)
         }
         let steps = StoreSync(documentStore: documentStore, incrementalStore: incrementalStore, coordinator: container.coordinator,
-                              remote: remote, remoteDescription: URLMasking.masked(remoteURL.isFileURL ? remoteURL.path : remoteURL.absoluteString),
+                              remote: remote, remoteDescription: CredentialMask.masked(remoteURL.isFileURL ? remoteURL.path : remoteURL.absoluteString),
                               logger: logger)
         return RecipesSync(steps: steps, storeURL: url, logger: logger)
     }

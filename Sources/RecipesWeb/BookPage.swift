@@ -1,5 +1,6 @@
 import Foundation
 import RecipesKit
+import HTTPSupport
 
 /// The book: a grid of recipe cards (thumbnail, name, type, prep time), a page at a time,
 /// with the filter by type, the search and the sort.
@@ -83,7 +84,7 @@ struct BookPage {
 
     /// One recipe's card: its thumbnail (never the full photo), name, type and prep time.
     private func card(_ recipe: RecipeCard) -> String {
-        let link = "/recipes/\(HTML.queryValue(recipe.id))"
+        let link = "/recipes/\(PercentEncoding.queryValue(recipe.id))"
         let picture = recipe.hasImage
             ? "<img src=\"\(link)/thumbnail\" alt=\"\(HTML.escape(recipe.name))\" loading=\"lazy\" width=\"320\" height=\"240\">"
             : "<span class=\"no-photo\" aria-hidden=\"true\"></span>"

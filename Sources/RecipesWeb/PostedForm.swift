@@ -1,5 +1,5 @@
-import CouchProtocol
 import Foundation
+import HTTPSupport
 
 /// A form a browser posted, as `multipart/form-data` (the recipe forms, which carry a photo)
 /// or `application/x-www-form-urlencoded`: its fields in the order sent, since the order of
@@ -45,14 +45,7 @@ struct PostedForm: Sendable {
             guard let text = String(data: body, encoding: .utf8) else {
                 throw FormatError(description: "the form is not UTF-8 text")
             }
-            fields = text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let decode = { (text: Substring) -> String in
-                    let spaced = text.replacingOccurrences(of: "+", with: " ")
-                    return spaced.removingPercentEncoding ?? spaced
-                }
-                return Field(name: decode(parts[0]), data: Data(decode(parts.count > 1 ? parts[1] : "").utf8), fileName: nil)
-            }
+            fields = URLEncodedForm.pairs(text).map { Field(name: $0.name, data: Data($0.value.utf8), fileName: nil) }
         default:
             throw FormatError(description: "a form must be sent as multipart/form-data or application/x-www-form-urlencoded, not \(type.isEmpty ? "without a type" : type)")
         }

@@ -1,4 +1,5 @@
 import RecipesKit
+import HTTPSupport
 
 /// The add and edit form: every field of `recipes add` and `edit`, the ingredient rows
 /// (which a script lets a person add, remove and move; without it, blank rows to fill), and
@@ -19,7 +20,7 @@ struct RecipeFormPage {
 
     /// The page's `<main>`.
     func main() -> String {
-        let action = recipeID.map { "/recipes/\(HTML.queryValue($0))" } ?? "/recipes"
+        let action = recipeID.map { "/recipes/\(PercentEncoding.queryValue($0))" } ?? "/recipes"
         var html = "<h1>\(HTML.escape(title))</h1>\n"
         if let conflict { html += conflictNotice(conflict) }
         if let message = form.errors["form"] { html += "<p class=\"error\" role=\"alert\">\(HTML.escape(message))</p>\n" }
@@ -42,7 +43,7 @@ struct RecipeFormPage {
         }
         html += photoField()
         html += "<div class=\"actions\"><button type=\"submit\" class=\"primary\">\(recipeID == nil ? "Add the recipe" : "Save")</button>\n"
-        html += "<a class=\"button\" href=\"\(recipeID.map { "/recipes/\(HTML.queryValue($0))" } ?? "/")\">Cancel</a></div>\n"
+        html += "<a class=\"button\" href=\"\(recipeID.map { "/recipes/\(PercentEncoding.queryValue($0))" } ?? "/")\">Cancel</a></div>\n"
         html += "</form>\n"
         return html
     }
@@ -98,7 +99,7 @@ struct RecipeFormPage {
         html += "<input id=\"photo\" name=\"photo\" type=\"file\" accept=\"image/jpeg,image/png\"\(describedBy("photo"))>\n"
         html += message("photo")
         if form.hasPhoto, let recipeID {
-            html += "<img class=\"current-photo\" src=\"/recipes/\(HTML.queryValue(recipeID))/thumbnail\" alt=\"The current photo\">\n"
+            html += "<img class=\"current-photo\" src=\"/recipes/\(PercentEncoding.queryValue(recipeID))/thumbnail\" alt=\"The current photo\">\n"
             html += "<label class=\"check\"><input type=\"checkbox\" name=\"removePhoto\" value=\"yes\"\(form.removePhoto ? " checked" : "")> Remove the photo</label>\n"
         }
         return html + "</div>\n"

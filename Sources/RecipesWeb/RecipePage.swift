@@ -1,4 +1,5 @@
 import RecipesKit
+import HTTPSupport
 
 /// One recipe: its photo, overview, type, prep time, ingredients in order with their
 /// amounts, instructions, and the private notes when the store's password was given.
@@ -13,7 +14,7 @@ struct RecipePage {
 
     /// The page's `<main>`.
     func main() -> String {
-        let link = "/recipes/\(HTML.queryValue(details.id))"
+        let link = "/recipes/\(PercentEncoding.queryValue(details.id))"
         var html = "<article class=\"recipe\" data-version=\"\(RecipeForm.version(of: details))\">\n"
         if let notice { html += "<p class=\"notice\" role=\"status\">\(HTML.escape(notice))</p>\n" }
         html += "<h1>\(HTML.escape(details.name))</h1>\n"

@@ -3,6 +3,7 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 import RecipesKit
+import HTTPSupport
 
 /// What each address of the web app does. Every answer carries the security headers
 /// (``WebResponse``); every request is first checked for its `Host` (a page of another
@@ -233,7 +234,7 @@ struct WebRoutes: Sendable {
     private func add(_ request: Request, _ visit: Visit) async throws -> Response {
         var form = RecipeForm(posted: visit.form!, notesAvailable: book.store.isUnlocked)
         if let submission = form.submission, let created = submissions.result(of: submission) {
-            return WebResponse.redirect(to: "/recipes/\(HTML.queryValue(created))?saved=1")
+            return WebResponse.redirect(to: "/recipes/\(PercentEncoding.queryValue(created))?saved=1")
         }
         guard form.check() else { return try await formPage(visit, form, recipeID: nil, status: .unprocessableContent) }
         let draft = form.draft
@@ -252,7 +253,7 @@ struct WebRoutes: Sendable {
         }
         switch outcome {
         case .success(let id):
-            return WebResponse.redirect(to: "/recipes/\(HTML.queryValue(id))?saved=1")
+            return WebResponse.redirect(to: "/recipes/\(PercentEncoding.queryValue(id))?saved=1")
         case .failure(let error) where error.isStoreLocked:
             form.errors["form"] = RecipeForm.sentence(Self.lockedMessage)
         case .failure(let error):
@@ -289,7 +290,7 @@ struct WebRoutes: Sendable {
         }
         switch outcome {
         case .saved:
-            return WebResponse.redirect(to: "/recipes/\(HTML.queryValue(id))?saved=1")
+            return WebResponse.redirect(to: "/recipes/\(PercentEncoding.queryValue(id))?saved=1")
         case .missing:
             return notFound(visit)
         case .conflict(let current):
@@ -309,7 +310,7 @@ struct WebRoutes: Sendable {
         guard let name = try await book.read({ book in try book.recipe(id: id).map { try book.details(of: $0).name } }) else {
             return notFound(visit)
         }
-        let link = "/recipes/\(HTML.queryValue(id))"
+        let link = "/recipes/\(PercentEncoding.queryValue(id))"
         let main = """
             <h1>Delete \(HTML.escape(name))?</h1>
             <p>The recipe, its ingredients and its photo are deleted from this book, and from the others when they next sync.</p>

@@ -2,6 +2,7 @@ import Foundation
 import RecipesKit
 import Testing
 import TestSupport
+import HTTPSupport
 
 /// A server address typed without `http://` is refused with one line that suggests the
 /// scheme, instead of being taken for a store path that keeps the password in a file name.
@@ -39,15 +40,15 @@ struct SchemelessRemoteTests {
 
     @Test("paths that merely contain a colon or an at sign stay paths; masking covers scheme-less text")
     func pathsAndMasking() throws {
-        #expect(URLMasking.looksLikeURLWithoutScheme("admin:s3cret@127.0.0.1:45984/recipes"))
-        #expect(URLMasking.looksLikeURLWithoutScheme("db.example.com:5984/recipes"))
-        #expect(URLMasking.looksLikeURLWithoutScheme("me@host/recipes"))
-        #expect(!URLMasking.looksLikeURLWithoutScheme("./admin:s3cret@host/recipes.sqlite"))
-        #expect(!URLMasking.looksLikeURLWithoutScheme("/var/lib/a:b@c/recipes.sqlite"))
-        #expect(!URLMasking.looksLikeURLWithoutScheme("backups/recipes.sqlite"))
-        #expect(!URLMasking.looksLikeURLWithoutScheme("notes:2024.sqlite"))
-        #expect(URLMasking.masked("admin:s3cret@127.0.0.1:45984/recipes") == "admin:***@127.0.0.1:45984/recipes")
-        #expect(URLMasking.maskedPath("/home/me/admin:s3cret@h:1/recipes") == "/home/me/admin:***@h:1/recipes")
-        #expect(URLMasking.masked("https://u:pw@h/db") == "https://u:***@h/db")
+        #expect(RecipesConfiguration.looksLikeURLWithoutScheme("admin:s3cret@127.0.0.1:45984/recipes"))
+        #expect(RecipesConfiguration.looksLikeURLWithoutScheme("db.example.com:5984/recipes"))
+        #expect(RecipesConfiguration.looksLikeURLWithoutScheme("me@host/recipes"))
+        #expect(!RecipesConfiguration.looksLikeURLWithoutScheme("./admin:s3cret@host/recipes.sqlite"))
+        #expect(!RecipesConfiguration.looksLikeURLWithoutScheme("/var/lib/a:b@c/recipes.sqlite"))
+        #expect(!RecipesConfiguration.looksLikeURLWithoutScheme("backups/recipes.sqlite"))
+        #expect(!RecipesConfiguration.looksLikeURLWithoutScheme("notes:2024.sqlite"))
+        #expect(CredentialMask.masked("admin:s3cret@127.0.0.1:45984/recipes") == "admin:***@127.0.0.1:45984/recipes")
+        #expect(CredentialMask.maskedPath("/home/me/admin:s3cret@h:1/recipes") == "/home/me/admin:***@h:1/recipes")
+        #expect(CredentialMask.masked("https://u:pw@h/db") == "https://u:***@h/db")
     }
 }

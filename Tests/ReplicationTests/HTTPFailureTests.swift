@@ -5,6 +5,7 @@ import Testing
 @testable import Replication
 import TestSupport
 import DocumentFormat
+import HTTPSupport
 
 /// The HTTP client against a loopback responder that answers with canned good and bad replies:
 /// typed errors, retries, fallbacks, splits, refusals — and the local store left unchanged

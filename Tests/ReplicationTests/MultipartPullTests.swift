@@ -5,6 +5,7 @@ import Testing
 @testable import Replication
 import TestSupport
 import DocumentFormat
+import HTTPSupport
 
 /// Pulling attachments as CouchDB's replicator does: `_bulk_get` with stubs, then `open_revs`
 /// as multipart/mixed with raw attachment bytes, checked against their stubs before anything

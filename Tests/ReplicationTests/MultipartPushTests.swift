@@ -5,6 +5,7 @@ import Testing
 @testable import Replication
 import TestSupport
 import DocumentFormat
+import HTTPSupport
 
 /// Pushing attachments as CouchDB's replicator does: a revision with attachment bytes to send
 /// goes as `PUT /db/{id}?new_edits=false` with a `multipart/related` body, the document JSON

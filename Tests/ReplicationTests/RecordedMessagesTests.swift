@@ -4,6 +4,7 @@ import Foundation
 import Testing
 @testable import Replication
 import DocumentFormat
+import HTTPSupport
 
 /// The CouchProtocol messages of `_bulk_get`, `open_revs`, `GET /db`, `_all_docs` and `_find`
 /// read what real CouchDB 3.4.3 and its replicator wrote, and write it back as the same JSON.

@@ -2,6 +2,7 @@ import ArgumentParser
 import DocumentFormat
 import Foundation
 import RecipesKit
+import HTTPSupport
 
 /// One benchmark run as `--json` prints it on its last line: the benchmark's own figures
 /// wrapped with where and when they were taken (machine, date, commit, arguments), so a
@@ -44,7 +45,7 @@ struct BenchmarkRecord {
     private init(benchmark: String, figures: JSONValue) {
         self.benchmark = benchmark
         // Arguments may hold a server URL with its password (`--couchdb`): never recorded.
-        arguments = CommandLine.arguments.dropFirst().map { URLMasking.masked($0) }
+        arguments = CommandLine.arguments.dropFirst().map { CredentialMask.masked($0) }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         date = formatter.string(from: Date())

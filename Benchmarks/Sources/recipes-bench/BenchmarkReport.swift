@@ -2,6 +2,7 @@ import ArgumentParser
 import DocumentFormat
 import Foundation
 import RecipesKit
+import HTTPSupport
 
 /// `recipes-bench report`: turns the records that `--json` runs printed into the figures
 /// part of `BENCHMARKS.md`, one table per benchmark, each headed by the machine, date,
@@ -62,7 +63,7 @@ struct BenchmarkReport: ParsableCommand {
             text += "## \(name)\n\n"
             for (index, run) in runs.enumerated() {
                 let label = runs.count > 1 ? "Run \(index + 1): " : ""
-                text += "- \(label)`recipes-bench \(run.arguments.map { URLMasking.masked($0) }.joined(separator: " "))`, \(run.date), commit `\(run.commit)`, \(describe(run.machine))\n"
+                text += "- \(label)`recipes-bench \(run.arguments.map { CredentialMask.masked($0) }.joined(separator: " "))`, \(run.date), commit `\(run.commit)`, \(describe(run.machine))\n"
             }
             text += "\n"
             let columns = runs.map { flatten($0.figures) }

@@ -24,7 +24,7 @@ struct GraphBenchmark: ParsableCommand {
     @Option(name: .long, help: "Times each fetch is run; the median is reported.")
     var repeats = 20
 
-    @Option(name: .long, help: "Path of the .xcdatamodeld (default: Schemas/Recipes.xcdatamodeld of the root package).")
+    @Option(name: .long, help: "Path of the .xcdatamodeld (default: the recipes model RecipesKit bundles).")
     var model: String?
 
     @Option(name: .long, help: "Recipes whose properties are read and written, typed and by key, per run.")
@@ -48,11 +48,11 @@ struct GraphBenchmark: ParsableCommand {
 
     private static let typeNames = ["Dessert", "Main", "Soup", "Salad", "Breakfast"]
 
-    private func modelURL() -> URL {
-        if let model { return URL(fileURLWithPath: model) }
-        // <root>/Benchmarks/Sources/recipes-bench/GraphBenchmark.swift
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Schemas/Recipes.xcdatamodeld")
+    /// The model the run builds: `--model`, else the recipes model RecipesKit bundles as a
+    /// resource (found from any working directory, in a fresh clone as in an installed build).
+    private func objectModel() throws -> ObjectModel {
+        if let model { return try ModelVersionSet.load(contentsOf: URL(fileURLWithPath: model)).current }
+        return try RecipesModel.versions().current
     }
 
     static func seconds(_ body: () throws -> Void) rethrows -> Double {
@@ -62,7 +62,7 @@ struct GraphBenchmark: ParsableCommand {
     }
 
     func run() throws {
-        let objectModel = try ModelVersionSet.load(contentsOf: modelURL()).current
+        let objectModel = try objectModel()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recipes-bench-graph-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -8,6 +8,7 @@ import Logging
 import RecipesKit
 import Replication
 import DocumentFormat
+import HTTPSupport
 
 /// `recipes-bench sync`: push, pull, no-op sync and one-change sync of recipe-shaped documents
 /// against a real `recipes serve` process on 127.0.0.1.
@@ -54,7 +55,7 @@ struct SyncBenchmark: AsyncParsableCommand {
             guard largeAttachmentMb == 0 else { throw ValidationError("--large-attachment-mb measures `recipes serve`; leave it out with --couchdb") }
             serverRoot = couchdb.hasSuffix("/") ? String(couchdb.dropLast()) : couchdb
             remote = "\(serverRoot)/recipes-bench-\(UUID().uuidString.prefix(8).lowercased())"
-            log("server: CouchDB at \(URLMasking.masked(serverRoot))")
+            log("server: CouchDB at \(CredentialMask.masked(serverRoot))")
         } else {
             let executable = try RecipesExecutable.path(server, option: "--server")
             let started = try ServerProcess(executable: executable, dataDirectory: work.appendingPathComponent("server"),

@@ -5,7 +5,8 @@ import DocumentFormat
 /// The one way `--json` output is made: any `Encodable` becomes a `JSONValue` in which an
 /// absent optional is written as `null` instead of being left out, so every documented key is
 /// always present, and a field added to a type shows up in the output with no hand-written
-/// `encode(to:)`. ``pretty(_:)`` then prints it with sorted keys and two-space indentation.
+/// `encode(to:)`. ``pretty(_:)`` then prints it with sorted keys and two-space indentation,
+/// ``line(_:)`` on one line (a record a line, as `sync --live --json` streams them).
 ///
 /// A type printed in bulk (20,000 list lines) may build its form directly by conforming
 /// to ``JSONOutputRepresentable``; a test holds it equal to the generic form.
@@ -30,6 +31,13 @@ enum JSONOutputEncoder {
         var out: [UInt8] = []
         out.reserveCapacity(1 << 16)
         write(value, indent: 0, to: &out)
+        return out
+    }
+
+    /// `value` on one line, with sorted keys.
+    static func line(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        _ = writer.append(value, to: &out)
         return out
     }
 

@@ -1,6 +1,7 @@
 import DocumentStore
 public import Foundation
 import DocumentFormat
+import HTTPSupport
 
 /// Where the `recipes` program keeps its store, which remote it syncs with, and whether it
 /// seeds sample recipes — resolved once from the command line, the environment and the
@@ -92,7 +93,7 @@ public struct RecipesConfiguration: Sendable, Equatable {
     }
     /// The remote with its password replaced by `***`, safe for any output.
     public var maskedRemote: String? {
-        remoteURL.map { URLMasking.masked($0.absoluteString) }
+        remoteURL.map { CredentialMask.masked($0.absoluteString) }
     }
 
     /// Whether the remote is another local store rather than a server.
@@ -266,25 +267,25 @@ public struct RecipesConfiguration: Sendable, Equatable {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw .invalidRemote(maskedValue: text, source: source) }
         if !trimmed.contains("://") && !trimmed.lowercased().hasPrefix("file:") {
-            if URLMasking.looksLikeURLWithoutScheme(trimmed) {
-                throw .remoteWithoutScheme(maskedValue: URLMasking.masked(trimmed), source: source)
+            if Self.looksLikeURLWithoutScheme(trimmed) {
+                throw .remoteWithoutScheme(maskedValue: CredentialMask.masked(trimmed), source: source)
             }
             return expandedPath(trimmed, currentDirectory: currentDirectory, home: home)
         }
         guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased() else {
-            throw .invalidRemote(maskedValue: URLMasking.masked(trimmed), source: source)
+            throw .invalidRemote(maskedValue: CredentialMask.masked(trimmed), source: source)
         }
         switch scheme {
         case "http", "https":
             guard let host = url.host, !host.isEmpty else {
-                throw .invalidRemote(maskedValue: URLMasking.masked(trimmed), source: source)
+                throw .invalidRemote(maskedValue: CredentialMask.masked(trimmed), source: source)
             }
             return url
         case "file":
-            guard !url.path.isEmpty else { throw .invalidRemote(maskedValue: URLMasking.masked(trimmed), source: source) }
+            guard !url.path.isEmpty else { throw .invalidRemote(maskedValue: CredentialMask.masked(trimmed), source: source) }
             return URL(fileURLWithPath: url.path)
         default:
-            throw .invalidRemote(maskedValue: URLMasking.masked(trimmed), source: source)
+            throw .invalidRemote(maskedValue: CredentialMask.masked(trimmed), source: source)
         }
     }
 

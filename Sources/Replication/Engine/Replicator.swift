@@ -44,7 +44,7 @@ public final class Replicator: Sendable {
         if let ids = options.docIDs { parts.append("doc_ids=" + JSONWriter.canonical.string(.array(ids.sorted().map { .string($0) }))) }
         if let selector = options.selector { parts.append("selector=" + JSONWriter.canonical.string(selector)) }
         let text = parts.joined(separator: "\n")
-        return SHA256.hash(data: Data(text.utf8)).prefix(16).map { String(format: "%02x", $0) }.joined()
+        return Hex.lowercase(SHA256.hash(data: Data(text.utf8)).prefix(16))
     }
 
     /// One batch read from the source, ready to write.

@@ -7,6 +7,7 @@ import NIOCore
 import NIOHTTP1
 import Synchronization
 import DocumentFormat
+import HTTPSupport
 
 /// Sends requests to one CouchDB server over AsyncHTTPClient: authentication (basic or
 /// cookie session), the `User-Agent`, timeouts, bounded replies, and retries with exponential
@@ -52,10 +53,10 @@ final class CouchHTTPClient: Sendable {
 
     /// The URL of a path under the database (`segments` already encoded) with a query.
     func databaseURL(_ encodedSegments: [String] = [], query: [(String, String)] = []) -> URL {
-        var text = url.serverURL.absoluteString + "/" + CouchURL.encodeSegment(url.databaseName)
+        var text = url.serverURL.absoluteString + "/" + PercentEncoding.pathSegment(url.databaseName)
         for segment in encodedSegments { text += "/" + segment }
         if !query.isEmpty {
-            text += "?" + query.map { "\($0.0)=\(CouchURL.encodeQueryValue($0.1))" }.joined(separator: "&")
+            text += "?" + query.map { "\($0.0)=\(PercentEncoding.queryValue($0.1))" }.joined(separator: "&")
         }
         return URL(string: text)!
     }

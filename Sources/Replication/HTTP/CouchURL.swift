@@ -1,5 +1,5 @@
 public import Foundation
-import CouchProtocol
+import HTTPSupport
 
 /// A remote database URL split into the server root, the database name and the credentials,
 /// so the credentials can be sent as authentication and never shown.
@@ -38,45 +38,15 @@ public struct CouchURL: Sendable, Hashable, CustomStringConvertible {
 
     /// The database URL without credentials: what logs, errors and replication IDs show.
     public var description: String {
-        serverURL.absoluteString + "/" + CouchURL.encodeSegment(databaseName)
+        serverURL.absoluteString + "/" + PercentEncoding.pathSegment(databaseName)
     }
 
     /// The server root with the user name shown and the password masked, e.g.
     /// `http://admin:***@host:5984/db`; for status lines where the user matters.
     public var maskedDescription: String {
-        guard let user else { return description }
-        var components = URLComponents(url: serverURL, resolvingAgainstBaseURL: false)!
+        guard let user, var components = URLComponents(url: serverURL, resolvingAgainstBaseURL: false) else { return description }
         components.user = user
-        components.percentEncodedPassword = password == nil ? nil : "***"
-        return (components.url?.absoluteString ?? serverURL.absoluteString) + "/" + CouchURL.encodeSegment(databaseName)
+        components.password = password
+        return CredentialMask.masked((components.url?.absoluteString ?? serverURL.absoluteString) + "/" + PercentEncoding.pathSegment(databaseName))
     }
-
-    /// Percent-encodes one path segment (a database name or a document ID).
-    static func encodeSegment(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: segmentAllowed) ?? text
-    }
-
-    /// Percent-encodes a document ID as a path: a design document keeps the slash after
-    /// `_design` (`_design/name`), as CouchDB writes and expects it; any other ID is one segment.
-    static func encodeDocumentID(_ id: String) -> String {
-        if id.hasPrefix("_design/") { return "_design/" + encodeSegment(String(id.dropFirst("_design/".count))) }
-        return encodeSegment(id)
-    }
-
-    /// Percent-encodes a query value.
-    static func encodeQueryValue(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: queryAllowed) ?? text
-    }
-
-    private static let segmentAllowed: CharacterSet = {
-        var set = CharacterSet.alphanumerics
-        set.insert(charactersIn: "-._~!$&'()*,;=:@")
-        return set
-    }()
-
-    private static let queryAllowed: CharacterSet = {
-        var set = CharacterSet.alphanumerics
-        set.insert(charactersIn: "-._~")
-        return set
-    }()
 }

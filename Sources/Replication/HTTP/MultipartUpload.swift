@@ -1,6 +1,7 @@
 import CouchProtocol
 import Foundation
 import DocumentFormat
+import HTTPSupport
 
 /// A revision written out as a `multipart/related` body in a temporary file, the form in
 /// which CouchDB's replicator pushes documents with attachments: the document JSON first
@@ -28,7 +29,7 @@ struct MultipartUpload {
         do {
             let handle = try FileHandle(forWritingTo: file)
             defer { try? handle.close() }
-            var writer = MultipartWriter(output: FileOutput(handle: handle))
+            var writer = MultipartWriter(output: FileOutput(handle: handle), boundary: RandomIdentifier.compactHex())
             var head: [UInt8] = []
             try revision.appendDocument(attachmentsFollow: true, to: &head)
             try writer.appendPart(headers: [("Content-Type", "application/json")], body: head)

@@ -3,6 +3,7 @@ import CouchProtocol
 import Foundation
 import NIOCore
 import NIOSSL
+import HTTPSupport
 
 /// What a failed HTTP exchange means for the replication client: stop (cancelled), try the
 /// same request again later (transient), or give up at once (permanent), with a sentence for

@@ -4,6 +4,7 @@ public import Foundation
 public import Logging
 import Synchronization
 public import DocumentFormat
+import HTTPSupport
 
 /// A CouchDB (or Cloudant, or `recipes serve`) database over HTTP, as a replication peer.
 ///
@@ -210,7 +211,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
             let sorted = attachmentsSince.sorted { $0.generation > $1.generation }
             query.append(("atts_since", String(decoding: JSONWriter.couchDB.data(.array(sorted.map { .string($0.description) })), as: UTF8.self)))
         }
-        let reply = try await client.send("GET", client.databaseURL([CouchURL.encodeDocumentID(id)], query: query),
+        let reply = try await client.send("GET", client.databaseURL([CouchDocument.encodedPath(of: id)], query: query),
                                           accept: "multipart/mixed", throughFile: true)
         guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }
         let contentType = reply.headers["content-type"] ?? "application/json"
@@ -243,7 +244,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     private func putMultipart(_ revision: ReplicatedRevision) async throws -> [DocumentFailure] {
         let upload = try MultipartUpload(revision)
         defer { upload.remove() }
-        let target = client.databaseURL([CouchURL.encodeDocumentID(revision.id)], query: [("new_edits", "false")])
+        let target = client.databaseURL([CouchDocument.encodedPath(of: revision.id)], query: [("new_edits", "false")])
         let reply = try await client.send("PUT", target, bodyFile: upload.file, contentType: upload.contentType)
         if (200..<300).contains(reply.status) { return [] }
         switch reply.status {
@@ -297,7 +298,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
 
     /// `GET /db/_local/{id}`; `nil` on 404.
     public func localDocument(id: String) async throws -> JSONObject? {
-        let reply = try await client.send("GET", client.databaseURL(["_local", CouchURL.encodeSegment(id)]))
+        let reply = try await client.send("GET", client.databaseURL(["_local", PercentEncoding.pathSegment(id)]))
         if reply.status == 404 {
             if case .databaseNotFound = client.error(for: reply) { throw ReplicationError.databaseNotFound(url: url.description) }
             localRevisions.withLock { $0[id] = nil }
@@ -321,7 +322,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
     /// (connection dropped, 5xx after the write) and the client resent it with the old `_rev`,
     /// which can happen on every try of one checkpoint.
     public func putLocalDocument(id: String, body: JSONObject) async throws {
-        let target = client.databaseURL(["_local", CouchURL.encodeSegment(id)])
+        let target = client.databaseURL(["_local", PercentEncoding.pathSegment(id)])
         var attempt = 0
         var document = body
         document["_rev"] = localRevisions.withLock { $0[id] }
@@ -345,7 +346,7 @@ public final class CouchDatabase: ReplicationPeer, CustomStringConvertible {
 
     /// `GET /db/{id}/{name}?rev=…`.
     public func attachment(documentID: String, rev: RevisionID, name: String) async throws -> Data {
-        let target = client.databaseURL([CouchURL.encodeDocumentID(documentID), CouchURL.encodeSegment(name)],
+        let target = client.databaseURL([CouchDocument.encodedPath(of: documentID), PercentEncoding.pathSegment(name)],
                                         query: [("rev", rev.description)])
         let reply = try await client.send("GET", target, accept: "*/*")
         guard (200..<300).contains(reply.status) else { throw client.error(for: reply) }

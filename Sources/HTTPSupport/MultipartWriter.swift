@@ -1,4 +1,3 @@
-public import DocumentFormat
 public import Foundation
 
 /// Writes MIME multipart bodies the way CouchDB writes them: CRLF line ends, each part as
@@ -27,9 +26,9 @@ public struct MultipartWriter<Output: MultipartOutput> {
         case padded
     }
 
-    /// Starts a body in `output` with `boundary` (a fresh random one by default), framed as
-    /// `framing` says.
-    public init(output: Output, boundary: String = RandomIdentifier.compactHex(), framing: Framing = .tight) {
+    /// Starts a body in `output` with `boundary` (a fresh random string, such as
+    /// `RandomIdentifier.compactHex()`, that no part's bytes contain), framed as `framing` says.
+    public init(output: Output, boundary: String, framing: Framing = .tight) {
         self.output = output
         self.boundary = boundary
         self.framing = framing

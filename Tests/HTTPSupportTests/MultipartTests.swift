@@ -1,4 +1,4 @@
-import CouchProtocol
+import HTTPSupport
 import Foundation
 import Testing
 
@@ -57,7 +57,7 @@ struct MultipartTests {
     func writerRoundTrip() throws {
         let binary = Data([0xFF, 0x00, 0x0D, 0x0A, 0x2D, 0x2D, 0x41])
         let name = #"dir/"odd"; name\.bin"#
-        var writer = MultipartWriter(output: Data())
+        var writer = MultipartWriter(output: Data(), boundary: "a7f3e9b1c2d4")
         try writer.appendPart(headers: [("Content-Type", "application/json")], body: Data("{}".utf8))
         try writer.appendPart(headers: MultipartWriter<Data>.attachmentHeaders(name: name, contentType: "image/png", length: binary.count),
                               body: binary)

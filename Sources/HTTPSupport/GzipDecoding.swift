@@ -1,23 +1,23 @@
 internal import CZlib
 public import Foundation
 
-/// Inflates gzip-encoded attachment bytes. CouchDB keeps attachments of compressible types
-/// (`text/*`, JSON, XML) gzip-compressed; its replicator sends them as stored (`"encoding":
-/// "gzip"`, a part with `Content-Encoding: gzip`) and its digest is of the compressed bytes.
-/// Both our server and our replicator take such an attachment, check the compressed bytes
-/// against the digest, and keep the attachment's own bytes.
+/// Inflates `Content-Encoding: gzip` bytes with the system zlib, into a bounded number of
+/// bytes, so a small compressed body cannot fill memory.
+///
+/// CouchDB keeps attachments of compressible types (`text/*`, JSON, XML) gzip-compressed and
+/// its replicator sends them that way; CouchProtocol inflates them through this and answers
+/// a ``GzipDecodingError`` with its own `bad_request`.
 public enum GzipDecoding {
-    /// The most bytes an attachment that does not declare its `length` may inflate to: a
-    /// small compressed body must not be able to fill memory.
+    /// The most bytes a stream whose inflated length is not announced may inflate to.
     public static let maximumLength = 256 * 1024 * 1024
 
-    /// Inflates `data` (a gzip stream) into at most `limit` bytes.
-    /// - Throws: 400 `bad_request` (a ``CouchError`` naming `name`) when the bytes are not a
-    ///   complete gzip stream or would inflate past `limit`.
-    public static func decode(_ data: Data, limit: Int = maximumLength, name: String) throws(CouchError) -> Data {
+    /// Inflates `data` (a whole gzip stream) into at most `limit` bytes.
+    /// - Throws: ``GzipDecodingError`` when zlib cannot start, the bytes are not a complete
+    ///   gzip stream, or they would inflate past `limit`.
+    public static func decode(_ data: Data, limit: Int = maximumLength) throws(GzipDecodingError) -> Data {
         var stream = z_stream()
         guard inflateInit2_(&stream, 16 + MAX_WBITS, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw CouchError(status: 500, error: "internal_server_error", reason: "zlib could not start inflating '\(name)'")
+            throw .cannotStart
         }
         defer { inflateEnd(&stream) }
         var output = Data()
@@ -42,12 +42,9 @@ public enum GzipDecoding {
             }
         }
         switch status {
-        case Z_STREAM_END:
-            return output
-        case tooLong:
-            throw CouchError.badRequest("Attachment '\(AttachmentValidation.visible(name))' inflates past \(limit) bytes")
-        default:
-            throw CouchError.badRequest("Attachment '\(AttachmentValidation.visible(name))' is not a complete gzip stream (zlib status \(status))")
+        case Z_STREAM_END: return output
+        case tooLong: throw .tooLong(limit: limit)
+        default: throw .incomplete(zlibStatus: Int(status))
         }
     }
 }

@@ -1,4 +1,4 @@
-import CouchProtocol
+import HTTPSupport
 import Testing
 
 /// The one credential masker, on addresses and on error texts with addresses inside.
@@ -20,5 +20,14 @@ import Testing
     ])
     func masksEveryPassword(_ text: String, _ expected: String) {
         #expect(CredentialMask.masked(text) == expected)
+    }
+}
+
+/// Paths are masked component by component, so a folder named after an address does not
+/// show its password.
+@Suite struct CredentialMaskPathTests {
+    @Test func masksEachComponent() {
+        #expect(CredentialMask.maskedPath("/home/me/admin:s3cret@h:1/recipes") == "/home/me/admin:***@h:1/recipes")
+        #expect(CredentialMask.maskedPath("/var/lib/recipes.sqlite") == "/var/lib/recipes.sqlite")
     }
 }

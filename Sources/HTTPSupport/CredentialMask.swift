@@ -32,6 +32,12 @@ public enum CredentialMask {
         return output + rest
     }
 
+    /// A file path with every component that holds `user:password@…` masked, so a path made
+    /// from an address (a store named after a scheme-less remote) does not show its password.
+    public static func maskedPath(_ path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: false).map { masked(String($0)) }.joined(separator: "/")
+    }
+
     /// Whether `character` ends an address's authority (`user:password@host:port`).
     private static func endsAuthority(_ character: Character) -> Bool {
         character == "/" || character == "?" || character == "#" || character.isWhitespace
