@@ -128,7 +128,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ObjectSyncTests",
-            dependencies: ["ObjectSync", "DocumentStore", "TestSupport", "InteropSupport"],
+            dependencies: ["ObjectSync", "DocumentFormat", "DocumentStore", "DocumentIncrementalStore", "Replication", "TestSupport", "InteropSupport"],
             resources: [.copy("Notebook.xcdatamodeld")],
             plugins: ["EntityCodegenPlugin"]
         ),
