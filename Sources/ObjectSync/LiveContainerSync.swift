@@ -90,19 +90,7 @@ public struct LiveContainerSync: AsyncSequence, Sendable {
         /// The next event, awaited from `actor`; `nil` once the live sync has ended.
         /// - Throws: `ObjectContainerError` when it could not start or go on.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(ObjectContainerError) -> LiveSyncEvent? {
-            let core = self.core
-            let result = await withTaskCancellationHandler {
-                // Read from a task of its own, which the caller's cancellation does not reach:
-                // a cancelled read of an `AsyncStream` ends it at once, and the events of the
-                // wind-down (the final `stopped` included) would be lost.
-                await Task {
-                    var reader = core.events.makeAsyncIterator()
-                    return await reader.next()
-                }.value
-            } onCancel: {
-                core.task.cancel()
-            }
-            switch result {
+            switch await core.events.nextOutlivingCancellation(stopping: core.task) {
             case nil: return nil
             case .success(let event)?: return event
             case .failure(let error)?: throw error

@@ -89,18 +89,7 @@ public struct LiveSyncEvents: AsyncSequence, Sendable {
 
         /// The next event, or `nil` after ``LiveSyncEvent/stopped(_:)``.
         public func next() async -> LiveSyncEvent? {
-            let core = self.core
-            return await withTaskCancellationHandler {
-                // The stream is read from a task of its own, which the caller's cancellation
-                // does not reach: a cancelled read of an `AsyncStream` ends it at once, and
-                // the final `stopped` event would be lost.
-                await Task {
-                    var reader = core.events.makeAsyncIterator()
-                    return await reader.next()
-                }.value
-            } onCancel: {
-                core.task.cancel()
-            }
+            await core.events.nextOutlivingCancellation(stopping: core.task)
         }
     }
 
