@@ -1,24 +1,26 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import RecipesKit
 import TestSupport
 
 @Suite("Sync operation queue")
 struct SyncOperationQueueTests {
-    private final class Log: @unchecked Sendable {
-        private let lock = NSLock()
-        private var entries: [String] = []
-        func add(_ entry: String) { lock.withLock { entries.append(entry) } }
-        var all: [String] { lock.withLock { entries } }
+    private final class Log: Sendable {
+        private let entries = Mutex<[String]>([])
+        func add(_ entry: String) { entries.withLock { $0.append(entry) } }
+        var all: [String] { entries.withLock { $0 } }
     }
 
-    /// Holds an operation until the test opens it.
-    private final class Gate: @unchecked Sendable {
-        private let lock = NSLock()
-        private var waiting: CheckedContinuation<Void, Never>?
-        func hold(_ continuation: CheckedContinuation<Void, Never>) { lock.withLock { waiting = continuation } }
-        var isHolding: Bool { lock.withLock { waiting != nil } }
-        func open() { lock.withLock { waiting }?.resume() }
+    /// Holds an operation until the test opens it, and tells the test once it holds one.
+    private final class Gate: Sendable {
+        private let waiting = Mutex<CheckedContinuation<Void, Never>?>(nil)
+        let holding = Signal()
+        func hold(_ continuation: CheckedContinuation<Void, Never>) {
+            waiting.withLock { $0 = continuation }
+            holding.fire()
+        }
+        func open() { waiting.withLock { $0 }?.resume() }
     }
 
     struct Boom: Error, CustomStringConvertible { var description: String { "boom" } }
@@ -57,8 +59,10 @@ struct SyncOperationQueueTests {
     @Test("cancel stops the running operation and cancels the rest")
     func cancellation() async throws {
         let started = Log()
+        let running = Signal()
         let slow = SyncOperation("pull") { _ in
             started.add("pull")
+            running.fire()
             // A slow operation: it runs until the queue cancels it.
             try await simulatedDelay(.seconds(300))
         }
@@ -67,7 +71,8 @@ struct SyncOperationQueueTests {
         queue.add(slow)
         queue.add(push)
         let task = Task { try await queue.run() }
-        try #require(await waitUntil(timeout: 60) { !started.all.isEmpty }, "the slow operation never started")
+        // However long a loaded machine takes to start it (a hang guard, not a deadline).
+        try await withTimeout(600) { await running.wait() }
         let clock = ContinuousClock()
         let begin = clock.now
         queue.cancel()
@@ -99,7 +104,7 @@ struct SyncOperationQueueTests {
             log.add("queue returned")
             return ran
         }
-        try #require(await waitUntil(timeout: 60) { release.isHolding }, "the stubborn operation never started")
+        try await withTimeout(600) { await release.holding.wait() }
         task.cancel()
         // Still running: the queue has not returned, whatever the delay before the release.
         // A negative check: the queue is given a bounded window to return early (it must not).

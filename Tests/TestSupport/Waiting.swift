@@ -81,3 +81,42 @@ public final class Flag: Sendable {
     /// Whether the flag has been set.
     public var isSet: Bool { state.withLock { $0 } }
 }
+
+/// An event one task announces and others await: a wait with no deadline of its own, so a
+/// loaded machine that is slow to schedule the announcing task does not fail the test (wrap the
+/// await in `withTimeout` as a hang guard).
+public final class Signal: Sendable {
+    private struct State {
+        var fired = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// A signal not yet fired.
+    public init() {}
+
+    /// Fires the signal: every waiter, present and future, goes on.
+    public func fire() {
+        let waiters = state.withLock { state in
+            state.fired = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Whether the signal has fired.
+    public var hasFired: Bool { state.withLock { $0.fired } }
+
+    /// Returns once the signal has fired.
+    public func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let fired = state.withLock { state in
+                if !state.fired { state.waiters.append(continuation) }
+                return state.fired
+            }
+            if fired { continuation.resume() }
+        }
+    }
+}
