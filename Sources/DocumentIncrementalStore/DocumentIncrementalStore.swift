@@ -1,5 +1,5 @@
 public import DocumentStore
-import Foundation
+public import Foundation
 public import ObjectGraph
 public import DocumentFormat
 
@@ -17,7 +17,7 @@ public import DocumentFormat
 /// ``processExternalChanges()``; conflicting revisions are listed by ``replicaConflicts()``
 /// and settled by ``resolveReplicaConflicts(policy:)`` (the object graph's one conflict API).
 ///
-/// Open one with ``openCoordinator(path:model:)`` or create it on a path and hand it to a
+/// Open one with ``openCoordinator(url:model:)`` or create it on a file URL and hand it to a
 /// `PersistentStoreCoordinator`.
 // Unchecked: the loaded model, codec, caches and own-revision records are touched only inside
 // `locked`, which holds `lock` for a whole store operation, datastore calls included, as the
@@ -57,10 +57,15 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// While ``explainQueryPlans(_:)`` runs: the sub-queries a fetch's translation ran.
     private var subqueryLog: [Query]?
 
-    /// Opens (or creates) the datastore file at `path`.
-    public convenience init(path: String, options: DocumentStore.Options = .init()) throws {
-        do { self.init(documentStore: try DocumentStore(path: path, options: options)) }
+    /// Opens (or creates) the datastore file at `url`.
+    public convenience init(url: URL, options: DocumentStore.Options = .init()) throws {
+        do { self.init(documentStore: try DocumentStore(url: url, options: options)) }
         catch let e as DocumentStoreError { throw DocumentIncrementalStoreError.datastore(e) }
+    }
+
+    /// Opens (or creates) the datastore file at the file path `path`.
+    package convenience init(path: String, options: DocumentStore.Options = .init()) throws {
+        try self.init(url: URL(fileURLWithPath: path), options: options)
     }
 
     /// Wraps an open datastore (for example one a replicator also writes to).
@@ -68,11 +73,11 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
         self.documentStore = documentStore
     }
 
-    /// Opens the store at `path` for `model` and returns a coordinator on it.
+    /// Opens the store file at `url` for `model` and returns a coordinator on it.
     /// - Throws: ``DocumentIncrementalStoreError`` when the file cannot be opened or the model
     ///   cannot be migrated from the stored one.
-    public static func openCoordinator(path: String, model: ObjectModel) throws -> PersistentStoreCoordinator {
-        try PersistentStoreCoordinator(model: model, store: DocumentIncrementalStore(path: path))
+    public static func openCoordinator(url: URL, model: ObjectModel) throws -> PersistentStoreCoordinator {
+        try PersistentStoreCoordinator(model: model, store: DocumentIncrementalStore(url: url))
     }
 
     func locked<T>(_ body: () throws -> T) rethrows -> T {

@@ -54,7 +54,7 @@ public final class ObjectContainer: Sendable {
         }
         let store: DocumentStore
         do {
-            store = try DocumentStore(path: url.path)
+            store = try DocumentStore(url: url)
         } catch {
             throw .cannotOpen(path: url.path, cause: error)
         }

@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 import Glibc
 import GRDB
 import Synchronization
@@ -50,8 +50,11 @@ public final class DocumentStore: Sendable {
     /// this was recorded: when it was first opened by a version that records it). A file
     /// deleted and made again gets a new value, so it identifies this incarnation of a store.
     public let creationTime: Int64
-    /// The path of the SQLite file.
-    public let path: String
+    /// The path of the SQLite file (`:memory:` for an in-memory store).
+    package let path: String
+
+    /// The SQLite file the store lives in; `nil` for a store made by ``inMemory(options:)``.
+    public var url: URL? { path == ":memory:" ? nil : URL(fileURLWithPath: path) }
     let options: Options
     /// The file's connections: a pool of readers and a writer, or one read-only connection.
     let database: any DatabaseWriter
@@ -64,9 +67,19 @@ public final class DocumentStore: Sendable {
     /// The writer's page cache while ``inTransaction(_:)`` is open, in KiB.
     private static let transactionCacheKiB = 32768
 
-    /// Opens the store at `path`, creating the file and its schema if needed (unless
-    /// ``Options/readOnly``).
-    public convenience init(path: String, options: Options = .init()) throws {
+    /// Opens the store in the file at `url`, creating the file and its schema if needed
+    /// (unless ``Options/readOnly``).
+    /// - Throws: ``DocumentStoreError`` when the file cannot be opened, is not a store, or
+    ///   `url` is not a file URL.
+    public convenience init(url: URL, options: Options = .init()) throws {
+        guard url.isFileURL else {
+            throw DocumentStoreError.storage("cannot open the store \(url.absoluteString): a store is a local file, give a file URL")
+        }
+        try self.init(path: url.path, options: options)
+    }
+
+    /// Opens the store at the file path `path` (the package's own callers, which hold paths).
+    package convenience init(path: String, options: Options = .init()) throws {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(options.busyTimeout)
@@ -95,7 +108,7 @@ public final class DocumentStore: Sendable {
     /// reference to it is dropped. For an app's unit tests of fetches, indexes and sync, and
     /// for scratch work: it behaves as a store file does (schema, revisions, indexes, changes
     /// feed, transactions), on one SQLite connection, so a read waits for a write in progress.
-    /// Its ``path`` is `:memory:`.
+    /// Its ``url`` is `nil`.
     /// - Throws: ``DocumentStoreError/storage(_:)`` for ``Options/readOnly`` (an empty store
     ///   that cannot be written is of no use).
     public static func inMemory(options: Options = .init()) throws -> DocumentStore {

@@ -43,7 +43,7 @@ public struct StoreSync: Sendable {
         do {
             if url.isFileURL {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-                return LocalDatabase(store: try DocumentStore(path: url.path))
+                return LocalDatabase(store: try DocumentStore(url: url))
             }
             return try CouchDatabase(url: url.absoluteString, options: clientOptions, logger: logger)
         } catch {

@@ -34,7 +34,7 @@ struct GettingStartedArticleTests {
         let model = try ObjectModel.load(xml: Data(Self.xml.utf8), name: "Kitchen", path: "Kitchen.xcdatamodel")
 
         // Step 1: open the store and a coordinator on it.
-        let store = try DocumentIncrementalStore(path: path)
+        let store = try DocumentIncrementalStore(url: URL(fileURLWithPath: path))
         let coordinator = try PersistentStoreCoordinator(model: model, store: store)
         try store.unlock(password: "correct horse battery staple")
 
@@ -60,7 +60,7 @@ struct GettingStartedArticleTests {
         #expect(try context.fetch(request).count == 1)
 
         // Step 5: open the same file again, elsewhere.
-        let reopened = try DocumentIncrementalStore.openCoordinator(path: path, model: model)
+        let reopened = try DocumentIncrementalStore.openCoordinator(url: URL(fileURLWithPath: path), model: model)
         let reader = ObjectContext(coordinator: reopened, name: "reader")
         let found = try reader.fetch(FetchRequest(entityName: "Dish"))
         #expect(try found.map { try $0.string("name") } == ["Tomato Soup"])

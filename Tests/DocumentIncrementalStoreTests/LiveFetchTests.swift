@@ -38,7 +38,7 @@ import TestSupport
 
     @Test func sameCoordinatorSavesComeAsChangeSetsInOrder() async throws {
         let directory = try TemporaryDirectory()
-        let coordinator = try DocumentIncrementalStore.openCoordinator(path: directory.path("live.sqlite"), model: TestSupport.recipesModel)
+        let coordinator = try DocumentIncrementalStore.openCoordinator(url: URL(fileURLWithPath: directory.path("live.sqlite")), model: TestSupport.recipesModel)
         let writer = ObjectContext(coordinator: coordinator, name: "writer")
         let b = try Self.recipe(writer, "B")
         let d = try Self.recipe(writer, "D")
@@ -89,9 +89,9 @@ import TestSupport
     @Test func writesThroughAnotherOpeningOfTheFileAreSeenByPolling() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.path("shared.sqlite")
-        let watcher = try DocumentIncrementalStore.openCoordinator(path: path, model: TestSupport.recipesModel)
+        let watcher = try DocumentIncrementalStore.openCoordinator(url: URL(fileURLWithPath: path), model: TestSupport.recipesModel)
         // A second coordinator on its own datastore connection pool: what another process does.
-        let other = try DocumentIncrementalStore.openCoordinator(path: path, model: TestSupport.recipesModel)
+        let other = try DocumentIncrementalStore.openCoordinator(url: URL(fileURLWithPath: path), model: TestSupport.recipesModel)
         let writer = ObjectContext(coordinator: other, name: "other process")
         let a = try Self.recipe(writer, "A")
 
@@ -126,7 +126,7 @@ import TestSupport
 
     @Test func cancellingTheTaskEndsTheWatch() async throws {
         let directory = try TemporaryDirectory()
-        let coordinator = try DocumentIncrementalStore.openCoordinator(path: directory.path("c.sqlite"), model: TestSupport.recipesModel)
+        let coordinator = try DocumentIncrementalStore.openCoordinator(url: URL(fileURLWithPath: directory.path("c.sqlite")), model: TestSupport.recipesModel)
         let live = ObjectContext(coordinator: coordinator).observe(FetchRequest(entityName: "Recipe"))
         let (updates, delivered) = AsyncStream<Void>.makeStream()
         let task = Task {

@@ -15,7 +15,7 @@ struct GettingStartedArticleTests {
         defer { try? FileManager.default.removeItem(at: folder) }
 
         // Step 1: open a store.
-        let store = try DocumentStore(path: folder.appendingPathComponent("kitchen.sqlite").path)
+        let store = try DocumentStore(url: folder.appendingPathComponent("kitchen.sqlite"))
 
         // Step 2: write documents.
         let first = try store.create(id: "soup", body: ["kind": "recipe", "name": "Tomato Soup", "minutes": 25])

@@ -26,7 +26,7 @@ struct GettingStartedArticleTests {
         let remoteURL = "http://admin:s3cret@127.0.0.1:\(port)/kitchen"
 
         // Step 1: a store with a document, pushed to a database that does not exist yet.
-        let laptop = try DocumentStore(path: folder.appendingPathComponent("laptop.sqlite").path)
+        let laptop = try DocumentStore(url: folder.appendingPathComponent("laptop.sqlite"))
         try laptop.create(id: "soup", body: ["name": "Tomato Soup", "minutes": 25])
         let laptopSync = try Sync(store: laptop, remoteURL: remoteURL)
         var options = ReplicationOptions()
@@ -35,7 +35,7 @@ struct GettingStartedArticleTests {
         #expect(pushed.docsWritten == 1)
 
         // Step 2: a second store pulls it.
-        let phone = try DocumentStore(path: folder.appendingPathComponent("phone.sqlite").path)
+        let phone = try DocumentStore(url: folder.appendingPathComponent("phone.sqlite"))
         let phoneSync = try Sync(store: phone, remoteURL: remoteURL)
         let first = try await phoneSync.sync()
         #expect(first.pull.docsWritten == 1)

@@ -48,7 +48,7 @@ struct CouchReplicatorBenchmark: AsyncParsableCommand {
         try seed.run()
         seed.waitUntilExit()
         guard seed.terminationStatus == 0 else { throw ValidationError("`recipes list --remote \(served)` failed to seed the server") }
-        let source = try DocumentStore(path: work.appendingPathComponent("source.sqlite").path)
+        let source = try DocumentStore(url: work.appendingPathComponent("source.sqlite"))
         try RecipeDocumentFactory().write(docs, into: source, attachmentEvery: common.attachmentEvery, attachmentBytes: common.attachmentBytes,
                                           idPrefix: "bench-")
         var logger = Logger(label: "recipes.bench.couch-replicator")
@@ -77,7 +77,7 @@ struct CouchReplicatorBenchmark: AsyncParsableCommand {
         log("CouchDB's replicator again: \(secondWritten) written in \(String(format: "%.2f", couchAgain)) s")
 
         // Our replicator pulls the same from the same server.
-        let copy = try DocumentStore(path: work.appendingPathComponent("copy.sqlite").path)
+        let copy = try DocumentStore(url: work.appendingPathComponent("copy.sqlite"))
         clock = ContinuousClock.now
         let pulled = try await Sync(store: copy, remoteURL: served, logger: logger).pull()
         let ourPull = SyncBenchmark.seconds(since: clock)

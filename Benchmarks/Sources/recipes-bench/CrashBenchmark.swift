@@ -164,19 +164,19 @@ struct CrashBenchmark: AsyncParsableCommand {
     /// Live recipe documents in the store file.
     private func recipeCount(_ path: String) throws -> Int {
         guard FileManager.default.fileExists(atPath: path) else { return 0 }
-        return try DocumentStore(path: path).count(selector: ["CDTISEntityName": "Recipe"])
+        return try DocumentStore(url: URL(fileURLWithPath: path)).count(selector: ["CDTISEntityName": "Recipe"])
     }
 
     /// The names of the store's live recipes.
     private func recipeNames(_ path: String) throws -> Set<String> {
         var query = Query(selector: ["CDTISEntityName": "Recipe"])
         query.fields = ["name"]
-        return Set(try DocumentStore(path: path).find(query).compactMap { $0.body["name"]?.stringValue })
+        return Set(try DocumentStore(url: URL(fileURLWithPath: path)).find(query).compactMap { $0.body["name"]?.stringValue })
     }
 
     /// Every live document's winning revision, by ID.
     private func winners(_ path: String) throws -> [String: String] {
-        let documents = try DocumentStore(path: path).allDocuments(AllDocsOptions())
+        let documents = try DocumentStore(url: URL(fileURLWithPath: path)).allDocuments(AllDocsOptions())
         return Dictionary(uniqueKeysWithValues: documents.map { ($0.id, $0.rev.description) })
     }
 

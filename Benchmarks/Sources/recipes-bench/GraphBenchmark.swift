@@ -71,9 +71,9 @@ struct GraphBenchmark: ParsableCommand {
         // 1. Through the object graph, and 2. the same documents straight into a DocumentStore
         // (same transaction sizes and indexes). The two are interleaved batch by batch so that
         // both see the same machine load.
-        let store = try DocumentIncrementalStore(path: graphPath)
+        let store = try DocumentIncrementalStore(url: URL(fileURLWithPath: graphPath))
         let coordinator = try PersistentStoreCoordinator(model: objectModel, store: store)
-        let rawStore = try DocumentStore(path: directory.appendingPathComponent("raw.sqlite").path)
+        let rawStore = try DocumentStore(url: directory.appendingPathComponent("raw.sqlite"))
         try store.declareModelIndexes(in: rawStore)
         var graphSeconds = 0.0
         var saveSeconds = 0.0
@@ -141,7 +141,7 @@ struct GraphBenchmark: ParsableCommand {
         // typed one (`FetchDescriptor` with `#Predicate`, names read through `Recipe.name`)
         // in fresh contexts, the order swapped run by run; run 0, the string one first,
         // is the cold fetch.
-        let readCoordinator = try PersistentStoreCoordinator(model: objectModel, store: DocumentIncrementalStore(path: graphPath))
+        let readCoordinator = try PersistentStoreCoordinator(model: objectModel, store: DocumentIncrementalStore(url: URL(fileURLWithPath: graphPath)))
         let byType = FetchRequest(entityName: "Recipe", predicate: try ObjectPredicate(format: "type.name == %@", "Dessert"),
                                   sortDescriptors: [FetchSortDescriptor("name")], fetchLimit: 50)
         let typedByType = FetchDescriptor<Recipe>(predicate: #Predicate { $0.type?.name == "Dessert" },

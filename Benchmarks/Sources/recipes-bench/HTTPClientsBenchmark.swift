@@ -58,7 +58,7 @@ struct HTTPClientsBenchmark: AsyncParsableCommand {
             servers.append((name: "CouchDB", root: couch.hasSuffix("/") ? String(couch.dropLast()) : couch, prefix: "recipes-http-bench-\(run)"))
         }
         let every = attachmentPercent > 0 ? max(1, 100 / attachmentPercent) : nil
-        let source = try DocumentStore(path: work.appendingPathComponent("source.sqlite").path)
+        let source = try DocumentStore(url: work.appendingPathComponent("source.sqlite"))
         try RecipeDocumentFactory().write(docs, into: source, attachmentEvery: every, attachmentBytes: attachmentBytes)
         var logger = Logger(label: "recipes.bench.http-clients")
         logger.logLevel = .warning

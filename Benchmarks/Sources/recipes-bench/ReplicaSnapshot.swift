@@ -19,7 +19,7 @@ struct ReplicaSnapshot: Equatable {
 
     /// Reads a store file through DocumentStore (no other process should be writing it).
     init(storePath: String) throws {
-        let store = try DocumentStore(path: storePath)
+        let store = try DocumentStore(url: URL(fileURLWithPath: storePath))
         defer { try? store.close() }
         var documents: [String: Entry] = [:]
         try store.forEachChange { change in

@@ -48,7 +48,7 @@ struct ServeReplicateBenchmark: AsyncParsableCommand {
             Task { await cleanup.delete(database) }
         }
         _ = try await couch.request("PUT", couch.url(database))
-        let source = try DocumentStore(path: work.appendingPathComponent("source.sqlite").path)
+        let source = try DocumentStore(url: work.appendingPathComponent("source.sqlite"))
         try RecipeDocumentFactory().write(docs, into: source, attachmentEvery: common.attachmentEvery, attachmentBytes: common.attachmentBytes)
         var logger = Logger(label: "recipes.bench.serve-replicate")
         logger.logLevel = .warning
@@ -77,7 +77,7 @@ struct ServeReplicateBenchmark: AsyncParsableCommand {
                 serveTimes.append(seconds)
             }
             let ownPull = {
-                let copy = try DocumentStore(path: work.appendingPathComponent("copy-\(round).sqlite").path)
+                let copy = try DocumentStore(url: work.appendingPathComponent("copy-\(round).sqlite"))
                 let clock = ContinuousClock.now
                 let pulled = try await Sync(store: copy, remoteURL: couch.url(database), logger: logger).pull()
                 let seconds = SyncBenchmark.seconds(since: clock)

@@ -38,7 +38,7 @@ struct StoreBenchmark: ParsableCommand {
 
         // Our store, with the query's index declared up front so every write maintains it.
         let storePath = directory.appendingPathComponent("store.sqlite").path
-        let store = try DocumentStore(path: storePath)
+        let store = try DocumentStore(url: URL(fileURLWithPath: storePath))
         try store.ensureIndex(fields: ["type", "name"], name: "recipes-by-type-name")
         var insertSeconds = 0.0
         for start in stride(from: 0, to: docs, by: batch) {

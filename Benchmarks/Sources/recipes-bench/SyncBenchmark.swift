@@ -71,7 +71,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         }
 
         let factory = RecipeDocumentFactory()
-        let source = try DocumentStore(path: work.appendingPathComponent("source.sqlite").path)
+        let source = try DocumentStore(url: work.appendingPathComponent("source.sqlite"))
         try factory.write(docs, into: source, attachmentEvery: attachmentPercent > 0 ? max(1, 100 / attachmentPercent) : nil,
                           attachmentBytes: attachmentBytes)
         log("source store: \(docs) documents")
@@ -90,7 +90,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         let pushSeconds = Self.seconds(since: clock)
         log("push: \(pushed.docsWritten) docs in \(String(format: "%.2f", pushSeconds)) s")
 
-        let copy = try DocumentStore(path: work.appendingPathComponent("copy.sqlite").path)
+        let copy = try DocumentStore(url: work.appendingPathComponent("copy.sqlite"))
         let copySync = try Sync(store: copy, remoteURL: remote, clientOptions: client, logger: logger)
         clock = ContinuousClock.now
         let pulled = try await copySync.pull(options: options)
@@ -170,7 +170,7 @@ struct SyncBenchmark: AsyncParsableCommand {
     private func largeTransfer(server remote: String, work: URL, client: CouchClientOptions,
                                logger: Logger) async throws -> (push: Phase, pull: Phase) {
         let size = largeAttachmentMb * 1024 * 1024
-        let source = try DocumentStore(path: work.appendingPathComponent("large-source.sqlite").path)
+        let source = try DocumentStore(url: work.appendingPathComponent("large-source.sqlite"))
         let factory = RecipeDocumentFactory()
         var data: Data? = Self.bytes(size, seed: 7)
         _ = try source.write([.create(id: factory.id(0), body: factory.body(0),
@@ -184,7 +184,7 @@ struct SyncBenchmark: AsyncParsableCommand {
         let push: Phase = (pushBefore, PeakMemory.megabytes() ?? 0, Self.seconds(since: clock))
         guard pushed.docsWritten == 1 else { throw ValidationError("the large document was not pushed") }
         log("large push: \(largeAttachmentMb) MiB in \(String(format: "%.2f", push.seconds)) s, peak RSS \(String(format: "%.1f", push.peak)) MiB (from \(String(format: "%.1f", push.before)))")
-        let copy = try DocumentStore(path: work.appendingPathComponent("large-copy.sqlite").path)
+        let copy = try DocumentStore(url: work.appendingPathComponent("large-copy.sqlite"))
         let copySync = try Sync(store: copy, remoteURL: remote, clientOptions: client, logger: logger)
         let pullBefore = PeakMemory.resetPeak() ?? 0
         clock = ContinuousClock.now

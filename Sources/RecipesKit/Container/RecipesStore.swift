@@ -46,7 +46,7 @@ public final class RecipesStore: Sendable {
             var options = DocumentStore.Options()
             options.busyTimeout = max(0, lockWait)
             options.readOnly = readOnly
-            documentStore = try DocumentStore(path: url.path, options: options)
+            documentStore = try DocumentStore(url: url, options: options)
         } catch let error as DocumentStoreError {
             // The datastore's sentence names the cause and the fix.
             if case .foreignDatabase = error { throw .store(error.description, cause: error) }

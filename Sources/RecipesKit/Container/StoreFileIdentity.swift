@@ -32,14 +32,16 @@ public struct StoreFileIdentity: Sendable, Equatable {
         }
     }
 
-    /// The store file's path.
-    public let path: String
+    /// The store file.
+    public let url: URL
+    private let path: String
     private let device: UInt64
     private let inode: UInt64
 
     /// The identity of the file at `url` now; call it right after opening the store.
     /// - Throws: ``RecipesError/store(_:cause:)`` when the file cannot be examined.
     public init(url: URL) throws(RecipesError) {
+        self.url = url
         path = url.path
         var info = stat()
         guard stat(path, &info) == 0 else {
