@@ -1,8 +1,58 @@
-import DocumentStore
-import ObjectGraph
+public import DocumentStore
+import Foundation
+public import ObjectGraph
 public import DocumentFormat
 
 extension DocumentIncrementalStore {
+    /// Opens the store for `model`: adopts the `CDTISMetaData` document when it describes
+    /// this model (ours, or another app's in the original layout: it is left alone, so
+    /// replicas never get a conflicting revision of it), migrates a store written with an
+    /// older model of ours, keeps per-store state in a local document, and declares the
+    /// indexes the model asks for. A store without the document gets ours with its first
+    /// save, so a pull that brings another app's document first leaves nothing to conflict.
+    /// - Throws: ``DocumentIncrementalStoreError/foreignModel(_:)`` or
+    ///   ``DocumentIncrementalStoreError/incompatibleModel(entity:property:reason:)``.
+    public func loadMetadata(for model: ObjectModel) throws -> StoreMetadata {
+        try locked {
+            do {
+                hasMetadataDocument = false
+                if let existing = try documentStore.get(id: DocumentLayout.metadataDocumentID) {
+                    if let migration = try ModelMetadataDocument.migration(opening: existing.body, with: model) {
+                        try migration.apply(to: documentStore)
+                        try documentStore.update(id: DocumentLayout.metadataDocumentID, parent: existing.rev,
+                                                 body: ModelMetadataDocument.body(for: model))
+                    }
+                    hasMetadataDocument = true
+                }
+                var local = try documentStore.getLocal(id: DocumentLayout.localStateDocumentID) ?? [:]
+                let stored = local
+                if local["storeUUID"]?.stringValue == nil { local["storeUUID"] = .string(UUID().uuidString) }
+                local["modelVersionHash"] = .string(model.versionHash)
+                // A store opened again with the same model is only read: no write, no fsync.
+                if local != stored { try documentStore.putLocal(id: DocumentLayout.localStateDocumentID, body: local) }
+                self.model = model
+                try ModelIndexes.refuseEncryptedIndexes(in: model)
+                self.codec = ObjectDocumentCodec(model: model, encryption: encryption)
+                try ModelIndexes(model: model).apply(to: documentStore)
+                processedSequence = try documentStore.lastSequence
+                return StoreMetadata(storeIdentifier: local["storeUUID"]!.stringValue!, modelVersionHash: model.versionHash,
+                                     entityVersionHashes: model.entityVersionHashes,
+                                     extra: ["datastoreID": documentStore.storeID])
+            } catch let e as DocumentStoreError {
+                throw DocumentIncrementalStoreError.datastore(e)
+            }
+        }
+    }
+
+    /// Declares the indexes the loaded model asks for (`ModelIndexes`) in another datastore,
+    /// so a benchmark can compare the adapter against direct writes with the same indexes.
+    public func declareModelIndexes(in other: DocumentStore) throws {
+        guard let model = locked({ self.model }) else {
+            throw IncrementalStoreError.notLoaded
+        }
+        try ModelIndexes(model: model).apply(to: other)
+    }
+
     /// Settles the `CDTISMetaData` document after revisions arrived from elsewhere (a pull):
     /// one written by another app for this model is adopted as it is, and when this store
     /// had already written its own revision, ours is deleted so the other app's stays the
