@@ -452,6 +452,19 @@ package struct JSONParser {
     }
 
     private func failure(_ reason: String, at offset: Int? = nil) -> DocumentFormatError {
-        .invalidJSON("the text is not JSON: \(reason) at byte \(offset ?? index)")
+        .invalidJSON("\(Self.syntaxPrefix)\(reason)\(Self.offsetMarker)\(offset ?? index)")
+    }
+
+    private static let syntaxPrefix = "the text is not JSON: "
+    private static let offsetMarker = " at byte "
+
+    /// The fault and its byte offset in an error this parser threw for text that is not JSON
+    /// (`nil` for any other error), so a caller can point at the line and column without
+    /// parsing the text a second time.
+    package static func syntaxFault(in error: any Error) -> (reason: String, offset: Int)? {
+        guard case .invalidJSON(let message) = error as? DocumentFormatError, message.hasPrefix(syntaxPrefix),
+              let marker = message.range(of: offsetMarker, options: .backwards),
+              let offset = Int(message[marker.upperBound...]) else { return nil }
+        return (String(message[message.index(message.startIndex, offsetBy: syntaxPrefix.count)..<marker.lowerBound]), offset)
     }
 }

@@ -131,7 +131,7 @@ struct SampleSetLoaderTests {
         ])
     }
 
-    @Test("invalid JSON reports Foundation's line and column")
+    @Test("invalid JSON reports the line and column of the fault")
     func invalidJSON() throws {
         let lines = try issues("{\n  \"name\": \"classics\",\n  \"recipes\": [\n    {\"name\": Pie}\n  ]\n}\n")
         #expect(lines.count == 1)
@@ -228,7 +228,5 @@ struct JSONSyntaxErrorTests {
         let position = JSONSyntaxError.position(ofByte: 10, in: data)
         #expect(position.line == 2 && position.column == 8)
         #expect(JSONSyntaxError.position(ofByte: 0, in: data).line == 1)
-        #expect(JSONSyntaxError.byteOffset(in: "Invalid value around character 20.") == 20)
-        #expect(JSONSyntaxError.linePosition(in: "Unexpected character 'x' around line 3, column 5.")?.line == 3)
     }
 }

@@ -1,11 +1,9 @@
+import DocumentFormat
 import Foundation
 
-/// Why a byte sequence is not JSON, with the line and column of the fault when Foundation
-/// locates it.
-///
-/// `JSONDecoder` only says "not valid JSON"; `JSONSerialization` names the fault and where
-/// it is — as "line N, column M" in newer Foundations, or as a byte offset ("around
-/// character N") in swift-corelibs-foundation, which this turns into a line and column.
+/// Why a byte sequence is not JSON, with the line and column of the fault: the store's own
+/// parser names the fault and its byte offset, which this turns into a line and a column
+/// counted in characters, as an editor shows them.
 struct JSONSyntaxError: Error, Equatable, Sendable {
     var detail: String
     var line: Int?
@@ -17,44 +15,14 @@ struct JSONSyntaxError: Error, Equatable, Sendable {
         self.column = column
     }
 
-    init(_ error: DecodingError, data: Data) {
-        var detail: String?
-        do {
-            _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        } catch {
-            let nsError = error as NSError
-            detail = (nsError.userInfo[NSDebugDescriptionErrorKey] as? String) ?? nsError.localizedDescription
-        }
-        if detail == nil, case .dataCorrupted(let context) = error {
-            detail = context.debugDescription
-        }
-        let text = detail ?? String(describing: error)
-        self.detail = text
-        if let position = Self.linePosition(in: text) {
-            self.line = position.line
-            self.column = position.column
-        } else if let offset = Self.byteOffset(in: text) {
-            let position = Self.position(ofByte: offset, in: data)
-            self.line = position.line
-            self.column = position.column
+    /// The fault `error` names in `data`, located when the parser gave its offset.
+    init(_ error: any Error, data: Data) {
+        if let fault = JSONParser.syntaxFault(in: error) {
+            let position = Self.position(ofByte: fault.offset, in: data)
+            self.init(detail: fault.reason, line: position.line, column: position.column)
         } else {
-            self.line = nil
-            self.column = nil
+            self.init(detail: String(describing: error), line: nil, column: nil)
         }
-    }
-
-    /// "line N, column M" in Foundation's message.
-    static func linePosition(in text: String) -> (line: Int, column: Int)? {
-        guard let range = text.range(of: #"line (\d+), column (\d+)"#, options: .regularExpression) else { return nil }
-        let numbers = text[range].split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        guard numbers.count == 2 else { return nil }
-        return (numbers[0], numbers[1])
-    }
-
-    /// The 0-based byte offset in "around character N".
-    static func byteOffset(in text: String) -> Int? {
-        guard let range = text.range(of: #"character (\d+)"#, options: .regularExpression) else { return nil }
-        return Int(text[range].filter(\.isNumber))
     }
 
     /// The 1-based line and column (in characters) of byte `offset` of `data`.

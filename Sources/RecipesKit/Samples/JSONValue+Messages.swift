@@ -19,18 +19,12 @@ extension JSONValue {
         }
     }
 
-    /// Parses `data`, turning a syntax error into a detail text plus the line and column
-    /// Foundation reports (when it reports them).
+    /// Parses `data`, turning a syntax error into the fault and its line and column.
     static func parseLocatingErrors(_ data: Data) -> Result<JSONValue, JSONSyntaxError> {
-        // The store's parser reads a large set several times faster than `JSONDecoder`;
-        // Foundation is asked again only to locate a syntax error.
-        if let value = try? JSONValue.parse(data) { return .success(value) }
         do {
-            return .success(try JSONDecoder().decode(JSONValue.self, from: data))
-        } catch let error as DecodingError {
-            return .failure(JSONSyntaxError(error, data: data))
+            return .success(try JSONValue.parse(data))
         } catch {
-            return .failure(JSONSyntaxError(detail: String(describing: error), line: nil, column: nil))
+            return .failure(JSONSyntaxError(error, data: data))
         }
     }
 }

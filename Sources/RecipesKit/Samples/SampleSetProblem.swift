@@ -2,7 +2,7 @@
 public enum SampleSetProblem: Sendable, Equatable, Hashable, CustomStringConvertible {
     /// The file itself could not be read (missing, a directory, no permission).
     case unreadableFile(reason: String)
-    /// The file is not JSON; `line`/`column` are Foundation's, when it gives them.
+    /// The file is not JSON; `line`/`column` locate the fault, when the parser names its offset.
     case invalidJSON(detail: String, line: Int?, column: Int?)
     /// A required key is absent; `expected` says what should be there.
     case missingKey(expected: String)
