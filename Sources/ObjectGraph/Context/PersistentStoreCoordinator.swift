@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Connects contexts to one ``IncrementalStore``: serializes store calls, keeps a row cache
 /// shared by all its contexts, finishes in memory what a store leaves of a fetch, and
