@@ -1,7 +1,7 @@
 import DocumentStore
 import Foundation
 public import ObjectGraph
-public import DocumentFormat
+import DocumentFormat
 
 /// Changes made elsewhere (a pull, another process), noticed through the changes feed.
 extension DocumentIncrementalStore {

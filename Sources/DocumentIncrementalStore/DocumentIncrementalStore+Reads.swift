@@ -1,7 +1,7 @@
 import DocumentStore
 import Foundation
 public import ObjectGraph
-public import DocumentFormat
+import DocumentFormat
 
 /// Reads: snapshots of objects, deferred attributes, to-many destinations and IDs.
 extension DocumentIncrementalStore {

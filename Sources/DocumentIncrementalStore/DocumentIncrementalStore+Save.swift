@@ -1,7 +1,7 @@
 import DocumentStore
 import Foundation
 public import ObjectGraph
-public import DocumentFormat
+import DocumentFormat
 
 /// Saves: one transaction of document writes for each save request.
 extension DocumentIncrementalStore {

@@ -1,7 +1,7 @@
 public import DocumentStore
 public import Foundation
 public import ObjectGraph
-public import DocumentFormat
+import DocumentFormat
 
 /// An `IncrementalStore` that keeps every managed object as one JSON document in a
 /// `DocumentStore`, in the layout of the original Cloudant incremental store (see the article

@@ -1,6 +1,6 @@
 import DocumentStore
 import Foundation
-public import ObjectGraph
+import ObjectGraph
 import DocumentIncrementalStore
 import DocumentFormat
 
