@@ -120,6 +120,18 @@ package struct JSONParser {
         }
     }
 
+    /// Where the value starting at byte `offset` of `bytes` ends (exclusive), stepping over it
+    /// as ``parseObject(_:keeping:)`` steps over members it does not keep: only brackets and
+    /// strings are followed, and the value is checked when it is parsed. `nil` when `bytes`
+    /// ends before the value does. A reader that holds a chunk of a larger text at a time
+    /// (the sample-set reader) finds each value's extent with it, then parses the value.
+    package static func endOfValue(in bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int? {
+        var parser = JSONParser(bytes)
+        parser.index = offset
+        do { try parser.skipValue() } catch { return nil }
+        return parser.index
+    }
+
     // MARK: Values
 
     private mutating func parseValue() throws -> JSONValue {

@@ -6,9 +6,9 @@ import Foundation
 ///
 /// A large sample set is one object whose `recipes` array holds everything; parsing it into
 /// one tree holds the whole set several times over. This reader walks the root object and
-/// that array itself, strictly (the same grammar and whitespace as `JSONValue.parse`), and
-/// hands each member value or array element to `JSONValue.parse`, so a file it reads whole
-/// gives the same values the tree would. It goes two levels deep only: `beginObject()`, then
+/// that array itself, strictly (the same grammar and whitespace as `JSONValue.parse`); the
+/// store's parser finds where each member value or array element ends and parses it, so a
+/// file it reads whole gives the same values the tree would. It goes two levels deep only: `beginObject()`, then
 /// `nextKey()` and `nextValue()` or `beginArray()` with `nextElement()`, then `finish()`.
 final class JSONStreamReader {
     private let handle: FileHandle
@@ -70,7 +70,12 @@ final class JSONStreamReader {
     func nextValue() throws(JSONStreamError) -> JSONValue {
         skipWhitespaceAndRefill()
         let start = index
-        let end = try valueEnd(from: start)
+        var end = valueEnd(from: start)
+        // A value running to the last byte held may go on in the next chunk (a number, or a
+        // string or container not closed yet): read on until it ends inside the buffer or the
+        // file ends.
+        while end.map({ $0 >= buffer.count }) ?? true, refill() { end = valueEnd(from: start) }
+        guard let end else { throw failure("the text ends inside a value") }
         let value: JSONValue
         do {
             value = try buffer.withUnsafeBufferPointer { all in
@@ -159,61 +164,14 @@ final class JSONStreamReader {
         while let byte = byte(at: index), Self.isWhitespace(byte) { index += 1 }
     }
 
-    /// Where the value starting at `start` ends (exclusive): a string to its closing quote, a
-    /// container to its balancing bracket, a scalar to the next delimiter. Only the extent is
-    /// found here; `JSONValue.parse` then checks every byte of it.
-    private func valueEnd(from start: Int) throws(JSONStreamError) -> Int {
-        guard let first = byte(at: start) else { throw failure("the text ends where a value was expected") }
-        switch first {
-        case UInt8(ascii: "\""):
-            return try stringEnd(from: start)
-        case UInt8(ascii: "{"), UInt8(ascii: "["):
-            var position = start
-            var open = 0
-            while let byte = byte(at: position) {
-                switch byte {
-                case UInt8(ascii: "\""):
-                    position = try stringEnd(from: position)
-                    continue
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    open += 1
-                case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                    open -= 1
-                    if open == 0 { return position + 1 }
-                default:
-                    break
-                }
-                position += 1
-            }
-            throw failure("the text ends inside a value")
-        default:
-            var position = start
-            while let byte = byte(at: position), !Self.isDelimiter(byte) { position += 1 }
-            return position
-        }
-    }
-
-    /// Where the string whose opening quote is at `start` ends (after its closing quote).
-    private func stringEnd(from start: Int) throws(JSONStreamError) -> Int {
-        var position = start + 1
-        while let byte = byte(at: position) {
-            if byte == UInt8(ascii: "\\") {
-                position += 2
-            } else if byte == UInt8(ascii: "\"") {
-                return position + 1
-            } else {
-                position += 1
-            }
-        }
-        throw failure("the text ends inside a string")
+    /// Where the value starting at `start` ends (exclusive) in the text held, found by the
+    /// store's parser; `nil` when the text held ends first.
+    private func valueEnd(from start: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { JSONParser.endOfValue(in: $0, from: start) }
     }
 
     private static func isWhitespace(_ byte: UInt8) -> Bool {
         byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-    }
-
-    private static func isDelimiter(_ byte: UInt8) -> Bool {
-        isWhitespace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
     }
 
     private func failure(_ message: String) -> JSONStreamError {
