@@ -12,7 +12,7 @@ struct BrowsingWritesNothingTests {
     static func state(of path: String) throws -> (file: Data, log: Int) {
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
         let log = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        return (file, log ?? 0)
+        return (file, log)
     }
 
     @Test("a seeded store whose log is empty is left byte for byte as it was")

@@ -62,6 +62,7 @@ struct RecipeBookTests {
     @Test("names resolve by ID, exact name, then case-insensitive name; unknown and ambiguous names fail")
     func resolving() throws {
         let (container, book) = try book()
+        defer { withExtendedLifetime(container) {} }
         let pie = try book.recipe(named: "apple PIE")
         #expect(try pie.name == "Apple pie")
         #expect(try book.recipe(named: pie.documentID).objectID == pie.objectID)
@@ -127,6 +128,7 @@ struct RecipeBookTests {
     @Test("bad input changes nothing")
     func badInput() throws {
         let (container, book) = try book()
+        defer { withExtendedLifetime(container) {} }
         let before = try book.list()
         #expect(throws: RecipesError.invalidValue(field: "name", reason: "a recipe needs a name that is not empty")) {
             try book.add(RecipeDraft(name: "  "))
