@@ -19,10 +19,15 @@ public enum RevisionHasher {
     /// The ID of the revision with this parent, deletion flag, body and attachments. The
     /// attachments are taken in `body`'s ``RevisionBody/attachmentOrder``, then any others in
     /// UTF-8 byte order of their names.
+    ///
+    /// `recreation`: the revision recreates a deleted document (a create on top of its
+    /// tombstone). CouchDB computes that ID in its updater, where the attachments are already
+    /// in their on-disk form and each reads as `{undefined, undefined, undefined}`.
     /// - Throws: ``DocumentFormatError/invalidRevision(_:)`` when the parent is at
     ///   ``RevisionID/maximumGeneration`` and so can have no child.
     public static func revisionID(parent: RevisionID?, deleted: Bool, body: RevisionBody,
-                                  attachments: [String: AttachmentInfo]) throws(DocumentFormatError) -> RevisionID {
+                                  attachments: [String: AttachmentInfo],
+                                  recreation: Bool = false) throws(DocumentFormatError) -> RevisionID {
         let generation = try parent?.childGeneration() ?? 1
         var head: [UInt8] = [ErlangTerm.version]
         ErlangTerm.appendListHeader(count: 5, to: &head)
@@ -41,6 +46,11 @@ public enum RevisionHasher {
         } else {
             ErlangTerm.appendListHeader(count: names.count, to: &tail)
             for name in names.reversed() {
+                if recreation {
+                    ErlangTerm.appendTupleHeader(arity: 3, to: &tail)
+                    for _ in 0..<3 { ErlangTerm.appendAtom("undefined", to: &tail) }
+                    continue
+                }
                 let info = attachments[name]!
                 ErlangTerm.appendTupleHeader(arity: 3, to: &tail)
                 ErlangTerm.appendBinary(Array(name.utf8), to: &tail)

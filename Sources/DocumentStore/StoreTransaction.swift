@@ -100,9 +100,11 @@ struct StoreTransaction {
         let doc = try known ?? TreeRows.doc(db, id: id)
 
         var parent: RevRow?
+        var isRecreation = false
         switch edit {
         case .create:
             if let doc {
+                isRecreation = true
                 guard doc.deleted else { throw DocumentStoreError.conflict(id: id) }
                 parent = try TreeRows.rev(db, revNum: doc.winnerRevNum)
             }
@@ -131,7 +133,8 @@ struct StoreTransaction {
 
         let rev = try DocumentStoreError.reporting {
             try RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted,
-                                          body: received ?? RevisionBody(json: bodyBytes), attachments: infos)
+                                          body: received ?? RevisionBody(json: bodyBytes), attachments: infos,
+                                          recreation: isRecreation)
         }
         let docNum: Int64
         if let doc {

@@ -143,6 +143,9 @@ struct RevisionIDLiveTests {
                         }
                         let couchRev: String?
                         let serveRev: String?
+                        let sameParents = couchA[id]?.rev == serve[id]?.rev && couchB[id]?.rev == local[id]?.rev
+                        var sent = ""
+                        var sentCanonical = "" 
                         if action == 2 && !deleteWithBody {
                             couchRev = Self.rev(try await couch.send("DELETE", "/\(received)/\(id)?rev=\(couchA[id]?.rev ?? "")"))
                             serveRev = Self.rev(try await server.client.send("DELETE", "/received/\(id)?rev=\(serve[id]?.rev ?? "")",
@@ -151,6 +154,7 @@ struct RevisionIDLiveTests {
                             let parentA = exists ? couchA[id]?.rev : nil
                             let parentS = exists ? serve[id]?.rev : nil
                             let theirs = text(rev: parentA, held: couchA[id])
+                            sent = theirs
                             couchRev = Self.rev(try await couch.send("PUT", "/\(received)/\(id)", headers: json, body: Data(theirs.utf8)))
                             let ours = parentA == parentS ? theirs : text(rev: parentS, held: serve[id])
                             serveRev = Self.rev(try await server.client.send("PUT", "/received/\(id)", headers: server.auth.merging(json) { $1 },
@@ -183,16 +187,17 @@ struct RevisionIDLiveTests {
                                                                 "data": .string(attachment.data.base64EncodedString())]
                             }
                             if !attachments.isEmpty { document["_attachments"] = .object(attachments) }
+                            sentCanonical = String(decoding: CanonicalJSON.encode(.object(document)), as: UTF8.self)
                             canonicalRev = Self.rev(try await couch.send("PUT", "/\(canonical)/\(id)", headers: json,
                                                                           body: CanonicalJSON.encode(.object(document))))
                         }
 
                         writes += 1
-                        if couchRev != nil && couchRev == serveRev { sameServe += 1 } else if mismatches.count < 10 {
-                            mismatches.append("serve \(id) \(String(describing: serveRev)) vs CouchDB \(String(describing: couchRev)): \(body)")
+                        if couchRev != nil && couchRev == serveRev { sameServe += 1 } else if mismatches.count < 10 && sameParents {
+                            mismatches.append("serve \(id) \(String(describing: serveRev)) vs CouchDB \(String(describing: couchRev)) after \(String(describing: couchA[id]?.rev)): \(action) \(sent)")
                         }
-                        if canonicalRev != nil && canonicalRev == localRev { sameStore += 1 } else if mismatches.count < 10 {
-                            mismatches.append("store \(id) \(String(describing: localRev)) vs CouchDB \(String(describing: canonicalRev)): \(body)")
+                        if canonicalRev != nil && canonicalRev == localRev { sameStore += 1 } else if mismatches.count < 10 && sameParents {
+                            mismatches.append("store \(id) \(String(describing: localRev)) vs CouchDB \(String(describing: canonicalRev)): \(action) \(sentCanonical)")
                         }
                         func advance(_ held: inout [String: Held], _ rev: String?) {
                             var next = held[id] ?? Held()

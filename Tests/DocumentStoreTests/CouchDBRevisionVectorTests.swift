@@ -123,6 +123,17 @@ struct CouchDBRevisionVectorTests {
             .put(name: "a.bin", contentType: "application/octet-stream", data: Data("yo".utf8)),
         ])
         #expect(photo.rev.description == "1-35934661d8a9a2a5951521bdab3032a7")
+
+        // Recreating a deleted document with an attachment: CouchDB hashes each attachment
+        // as `{undefined, undefined, undefined}` there (recorded: PUT {"a":1}, DELETE, PUT
+        // {"n":2} with f.bin).
+        let first = try store.create(id: "d", body: ["a": 1])
+        let tombstone = try store.delete(id: "d", parent: first.rev)
+        #expect(tombstone.rev.description == "2-b4e3122af5f2ab3ae9bbd74527a6aa04")
+        let recreated = try store.create(id: "d", body: ["n": 2], attachments: [
+            .put(name: "f.bin", contentType: "image/png", data: Data("hello".utf8)),
+        ])
+        #expect(recreated.rev.description == "3-081a3887d99be9018e8c8a975857e540")
     }
 
     @Test("Member order, duplicates and special members are read as jiffy reads them")
