@@ -224,6 +224,39 @@ struct RevisionIDLiveTests {
         }
     }
 
+    @Test("POST /{db}, _bulk_docs and multipart PUT hash the bodies as received, as CouchDB does")
+    func otherWritePaths() async throws {
+        let couch = try await LiveCouchDB.connect()
+        try await couch.withDatabase("revids-paths") { name in
+            try await withServer(TestServer.start()) { server in
+                let json = ["Content-Type": "application/json"]
+                #expect(try await server.client.send("PUT", "/paths", headers: server.auth).status == 201)
+                func both(_ method: String, _ path: String, _ body: String, headers: [String: String] = json) async throws -> (HTTPReply, HTTPReply) {
+                    let theirs = try await couch.send(method, "/\(name)\(path)", headers: headers, body: Data(body.utf8))
+                    let ours = try await server.client.send(method, "/paths\(path)", headers: server.auth.merging(headers) { $1 },
+                                                            body: Data(body.utf8))
+                    return (theirs, ours)
+                }
+                let (postTheirs, postOurs) = try await both("POST", "", #"{"z":1,"_id":"posted","a":[1,2,3],"é":{"y":1e3,"x":-0.0}}"#)
+                #expect(Self.rev(postTheirs) != nil && Self.rev(postTheirs) == Self.rev(postOurs))
+
+                let bulk = #"{"docs":[{"_id":"b1","z":true,"a":null},{"b":[[]],"_id":"b2","_attachments":{"y.bin":{"content_type":"image/png","data":"AAEC"},"x.bin":{"content_type":"application/octet-stream","data":"AQ=="}}},{"_id":"b3","k":"v","k":"w"}]}"#
+                let (bulkTheirs, bulkOurs) = try await both("POST", "/_bulk_docs", bulk)
+                let theirRevs = try bulkTheirs.json().arrayValue?.map { $0.objectValue?["rev"] }
+                let ourRevs = try bulkOurs.json().arrayValue?.map { $0.objectValue?["rev"] }
+                #expect(theirRevs?.count == 3 && theirRevs == ourRevs)
+
+                let boundary = "revids-boundary"
+                let multipart = "--\(boundary)\r\nContent-Type: application/json\r\n\r\n"
+                    + #"{"title":"with part","_attachments":{"p.bin":{"follows":true,"content_type":"image/png","length":3}},"n":2}"#
+                    + "\r\n--\(boundary)\r\nContent-Disposition: attachment; filename=\"p.bin\"\r\n\r\nabc\r\n--\(boundary)--"
+                let (partTheirs, partOurs) = try await both("PUT", "/parted", multipart,
+                                                            headers: ["Content-Type": "multipart/related; boundary=\"\(boundary)\""])
+                #expect(Self.rev(partTheirs) != nil && Self.rev(partTheirs) == Self.rev(partOurs))
+            }
+        }
+    }
+
     @Test("An identical edit made on CouchDB and on recipes serve replicates as one revision, not a conflict")
     func identicalEditReplicatesWithoutConflict() async throws {
         let couch = try await LiveCouchDB.connect()
