@@ -22,6 +22,10 @@ public struct CouchDocument: Sendable {
     public var revisions: [RevisionID]?
     /// `_attachments`, or `nil` when the member is absent.
     public var attachments: [String: CouchAttachment]?
+    /// The body as received, in its members' order, for hashing a new revision's ID as
+    /// CouchDB does; `nil` when the document was not read from text (it is then hashed in
+    /// canonical order). Set by whoever holds the bytes the document was parsed from.
+    public var revisionBody: RevisionBody?
 
     /// Special members CouchDB accepts in a document (besides `ReplicatorStateFields`, which
     /// stay in the body); any other `_` member is refused.

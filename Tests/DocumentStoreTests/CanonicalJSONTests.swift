@@ -12,14 +12,28 @@ import DocumentFormat
     }
 
     @Test func revisionHashIsTheMD5OfTheDocumentedEncoding() throws {
+        // `term_to_binary([false, 1, <<"abc">>, {[{<<"n">>, 2}, {<<"name">>, <<"Soup">>}]},
+        //                  [{<<"p.png">>, <<"image/png">>, MD5}]], [{minor_version, 1}])`, written out
+        // byte by byte from the external term format, independently of the encoder.
         let parent = RevisionID(generation: 1, hash: "abc")
-        let made = try RevisionHasher.revisionID(parent: parent, deleted: false, body: ["name": "Soup", "n": 2],
-                                             attachmentDigests: ["p.png": "md5-xyz"])
-        let input = #"["1-abc",false,{"n":2,"name":"Soup"},{"p.png":"md5-xyz"}]"#
-        let expected = Insecure.MD5.hash(data: Data(input.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digest = Array(Insecure.MD5.hash(data: Data("png".utf8)))
+        let made = try RevisionHasher.revisionID(
+            parent: parent, deleted: false, body: ["name": "Soup", "n": 2],
+            attachments: ["p.png": AttachmentInfo(contentType: "image/png", length: 3,
+                                                  digest: "md5-" + Data(digest).base64EncodedString(), revpos: 2)])
+        func binary(_ text: String) -> [UInt8] { [109, 0, 0, 0, UInt8(text.utf8.count)] + Array(text.utf8) }
+        var term: [UInt8] = [131, 108, 0, 0, 0, 5]
+        term += [100, 0, 5] + Array("false".utf8)
+        term += [97, 1] + binary("abc")
+        term += [104, 1, 108, 0, 0, 0, 2, 104, 2] + binary("n") + [97, 2] + [104, 2] + binary("name") + binary("Soup") + [106]
+        term += [108, 0, 0, 0, 1, 104, 3] + binary("p.png") + binary("image/png") + [109, 0, 0, 0, 16] + digest + [106]
+        term += [106]
+        let expected = Insecure.MD5.hash(data: Data(term)).map { String(format: "%02x", $0) }.joined()
         #expect(made == RevisionID(generation: 2, hash: expected))
-        let first = try RevisionHasher.revisionID(parent: nil, deleted: true, body: [:], attachmentDigests: [:])
-        let firstExpected = Insecure.MD5.hash(data: Data("[null,true,{},{}]".utf8)).map { String(format: "%02x", $0) }.joined()
+        // Without a parent: `[true, 0, 0, {[]}, []]`.
+        let first = try RevisionHasher.revisionID(parent: nil, deleted: true, body: [:], attachments: [:])
+        let firstTerm: [UInt8] = [131, 108, 0, 0, 0, 5, 100, 0, 4] + Array("true".utf8) + [97, 0, 97, 0, 104, 1, 106, 106, 106]
+        let firstExpected = Insecure.MD5.hash(data: Data(firstTerm)).map { String(format: "%02x", $0) }.joined()
         #expect(first == RevisionID(generation: 1, hash: firstExpected))
     }
 

@@ -24,7 +24,7 @@ import DocumentFormat
         #expect(throws: DocumentFormatError.self) { try RevisionID(generation: Int.max, hash: "a").childGeneration() }
         #expect(throws: DocumentFormatError.self) {
             try RevisionHasher.revisionID(parent: RevisionID(generation: Int.max, hash: "a"), deleted: false,
-                                          body: [:], attachmentDigests: [:])
+                                          body: [:], attachments: [:])
         }
     }
 

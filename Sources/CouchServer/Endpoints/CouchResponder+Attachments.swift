@@ -34,7 +34,9 @@ extension CouchResponder {
                 let change = AttachmentChange.put(name: name, contentType: contentType, data: body)
                 if let rev {
                     guard let parent = try store.get(id: id, rev: rev) else { throw CouchError.conflict }
-                    return try store.update(id: id, parent: rev, body: parent.body, attachments: [change])
+                    // CouchDB lists the new attachment first, then the parent's.
+                    let received = try RevisionBody(canonical: parent.body, attachmentOrder: [name])
+                    return try store.update(id: id, parent: rev, body: parent.body, attachments: [change], received: received)
                 }
                 if try store.get(id: id) != nil { throw CouchError.conflict }
                 return try store.create(id: id, body: [:], attachments: [change])

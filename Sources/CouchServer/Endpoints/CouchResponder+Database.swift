@@ -62,6 +62,7 @@ extension CouchResponder {
     /// `POST /{db}`: a new document, its ID from `_id` or a fresh UUID.
     private func postDocument(_ database: Database, _ request: CouchRequest) async throws -> Response {
         var incoming = try await CouchDocument(request.jsonObjectBody())
+        incoming.revisionBody = try RevisionBody(json: request.body)
         let id = incoming.id ?? UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         if id.hasPrefix("_design/"), !request.isDatabaseAdmin {
             throw CouchError(status: 403, error: "forbidden", reason: "You are not a db or server admin.")

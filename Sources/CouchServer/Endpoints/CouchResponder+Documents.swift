@@ -173,10 +173,13 @@ extension CouchResponder {
             }
             guard let first = parts.first else { throw CouchError.badRequest("multipart/related body has no parts") }
             var incoming = try await CouchDocument(request.jsonObject(from: first.body))
+            incoming.revisionBody = try RevisionBody(json: first.body)
             try incoming.attachFollowingParts(parts.dropFirst())
             return incoming
         }
-        return try await CouchDocument(request.jsonObjectBody())
+        var incoming = try await CouchDocument(request.jsonObjectBody())
+        incoming.revisionBody = try RevisionBody(json: request.body)
+        return incoming
     }
 
     private func putDocument(_ id: String, _ database: Database, _ request: CouchRequest) async throws -> Response {

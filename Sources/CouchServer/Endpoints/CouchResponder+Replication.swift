@@ -101,7 +101,12 @@ extension CouchResponder {
         }
         let maxEntries = state.configuration.maxEntriesPerRequest
         switch try await store.withReader({ _ in try Self.bulkDocsBatch(body, store: store, maxEntries: maxEntries) }) {
-        case .newEdits(let documents):
+        case .newEdits(var documents):
+            // Each new edit's ID is hashed from its text as received, as CouchDB hashes it.
+            if let received = try RevisionBody.documents(inBulkDocs: request.body), received.count == documents.count {
+                for position in documents.indices { documents[position].revisionBody = received[position] }
+            }
+            let documents = documents
             results = try await store.withWriter { _ in try Self.saveBatch(documents, store: store) }
         case .replicated(let revisions):
             results = try await store.withWriter { _ in try Self.insertReplicated(revisions, store: store) }

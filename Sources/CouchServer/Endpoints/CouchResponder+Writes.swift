@@ -16,25 +16,26 @@ extension CouchResponder {
     /// The blocking part of `save`.
     static func saveNow(_ incoming: CouchDocument, id: String, store: DocumentStore) throws -> DocumentRevision {
         switch try writeOperation(incoming, id: id, store: store) {
-        case .create(let id, let body, let attachments):
-            return try store.create(id: id, body: body, attachments: attachments)
-        case .update(let id, let parent, let body, let attachments):
-            return try store.update(id: id, parent: parent, body: body, attachments: attachments)
-        case .delete(let id, let parent):
-            return try store.delete(id: id, parent: parent)
+        case .create(let id, let body, let attachments, let received):
+            return try store.create(id: id, body: body, attachments: attachments, received: received)
+        case .update(let id, let parent, let body, let attachments, let received):
+            return try store.update(id: id, parent: parent, body: body, attachments: attachments, received: received)
+        case .delete(let id, let parent, let received):
+            return try store.delete(id: id, parent: parent, received: received)
         }
     }
 
     /// The store write for a new edit, after checking it against the parent revision: stubs
     /// must name attachments the parent has; attachments the parent has and the edit omits
-    /// are removed.
+    /// are removed. The revision ID is hashed from the body as received, when the document
+    /// carries it (``CouchDocument/revisionBody``).
     static func writeOperation(_ incoming: CouchDocument, id: String, store: DocumentStore) throws -> DocumentStore.WriteOperation {
         if incoming.deleted {
             guard let parent = incoming.rev else {
                 if try store.get(id: id) != nil { throw CouchError.conflict }
                 throw CouchError.missing
             }
-            return .delete(id: id, parent: parent)
+            return .delete(id: id, parent: parent, received: incoming.revisionBody)
         }
         var existing: [String: AttachmentInfo] = [:]
         if let parent = incoming.rev {
@@ -59,9 +60,9 @@ extension CouchResponder {
             changes.append(.remove(name: name))
         }
         if let parent = incoming.rev {
-            return .update(id: id, parent: parent, body: incoming.body, attachments: changes)
+            return .update(id: id, parent: parent, body: incoming.body, attachments: changes, received: incoming.revisionBody)
         }
-        return .create(id: id, body: incoming.body, attachments: changes)
+        return .create(id: id, body: incoming.body, attachments: changes, received: incoming.revisionBody)
     }
 
     /// New edits of `_bulk_docs`, always in one transaction: all at once when every document

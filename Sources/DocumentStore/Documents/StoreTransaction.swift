@@ -76,12 +76,12 @@ struct StoreTransaction {
     /// Applies one write of a batch; `known` as for `apply`.
     mutating func perform(_ operation: DocumentStore.WriteOperation, known: DocRow?? = nil) throws -> DocumentRevision {
         switch operation {
-        case .create(let id, let body, let attachments):
-            return try apply(.create, id: id, body: body, attachments: attachments, known: known)
-        case .update(let id, let parent, let body, let attachments):
-            return try apply(.update(parent: parent), id: id, body: body, attachments: attachments)
-        case .delete(let id, let parent):
-            return try apply(.delete(parent: parent), id: id, body: [:], attachments: [])
+        case .create(let id, let body, let attachments, let received):
+            return try apply(.create, id: id, body: body, attachments: attachments, received: received, known: known)
+        case .update(let id, let parent, let body, let attachments, let received):
+            return try apply(.update(parent: parent), id: id, body: body, attachments: attachments, received: received)
+        case .delete(let id, let parent, let received):
+            return try apply(.delete(parent: parent), id: id, body: [:], attachments: [], received: received)
         }
     }
 
@@ -89,8 +89,9 @@ struct StoreTransaction {
 
     /// Applies one local edit and returns the revision it made. `known` is the document's row
     /// when the caller already read it in this transaction (`.some(nil)`: it does not exist).
-    mutating func apply(_ edit: Edit, id: String, body: JSONObject,
-                        attachments: [AttachmentChange], known: DocRow?? = nil) throws -> DocumentRevision {
+    /// The revision ID is hashed from `received` when given, else from the canonical body.
+    mutating func apply(_ edit: Edit, id: String, body: JSONObject, attachments: [AttachmentChange],
+                        received: RevisionBody? = nil, known: DocRow?? = nil) throws -> DocumentRevision {
         try Self.validateID(id)
         var deleted = false
         if case .delete = edit { deleted = true }
@@ -99,9 +100,11 @@ struct StoreTransaction {
         let doc = try known ?? TreeRows.doc(db, id: id)
 
         var parent: RevRow?
+        var isRecreation = false
         switch edit {
         case .create:
             if let doc {
+                isRecreation = true
                 guard doc.deleted else { throw DocumentStoreError.conflict(id: id) }
                 parent = try TreeRows.rev(db, revNum: doc.winnerRevNum)
             }
@@ -129,8 +132,9 @@ struct StoreTransaction {
         }
 
         let rev = try DocumentStoreError.reporting {
-            try RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted, canonicalBody: bodyBytes,
-                                          attachmentDigests: infos.mapValues(\.digest))
+            try RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted,
+                                          body: received ?? RevisionBody(json: bodyBytes), attachments: infos,
+                                          recreation: isRecreation)
         }
         let docNum: Int64
         if let doc {

@@ -35,13 +35,19 @@ public final class DocumentStore: Sendable {
     }
 
     /// A write of a batch given to `write(_:)`.
+    ///
+    /// `received`, when given, is the body as a client sent it (``RevisionBody``), which the
+    /// new revision's ID is hashed from as CouchDB would; without it the ID is hashed from
+    /// `body` in canonical order.
     public enum WriteOperation: Sendable {
         /// Creates a document (or a new revision on top of a deleted one).
-        case create(id: String, body: JSONObject, attachments: [AttachmentChange])
+        case create(id: String, body: JSONObject, attachments: [AttachmentChange], received: RevisionBody? = nil)
         /// Updates the leaf revision `parent`.
-        case update(id: String, parent: RevisionID, body: JSONObject, attachments: [AttachmentChange])
-        /// Tombstones the leaf revision `parent`.
-        case delete(id: String, parent: RevisionID)
+        case update(id: String, parent: RevisionID, body: JSONObject, attachments: [AttachmentChange],
+                    received: RevisionBody? = nil)
+        /// Tombstones the leaf revision `parent`; `received` is the body a client sent with
+        /// `_deleted`, which CouchDB hashes (the tombstone keeps no body).
+        case delete(id: String, parent: RevisionID, received: RevisionBody? = nil)
     }
 
     /// The store's identity, a UUID made when the file was created and kept in it.
@@ -232,23 +238,27 @@ public final class DocumentStore: Sendable {
     /// Creates a document; a nil `id` gets a random one. An existing live document is a
     /// `.conflict`; an existing deleted one gets a new revision on top of its tombstone.
     @discardableResult
+    /// `received`: the body as a client sent it, to hash the revision ID from as CouchDB
+    /// would (see ``WriteOperation``).
     public func create(id: String? = nil, body: JSONObject,
-                       attachments: [AttachmentChange] = []) throws -> DocumentRevision {
+                       attachments: [AttachmentChange] = [], received: RevisionBody? = nil) throws -> DocumentRevision {
         let id = id ?? RandomIdentifier.compactHex()
-        return try writing { try $0.apply(.create, id: id, body: body, attachments: attachments) }
+        return try writing { try $0.apply(.create, id: id, body: body, attachments: attachments, received: received) }
     }
 
     /// Makes a child of the leaf revision `parent`; attachments not changed are kept.
     @discardableResult
+    /// `received`: as for ``create(id:body:attachments:received:)``.
     public func update(id: String, parent: RevisionID, body: JSONObject,
-                       attachments: [AttachmentChange] = []) throws -> DocumentRevision {
-        try writing { try $0.apply(.update(parent: parent), id: id, body: body, attachments: attachments) }
+                       attachments: [AttachmentChange] = [], received: RevisionBody? = nil) throws -> DocumentRevision {
+        try writing { try $0.apply(.update(parent: parent), id: id, body: body, attachments: attachments, received: received) }
     }
 
-    /// Tombstones the leaf revision `parent`.
+    /// Tombstones the leaf revision `parent`; `received` is a body sent with the deletion,
+    /// which the ID is hashed from (the tombstone keeps none).
     @discardableResult
-    public func delete(id: String, parent: RevisionID) throws -> DocumentRevision {
-        try writing { try $0.apply(.delete(parent: parent), id: id, body: [:], attachments: []) }
+    public func delete(id: String, parent: RevisionID, received: RevisionBody? = nil) throws -> DocumentRevision {
+        try writing { try $0.apply(.delete(parent: parent), id: id, body: [:], attachments: [], received: received) }
     }
 
     /// Several writes in one transaction, all or nothing; returns the revisions made, in order.
@@ -262,15 +272,15 @@ public final class DocumentStore: Sendable {
             var others = Set<String>()
             for operation in operations {
                 switch operation {
-                case .create(let id, _, _): created.append(id)
-                case .update(let id, _, _, _), .delete(let id, _): others.insert(id)
+                case .create(let id, _, _, _): created.append(id)
+                case .update(let id, _, _, _, _), .delete(let id, _, _): others.insert(id)
                 }
             }
             let createdOnce = Set(created)
             let known: [String: DocRow]? = created.count > 1 && createdOnce.count == created.count && createdOnce.isDisjoint(with: others)
                 ? try TreeRows.docs(txn.db, ids: created) : nil
             return try operations.map { operation in
-                guard case .create(let id, _, _) = operation, let known else { return try txn.perform(operation) }
+                guard case .create(let id, _, _, _) = operation, let known else { return try txn.perform(operation) }
                 return try txn.perform(operation, known: known[id])
             }
         }
