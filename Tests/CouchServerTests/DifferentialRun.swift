@@ -127,6 +127,6 @@ struct DifferentialRun {
 
     private static func describe(_ value: JSONValue?) -> String {
         guard let value else { return "nothing" }
-        return String(decoding: (try? JSONWriter.couchDB.data(value)) ?? Data(), as: UTF8.self)
+        return String(decoding: JSONWriter.couchDB.data(value), as: UTF8.self)
     }
 }

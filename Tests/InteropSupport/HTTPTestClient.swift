@@ -2,7 +2,7 @@ public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
-public import DocumentStore
+import DocumentStore
 public import DocumentFormat
 
 /// A reply as the tests inspect it.

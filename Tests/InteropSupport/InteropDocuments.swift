@@ -1,4 +1,4 @@
-public import DocumentStore
+import DocumentStore
 public import Foundation
 import DocumentFormat
 

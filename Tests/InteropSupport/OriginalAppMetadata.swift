@@ -1,4 +1,4 @@
-public import DocumentStore
+import DocumentStore
 public import DocumentFormat
 
 /// The `CDTISMetaData` document the original iOS app's incremental store writes for the

@@ -52,8 +52,9 @@ final class ServerState: Sendable {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
         // Owner-only, as every file the server creates (0600): written by hand rather than
-        // with `String.write`, which would create it with the umask's permissions.
-        FileManager.default.createFile(atPath: file.path, contents: Data(fresh.utf8), attributes: [.posixPermissions: 0o600])
+        // with `String.write`, which would create it with the umask's permissions. A folder
+        // that cannot be written costs only this: the next start makes another UUID.
+        _ = FileManager.default.createFile(atPath: file.path, contents: Data(fresh.utf8), attributes: [.posixPermissions: 0o600])
         return fresh
     }
 }
