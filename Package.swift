@@ -236,6 +236,27 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // TLS for both servers (`recipes serve`, `recipes web`): the certificate chain and key
+        // read from PEM files and checked before anything listens, presented through
+        // SwiftNIO SSL, and reloaded on SIGHUP without dropping a connection.
+        .target(
+            name: "ServerTLS",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "ServerTLSTests",
+            dependencies: [
+                "TestSupport", "InteropSupport", "ServerTLS", "CouchServer", "Replication",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "CouchServer",
             dependencies: [
@@ -245,7 +266,9 @@ let package = Package(
                 // package's own engine; Replication never imports CouchServer.
                 "Replication",
                 "AsyncBridge",
+                "ServerTLS",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -270,7 +293,9 @@ let package = Package(
             name: "RecipesWeb",
             dependencies: [
                 "RecipesKit", "ObjectGraph", "DocumentIncrementalStore", "DocumentStore", "HTTPSupport", "RecipeImages", "AsyncBridge",
+                "ServerTLS",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -311,6 +336,7 @@ let package = Package(
                 "RecipesWeb",
                 "RecipesKit",
                 "Replication",
+                "ServerTLS",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -329,6 +355,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tests/InteropSupport"),
         // Generic helpers every test target shares, free of the package's own modules: one

@@ -23,13 +23,18 @@ package struct GlobalOptions: ParsableArguments {
     @Option(name: .customLong("password-file"), help: ArgumentHelp("A file whose first line is the password for encrypted notes.", valueName: "file"))
     var passwordFile: String?
 
+    /// `--ca-file PATH`: certificate authorities trusted for an `https://` remote besides the
+    /// system's (a household CA), in one PEM file.
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp("A PEM file of CA certificates trusted for an https:// remote, besides the system's.", valueName: "file"))
+    var caFile: String?
+
     /// `--verbose`.
     @Flag(name: .long, help: "Explain what happens on stderr.")
     package var verbose = false
 
     /// The options as configuration resolution takes them.
     var configurationOptions: RecipesConfiguration.Options {
-        RecipesConfiguration.Options(store: store, remote: remote, noSamples: noSamples, passwordFile: passwordFile)
+        RecipesConfiguration.Options(store: store, remote: remote, noSamples: noSamples, passwordFile: passwordFile, caFile: caFile)
     }
 
     /// The program's arguments with global options given before the subcommand moved to just
@@ -62,7 +67,7 @@ package struct GlobalOptions: ParsableArguments {
     /// Whether `name` is a global option that takes a value.
     private static func isValued(_ name: String) -> Bool {
         switch name {
-        case "--store", "--remote", "--password-file": true
+        case "--store", "--remote", "--password-file", "--ca-file": true
         default: false
         }
     }

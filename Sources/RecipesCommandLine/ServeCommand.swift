@@ -17,7 +17,9 @@ package struct ServeCommand: AsyncParsableCommand {
             lets them do everything. Without --user, one of the two is required: \
             --allow-anonymous-reads then serves read-only. Requests must address the server by a \
             loopback name (localhost, 127.0.0.1, [::1]), the --bind address, or a --public-host. \
-            Prints "listening on http://HOST:PORT" once ready. SIGTERM or SIGINT stops it: requests \
+            Prints "listening on http://HOST:PORT" once ready (https:// with --tls-cert and --tls-key, \
+            PEM files checked before it listens; SIGHUP reloads them without dropping connections; \
+            binding beyond loopback without them prints a warning). SIGTERM or SIGINT stops it: requests \
             in flight get 5 s to finish, then are cancelled and their connections closed, so it \
             exits within about 5 s whatever clients do. \
             --add-user NAME --password-file F [--roles a,b] creates or updates the account NAME in \
@@ -82,6 +84,15 @@ package struct ServeCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: "Browser origin allowed to call the server (CORS, for PouchDB in a browser); repeat it, or * for any.")
     package var corsOrigin: [String] = []
+
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp(
+        "Serve HTTPS with this PEM certificate chain (needs --tls-key; or \"tlsCert\" in the configuration file). SIGHUP reloads it.",
+        valueName: "file"))
+    package var tlsCert: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp(
+        "The PEM private key of --tls-cert (or \"tlsKey\" in the configuration file).", valueName: "file"))
+    package var tlsKey: String?
 
     /// Checks the option combinations before anything starts.
     /// A command with every option at its default, as ArgumentParser starts from.

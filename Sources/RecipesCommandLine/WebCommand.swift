@@ -16,6 +16,12 @@ package struct WebCommand: AsyncParsableCommand {
             shows within a second) and the ingredient rows' buttons. Nothing is fetched from the \
             internet. Prints "listening on http://HOST:PORT" once ready; SIGINT or SIGTERM stops it.
 
+            With --tls-cert and --tls-key (PEM files, checked before it listens) it serves \
+            https://, with Secure cookies and Strict-Transport-Security; SIGHUP reloads them \
+            without dropping connections. Binding beyond loopback without them prints a warning: \
+            the password would cross the network in clear. An https:// --remote is verified \
+            against the system's CAs and --ca-file.
+
             It binds 127.0.0.1 by default, for this machine only. Binding another address (to \
             reach the book from a phone on the home network) requires --password-file: browsers \
             then log in with that password. The same file is the store's password, so private \
@@ -36,6 +42,15 @@ package struct WebCommand: AsyncParsableCommand {
 
     @Flag(name: .long, help: "Keep syncing with --remote while serving (as sync --live).")
     package var live = false
+
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp(
+        "Serve HTTPS with this PEM certificate chain (needs --tls-key; or \"tlsCert\" in the configuration file). SIGHUP reloads it.",
+        valueName: "file"))
+    package var tlsCert: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp(
+        "The PEM private key of --tls-cert (or \"tlsKey\" in the configuration file).", valueName: "file"))
+    package var tlsKey: String?
 
     /// Checks the options before anything opens.
     /// A command with every option at its default, as ArgumentParser starts from.

@@ -3,6 +3,7 @@ import Logging
 public import RecipesKit
 import DocumentStore
 import ObjectSync
+import Replication
 
 extension FirstRunSeeding {
     /// Seeds the store if this is its first use; does nothing otherwise. With a remote, it
@@ -18,7 +19,14 @@ extension FirstRunSeeding {
         defer { lock.release() }
         if try store.seeder.isInitialised { return }
         let sets = try BundledSampleSets.loadAll()
-        let sync = try store.sync(with: remoteURL, logger: logger)
+        let clientOptions: CouchClientOptions
+        do {
+            clientOptions = try configuration.clientOptions()
+        } catch {
+            note("recipes: cannot check the remote \(configuration.maskedRemote ?? "") for recipes before seeding (\(error)); not seeding now, the next command tries again")
+            return
+        }
+        let sync = try store.sync(with: remoteURL, clientOptions: clientOptions, logger: logger)
         do {
             _ = try await sync.pull()
             try sync.steps.refresh()

@@ -11,6 +11,7 @@ extension ReplicationError: ReplicationLayerError {
         case .databaseNotFound: (.remoteDatabaseMissing, false)
         case .unreachable: (.unreachable, true)
         case .timedOut: (.timedOut, true)
+        case .untrustedCertificate: (.remoteError, false)
         case .malformedReply: (.remoteError, false)
         case .httpStatus(_, let status, _, _): (.remoteError, status >= 500)
         case .invalidURL, .invalidSelector: (.invalidRequest, false)

@@ -1,6 +1,8 @@
 import AsyncBridge
 import Foundation
 import Hummingbird
+import HummingbirdTLS
+public import ServerTLS
 public import Logging
 public import RecipesKit
 import ServiceLifecycle
@@ -41,13 +43,21 @@ public final class RecipesWebServer: Sendable {
     @discardableResult
     public func start(handleSignals: Bool = false) async throws -> Int {
         let listening = OneShotContinuation<Int>()
+        var services: [any Service] = []
+        if let certificate = configuration.tlsCertificate, handleSignals {
+            // Trapped before the server listens, so a SIGHUP never ends the process.
+            services.append(CertificateReloadService(certificate: certificate, signals: await CertificateReloadService.trapHangup(),
+                                                     logger: logger))
+        }
         let app = Application(
             router: routes.router(),
+            // HTTPS when a certificate is configured: the same HTTP/1.1 channel inside TLS.
+            server: try configuration.tlsCertificate.map { try .tls(.http1(), tlsConfiguration: $0.serverConfiguration) } ?? .http1(),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "Recipes"),
             onServerRunning: { channel in listening.resume(returning: channel.localAddress?.port ?? 0) },
             logger: logger)
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: [app, routes.feed], gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [], logger: logger))
+            services: [app, routes.feed] as [any Service] + services, gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [], logger: logger))
         let configuration = self.configuration
         let task = Task {
             do {
@@ -62,6 +72,14 @@ public final class RecipesWebServer: Sendable {
         }
         running.withLock { $0 = Running(group: group, task: task) }
         return try await listening.value()
+    }
+
+    /// Reads the TLS certificate and key again and presents them to new connections; those
+    /// already open keep theirs. Does nothing without TLS.
+    /// - Throws: ``ServerTLSError`` when the files no longer check out; the certificate in
+    ///   use stays.
+    public func reloadCertificate() throws(ServerTLSError) {
+        try configuration.tlsCertificate?.reload()
     }
 
     /// Waits until the server has stopped (a signal, or ``stop()``).

@@ -88,9 +88,14 @@ enum WebResponse {
 
     /// The session cookie: for this site's requests only (`SameSite=Strict`), never for
     /// scripts (`HttpOnly`).
-    static func sessionCookie(_ id: String) -> Cookie {
-        Cookie(name: WebSessions.cookieName, value: id, path: "/", httpOnly: true, sameSite: .strict)
+    /// With `secure` (the server speaks HTTPS), browsers never send it over plain HTTP.
+    static func sessionCookie(_ id: String, secure: Bool) -> Cookie {
+        Cookie(name: WebSessions.cookieName, value: id, path: "/", secure: secure, httpOnly: true, sameSite: .strict)
     }
+
+    /// The `Strict-Transport-Security` value an HTTPS server sends: browsers that saw it
+    /// reach the book over HTTPS only, for 180 days.
+    static let strictTransportSecurity = "max-age=15552000"
 
     /// Whether an `If-None-Match` header names `tag` (or is `*`).
     static func matches(_ header: String?, tag: String) -> Bool {

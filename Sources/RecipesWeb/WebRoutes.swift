@@ -134,10 +134,11 @@ struct WebRoutes: Sendable {
     /// answer (`Server-Timing`, which browsers' developer tools show and the benchmark reads).
     private func finish(_ response: Response, _ visit: Visit, started: ContinuousClock.Instant) -> Response {
         var response = response
-        if visit.isNew { response.setCookie(WebResponse.sessionCookie(visit.session)) }
+        if visit.isNew { response.setCookie(WebResponse.sessionCookie(visit.session, secure: configuration.servesTLS)) }
         let elapsed = (ContinuousClock.now - started).components
         let milliseconds = Double(elapsed.seconds) * 1000 + Double(elapsed.attoseconds) / 1e15
         response.headers[WebResponse.serverTiming] = "app;dur=" + String(format: "%.3f", milliseconds)
+        if configuration.servesTLS { response.headers[.strictTransportSecurity] = WebResponse.strictTransportSecurity }
         return response
     }
 
@@ -407,14 +408,14 @@ struct WebRoutes: Sendable {
         sessions.end(visit.session)
         let session = sessions.start(loggedIn: true)
         var response = WebResponse.redirect(to: next)
-        response.setCookie(WebResponse.sessionCookie(session))
+        response.setCookie(WebResponse.sessionCookie(session, secure: configuration.servesTLS))
         return response
     }
 
     private func logout(_ request: Request, _ visit: Visit) async throws -> Response {
         sessions.end(visit.session)
         var response = WebResponse.redirect(to: configuration.requiresLogin ? "/login" : "/")
-        response.setCookie(WebResponse.sessionCookie(sessions.start()))
+        response.setCookie(WebResponse.sessionCookie(sessions.start(), secure: configuration.servesTLS))
         return response
     }
 }

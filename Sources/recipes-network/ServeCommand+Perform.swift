@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import RecipesCommandLine
 import RecipesKit
+import ServerTLS
 
 extension ServeCommand {
     /// Starts the server and runs until SIGINT or SIGTERM.
@@ -24,16 +25,25 @@ extension ServeCommand {
             credentials = ServerCredentials(user: user, password: secret)
         }
         let directory = dataDir.map { URL(fileURLWithPath: $0) } ?? Self.defaultDataDirectory()
+        // The certificate and key are read and checked before anything listens.
+        let certificate: ServerCertificate?
+        do {
+            let configuration = try RecipesConfiguration.resolve(environment: RecipesConfiguration.processEnvironment())
+            certificate = try ServingTLS.certificate(certificate: tlsCert, key: tlsKey, configuration: configuration)
+        } catch let error as RecipesConfigurationError {
+            throw CommandFailure(message: error.description)
+        }
         var logger = Logger(label: "recipes.serve")
         logger.logLevel = .warning
-        let server = CouchServer(
-            configuration: CouchServerConfiguration(
-                dataDirectory: directory, host: bind, port: port, publicHosts: publicHost, credentials: credentials,
-                anonymousAccess: allowAnonymous ? .all : (allowAnonymousReads ? .reads : .none),
-                maxRequestBodySize: maxBodyMb * 1024 * 1024, maxBufferedBodyBytes: maxTotalBodyMb * 1024 * 1024,
-                bodyBudgetWait: .seconds(bodyWait),
-                corsOrigins: corsOrigin, idleTimeout: .seconds(idleTimeout)),
-            logger: logger)
+        var serverConfiguration = CouchServerConfiguration(
+            dataDirectory: directory, host: bind, port: port, publicHosts: publicHost, credentials: credentials,
+            anonymousAccess: allowAnonymous ? .all : (allowAnonymousReads ? .reads : .none),
+            maxRequestBodySize: maxBodyMb * 1024 * 1024, maxBufferedBodyBytes: maxTotalBodyMb * 1024 * 1024,
+            bodyBudgetWait: .seconds(bodyWait),
+            corsOrigins: corsOrigin, idleTimeout: .seconds(idleTimeout))
+        serverConfiguration.tlsCertificate = certificate
+        ServingTLS.warnIfPlaintext(program: "serve", bind: bind, certificate: certificate)
+        let server = CouchServer(configuration: serverConfiguration, logger: logger)
         let boundPort: Int
         do {
             boundPort = try await server.start(handleSignals: true)
@@ -47,7 +57,7 @@ extension ServeCommand {
         }
         let host = bind.contains(":") ? "[\(bind)]" : bind
         // Written straight to the file descriptor: scripts wait for this line through a pipe.
-        FileHandle.standardOutput.write(Data("listening on http://\(host):\(boundPort)\n".utf8))
+        FileHandle.standardOutput.write(Data("listening on \(ServingTLS.scheme(certificate))://\(host):\(boundPort)\n".utf8))
         try await server.waitUntilStopped()
     }
 

@@ -22,7 +22,12 @@ extension SyncCommand {
             if live && !global.verbose { logger.logLevel = .critical }
             // A live sync retries on its own schedule (0.5 s doubling to 30 s) and reports
             // `offline` meanwhile; the client only retries a blip twice (after 0.1 and 0.2 s).
-            var clientOptions = CouchClientOptions()
+            var clientOptions: CouchClientOptions
+            do {
+                clientOptions = try session.configuration.clientOptions()
+            } catch {
+                throw CommandFailure(message: "\(error)")
+            }
             if live { clientOptions.maxRetries = 2 }
             let sync: RecipesSync
             do {

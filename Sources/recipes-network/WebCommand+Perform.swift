@@ -17,6 +17,8 @@ extension WebCommand {
             if let file = try? session.configuration.checkedPasswordFileURL() {
                 password = try Session.readPassword(file)
             }
+            // The certificate and key are read and checked before anything listens.
+            let certificate = try ServingTLS.certificate(certificate: tlsCert, key: tlsKey, configuration: session.configuration)
             var logger = Logger(label: "recipes.web") { StreamLogHandler.standardError(label: $0) }
             logger.logLevel = global.verbose ? .info : .warning
             // A live sync without a remote is refused before anything listens.
@@ -27,11 +29,13 @@ extension WebCommand {
             let server: RecipesWebServer
             do {
                 server = try RecipesWebServer(store: session.store,
-                                              configuration: WebConfiguration(host: bind, port: port, password: password),
+                                              configuration: WebConfiguration(host: bind, port: port, password: password,
+                                                                              tlsCertificate: certificate),
                                               logger: logger)
             } catch {
                 throw CommandFailure(message: "\(error)")
             }
+            ServingTLS.warnIfPlaintext(program: "web", bind: bind, certificate: certificate)
             let boundPort: Int
             do {
                 boundPort = try await server.start(handleSignals: true)
@@ -41,7 +45,7 @@ extension WebCommand {
             let sync = liveSync.map(Self.startLiveSync)
             let host = bind.contains(":") ? "[\(bind)]" : bind
             // Written straight to the file descriptor: scripts wait for this line through a pipe.
-            FileHandle.standardOutput.write(Data("listening on http://\(host):\(boundPort)\n".utf8))
+            FileHandle.standardOutput.write(Data("listening on \(ServingTLS.scheme(certificate))://\(host):\(boundPort)\n".utf8))
             // The guard cancels this task when the file changes; the server then stops.
             let serving = Task {
                 try await withTaskCancellationHandler {
@@ -71,7 +75,12 @@ extension WebCommand {
         }
         var quiet = logger
         if !global.verbose { quiet.logLevel = .critical }
-        var clientOptions = CouchClientOptions()
+        var clientOptions: CouchClientOptions
+        do {
+            clientOptions = try session.configuration.clientOptions()
+        } catch {
+            throw CommandFailure(message: "\(error)")
+        }
         clientOptions.maxRetries = 2
         do {
             return try session.store.sync(with: remoteURL, clientOptions: clientOptions, logger: quiet)

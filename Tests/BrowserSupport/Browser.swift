@@ -64,7 +64,9 @@ public final class Browser: Sendable {
     /// own background networking (updates, sync, metrics) off, so it only talks to what
     /// the page loads. A `window.alert`/`confirm` stays open until the test handles it
     /// with `acceptAlert()`/`dismissAlert()`.
-    public static func launch(windowWidth: Int = 1280, windowHeight: Int = 900) async throws -> Browser {
+    ///
+    /// `extraArguments` go to Chromium after its usual ones (a certificate to trust, say).
+    public static func launch(windowWidth: Int = 1280, windowHeight: Int = 900, extraArguments: [String] = []) async throws -> Browser {
         if let reason = BrowserAvailability.unavailableReason() {
             throw WebDriverError(code: "driver startup failure", message: reason, command: "launch()")
         }
@@ -93,8 +95,8 @@ public final class Browser: Sendable {
                         "pageLoadStrategy": "normal",
                         "goog:chromeOptions": [
                             "binary": .string(chromium),
-                            "args": .array(chromiumArguments(
-                                width: windowWidth, height: windowHeight, profile: profile).map { .string($0) }),
+                            "args": .array((chromiumArguments(
+                                width: windowWidth, height: windowHeight, profile: profile) + extraArguments).map { .string($0) }),
                         ],
                     ],
                 ],
@@ -127,11 +129,11 @@ public final class Browser: Sendable {
     /// Runs `body` with a freshly launched browser and quits it afterwards, whether `body`
     /// returns or throws: the defer-like shape every test should use.
     public static func withSession<T>(
-        windowWidth: Int = 1280, windowHeight: Int = 900,
+        windowWidth: Int = 1280, windowHeight: Int = 900, extraArguments: [String] = [],
         isolation: isolated (any Actor)? = #isolation,
         _ body: (Browser) async throws -> T
     ) async throws -> T {
-        let browser = try await launch(windowWidth: windowWidth, windowHeight: windowHeight)
+        let browser = try await launch(windowWidth: windowWidth, windowHeight: windowHeight, extraArguments: extraArguments)
         do {
             let result = try await body(browser)
             await browser.quit()

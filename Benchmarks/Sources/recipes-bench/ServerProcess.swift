@@ -13,16 +13,17 @@ final class ServerProcess {
     /// Starts `recipes serve` with `access` (anonymous writes by default, or `--user …`
     /// options) and waits for its "listening on" line; `errorLog` receives its stderr.
     /// `port` 0 lets the server pick a free one; another restarts a server where one was.
+    /// `extra` is appended to the command line (`--tls-cert` and `--tls-key`, say).
     convenience init(executable: String, dataDirectory: URL, maxBodyMegabytes: Int = 64, access: [String] = ["--allow-anonymous"],
-                     errorLog: URL? = nil, port requestedPort: Int = 0) throws {
+                     errorLog: URL? = nil, port requestedPort: Int = 0, extra: [String] = []) throws {
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         try self.init(executable: executable, arguments: [
             "serve", "--data-dir", dataDirectory.path, "--bind", "127.0.0.1", "--port", String(requestedPort),
-        ] + access + ["--max-body-mb", String(maxBodyMegabytes)], errorLog: errorLog)
+        ] + access + ["--max-body-mb", String(maxBodyMegabytes)] + extra, errorLog: errorLog)
     }
 
     /// Starts `executable` with `arguments` (a server command that binds 127.0.0.1 and prints
-    /// "listening on http://127.0.0.1:PORT") and waits for that line.
+    /// "listening on http://127.0.0.1:PORT", or https://) and waits for that line.
     init(executable: String, arguments: [String], errorLog: URL? = nil) throws {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -40,7 +41,7 @@ final class ServerProcess {
             if chunk.isEmpty { break }
             text += String(decoding: chunk, as: UTF8.self)
         }
-        guard let range = text.range(of: "listening on http://127.0.0.1:"),
+        guard let range = text.range(of: "listening on http://127.0.0.1:") ?? text.range(of: "listening on https://127.0.0.1:"),
               let port = Int(text[range.upperBound...].prefix { $0.isNumber }) else {
             process.terminate()
             throw ValidationError("`recipes \(arguments.first ?? "")` did not report its port (said: \(text))")

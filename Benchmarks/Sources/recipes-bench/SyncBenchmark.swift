@@ -41,6 +41,9 @@ struct SyncBenchmark: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Replicate with a database on this CouchDB server (an admin URL) instead of a `recipes serve` process; the database is made for the run and deleted after.", valueName: "url"))
     var couchdb: String?
 
+    @Flag(help: "Serve and sync over HTTPS, with a CA and certificate made with openssl for the run (compare with a run without).")
+    var tls = false
+
     @Flag(help: "Print a JSON object with the figures as the last line.")
     var json = false
 
@@ -51,19 +54,27 @@ struct SyncBenchmark: AsyncParsableCommand {
         let remote: String
         let serverRoot: String
         var process: ServerProcess?
+        var client = CouchClientOptions()
         if let couchdb {
+            guard !tls else { throw ValidationError("--tls serves a `recipes serve` process over HTTPS; leave it out with --couchdb") }
             guard largeAttachmentMb == 0 else { throw ValidationError("--large-attachment-mb measures `recipes serve`; leave it out with --couchdb") }
             serverRoot = couchdb.hasSuffix("/") ? String(couchdb.dropLast()) : couchdb
             remote = "\(serverRoot)/recipes-bench-\(UUID().uuidString.prefix(8).lowercased())"
             log("server: CouchDB at \(CredentialMask.masked(serverRoot))")
         } else {
             let executable = try RecipesExecutable.path(server, option: "--server")
+            var extra: [String] = []
+            if tls {
+                let certificates = try HouseholdCertificates.make(in: work.appendingPathComponent("tls"))
+                extra = ["--tls-cert", certificates.certificate.path, "--tls-key", certificates.key.path]
+                client.trustedCertificates = try TrustedCertificates(pemFiles: [certificates.caCertificate])
+            }
             let started = try ServerProcess(executable: executable, dataDirectory: work.appendingPathComponent("server"),
-                                            maxBodyMegabytes: max(64, largeAttachmentMb * 2 + 16))
+                                            maxBodyMegabytes: max(64, largeAttachmentMb * 2 + 16), extra: extra)
             process = started
-            serverRoot = "http://127.0.0.1:\(started.port)"
+            serverRoot = "\(tls ? "https" : "http")://127.0.0.1:\(started.port)"
             remote = "\(serverRoot)/bench"
-            log("server: \(executable) on port \(started.port)")
+            log("server: \(executable) on port \(started.port)\(tls ? ", over HTTPS" : "")")
         }
         defer {
             process?.terminate()
@@ -78,7 +89,6 @@ struct SyncBenchmark: AsyncParsableCommand {
 
         var logger = Logger(label: "recipes.bench.sync")
         logger.logLevel = .warning
-        var client = CouchClientOptions()
         client.maxConnections = connections
         var options = ReplicationOptions()
         options.batchSize = batchSize

@@ -64,8 +64,8 @@ struct SessionCookie: Sendable {
     /// The `Set-Cookie` header value carrying `value` (empty `value` clears the cookie).
     ///
     /// The cookie is `HttpOnly` (scripts cannot read it) and `SameSite=Lax` (browsers do not
-    /// send it with another site's POST), and `Secure` when `secure` is set: the server speaks
-    /// plain HTTP, so it marks cookies `Secure` only for requests a TLS proxy forwarded.
+    /// send it with another site's POST), and `Secure` when `secure` is set: when the server
+    /// serves HTTPS itself, or for requests a TLS proxy forwarded to a plain-HTTP server.
     func header(_ value: String, secure: Bool = false) -> String {
         let expires = Date(timeInterval: TimeInterval(lifetime), since: clock())
         return "AuthSession=\(value); Version=1; Expires=\(Self.cookieDate(expires)); Max-Age=\(lifetime); Path=/; HttpOnly; SameSite=Lax"

@@ -73,9 +73,9 @@ extension CouchResponder {
             let cookie = state.cookies.issue(user: name)
             return CouchReply.json(
                 200, ["ok": true, "name": .string(name), "roles": .array(roles.map { .string($0) })],
-                headers: [(.setCookie, state.cookies.header(cookie, secure: SessionCookie.forwardedOverTLS(request.headers)))])
+                headers: [(.setCookie, state.cookies.header(cookie, secure: state.servesTLS || SessionCookie.forwardedOverTLS(request.headers)))])
         case .delete:
-            return CouchReply.json(200, CouchReply.ok, headers: [(.setCookie, state.cookies.header("", secure: SessionCookie.forwardedOverTLS(request.headers)))])
+            return CouchReply.json(200, CouchReply.ok, headers: [(.setCookie, state.cookies.header("", secure: state.servesTLS || SessionCookie.forwardedOverTLS(request.headers)))])
         default:
             throw CouchError.methodNotAllowed
         }

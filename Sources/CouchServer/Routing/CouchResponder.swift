@@ -39,7 +39,7 @@ struct CouchResponder: HTTPResponder {
     /// The reply to one request, any error turned into CouchDB's error reply.
     private func answer(_ request: Request) async throws -> Response {
         let isHead = request.method == .head
-        let secureCookies = SessionCookie.forwardedOverTLS(request.headers)
+        let secureCookies = state.servesTLS || SessionCookie.forwardedOverTLS(request.headers)
         var response: Response
         let reservation = BodyReservation(budget: state.bodyBudget)
         defer { reservation.releaseAll() }

@@ -2,6 +2,8 @@ import UnixSignals
 import AsyncBridge
 import Foundation
 import Hummingbird
+import HummingbirdTLS
+public import ServerTLS
 public import Logging
 import NIOCore
 import ServiceLifecycle
@@ -41,9 +43,19 @@ public final class CouchServer: Sendable {
     public func start(handleSignals: Bool = false) async throws -> Int {
         let listening = OneShotContinuation<Int>()
         let idle = configuration.idleTimeout.components
+        let idleTimeout: TimeAmount = .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000)
+        var services: [any Service] = []
+        if let certificate = configuration.tlsCertificate, handleSignals {
+            // Trapped before the server listens, so a SIGHUP never ends the process.
+            services.append(CertificateReloadService(certificate: certificate, signals: await CertificateReloadService.trapHangup(),
+                                                     logger: logger))
+        }
         let app = Application(
             responder: CouchResponder(state: state, logger: logger),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(idle.seconds * 1_000_000_000 + idle.attoseconds / 1_000_000_000))),
+            // HTTPS when a certificate is configured: the same HTTP/1.1 channel inside TLS.
+            server: try configuration.tlsCertificate.map {
+                try .tls(.http1(configuration: .init(idleTimeout: idleTimeout)), tlsConfiguration: $0.serverConfiguration)
+            } ?? .http1(configuration: .init(idleTimeout: idleTimeout)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port),
                                  serverName: "Recipes-CouchServer"),
             onServerRunning: { [state] channel in
@@ -58,7 +70,8 @@ public final class CouchServer: Sendable {
             // the feeds, then the HTTP server.
             services: [app, ShutdownWatcher(state: state),
                        ReplicationService(scheduler: state.replications,
-                                          context: .init(registry: state.registry, configuration: configuration, logger: logger))],
+                                          context: .init(registry: state.registry, configuration: configuration, logger: logger))
+                      ] as [any Service] + services,
             gracefulShutdownSignals: handleSignals ? [.sigterm, .sigint] : [],
             logger: logger)
         // Past the grace period the requests still in flight (a body that never comes) are
@@ -78,6 +91,14 @@ public final class CouchServer: Sendable {
         let port = try await listening.value()
         running.withLock { $0?.port = port }
         return port
+    }
+
+    /// Reads the TLS certificate and key again and presents them to new connections; those
+    /// already open keep theirs. Does nothing without TLS.
+    /// - Throws: ``ServerTLSError`` when the files no longer check out; the certificate in
+    ///   use stays.
+    public func reloadCertificate() throws(ServerTLSError) {
+        try configuration.tlsCertificate?.reload()
     }
 
     /// Waits until the server stops (after `stop()` or a signal), then closes the stores.

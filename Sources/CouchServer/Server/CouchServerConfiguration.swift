@@ -1,4 +1,5 @@
 public import Foundation
+public import ServerTLS
 
 /// How a `CouchServer` runs: where its databases live, where it listens, who may read and
 /// write, which host names it answers to, and how large requests may be.
@@ -57,6 +58,12 @@ public struct CouchServerConfiguration: Sendable {
     public var replicationRetryDelay: Duration = .seconds(5)
     /// The longest delay between two attempts of a crashing server-side replication.
     public var replicationMaxRetryDelay: Duration = .seconds(300)
+
+    /// The certificate chain and key to serve HTTPS with; `nil` (the default) serves plain
+    /// HTTP. With it, session cookies are `Secure`, and ``CouchServer/reloadCertificate()``
+    /// (or SIGHUP, for a server started with `handleSignals`) presents a renewed certificate
+    /// to new connections without a restart.
+    public var tlsCertificate: ServerCertificate?
 
     /// Makes a configuration; every argument but the data directory has a safe default.
     public init(

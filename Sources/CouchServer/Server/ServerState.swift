@@ -39,6 +39,9 @@ final class ServerState: Sendable {
         set { port.withLock { $0 = newValue } }
     }
 
+    /// Whether the server speaks HTTPS itself, so its session cookies are `Secure`.
+    var servesTLS: Bool { configuration.tlsCertificate != nil }
+
     /// Marks the server as shutting down.
     func markStopping() { stopping.withLock { $0 = true } }
 

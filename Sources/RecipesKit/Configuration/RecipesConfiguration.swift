@@ -24,6 +24,11 @@ import HTTPSupport
 /// - Password file (for encrypted notes): `--password-file`, else `RECIPES_PASSWORD_FILE`,
 ///   else `"passwordFile"` in the configuration file (relative to the file's folder); none
 ///   if none says. The password itself is never a command-line value.
+/// - CA file (certificate authorities trusted for `https://` remotes besides the system's):
+///   `--ca-file`, else `RECIPES_CA_FILE`, else `"caFile"` in the configuration file; none if
+///   none says.
+/// - TLS certificate and key of `serve` and `web`: `--tls-cert` and `--tls-key`, else
+///   `"tlsCert"` and `"tlsKey"` in the configuration file (see ``tlsFiles(certificate:key:)``).
 public struct RecipesConfiguration: Sendable, Equatable {
     /// Where a resolved value came from, for `recipes config`-style output and messages.
     public enum Source: String, Sendable, Equatable, CustomStringConvertible {
@@ -50,9 +55,13 @@ public struct RecipesConfiguration: Sendable, Equatable {
         public var noSamples: Bool
         /// `--password-file PATH`.
         public var passwordFile: String?
+        /// `--ca-file PATH`.
+        public var caFile: String?
 
         /// Makes a set of options.
-        public init(store: String? = nil, remote: String? = nil, noSamples: Bool = false, passwordFile: String? = nil) {
+        public init(store: String? = nil, remote: String? = nil, noSamples: Bool = false, passwordFile: String? = nil,
+                    caFile: String? = nil) {
+            self.caFile = caFile
             self.store = store
             self.remote = remote
             self.noSamples = noSamples
@@ -84,6 +93,22 @@ public struct RecipesConfiguration: Sendable, Equatable {
     /// be asked; reported only by commands that need the password (see
     /// ``checkedPasswordFileURL()``), so a broken file does not stop the others.
     public var passwordFileProblem: RecipesConfigurationError?
+
+    /// The PEM file of certificate authorities trusted for `https://` remotes besides the
+    /// system's roots; `nil` when none is configured.
+    public var caFileURL: URL?
+    /// Where ``caFileURL`` came from; `nil` when there is none.
+    public var caFileSource: Source?
+    /// Why the configuration file could not say where the CA file is, when it had to be
+    /// asked; reported by the commands that reach a remote (``checkedCAFileURL()``).
+    public var caFileProblem: RecipesConfigurationError?
+
+    /// ``caFileURL``, or the configuration file's problem when it was asked and failed.
+    /// - Throws: the ``RecipesConfigurationError`` met reading the configuration file.
+    public func checkedCAFileURL() throws(RecipesConfigurationError) -> URL? {
+        if let caFileProblem { throw caFileProblem }
+        return caFileURL
+    }
 
     /// ``passwordFileURL``, or the configuration file's problem when it was asked and failed.
     /// - Throws: the ``RecipesConfigurationError`` met reading the configuration file.
@@ -119,7 +144,7 @@ public struct RecipesConfiguration: Sendable, Equatable {
 
     /// The environment variables ``resolve(options:environment:currentDirectory:)`` reads.
     public static let variableNames = [
-        "RECIPES_STORE", "RECIPES_REMOTE", "RECIPES_NO_SAMPLES", "RECIPES_PASSWORD_FILE", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "HOME",
+        "RECIPES_STORE", "RECIPES_REMOTE", "RECIPES_NO_SAMPLES", "RECIPES_PASSWORD_FILE", "RECIPES_CA_FILE", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "HOME",
     ]
 
     /// The process's values of ``variableNames``: what resolution reads of the environment,
@@ -216,10 +241,52 @@ public struct RecipesConfiguration: Sendable, Equatable {
                 passwordFileProblem = error
             }
         }
-        return RecipesConfiguration(
+        var configuration = RecipesConfiguration(
             storeURL: storeURL, storeSource: storeSource, remoteURL: remoteURL, remoteSource: remoteSource,
             seedsSamples: seedsSamples, samplesSource: samplesSource, configFileURL: configFileURL,
             passwordFileURL: passwordFileURL, passwordFileSource: passwordFileSource, passwordFileProblem: passwordFileProblem)
+        if let file = options.caFile {
+            configuration.caFileURL = expandedPath(file, currentDirectory: currentDirectory, home: home)
+            configuration.caFileSource = .option
+        } else if let file = env["RECIPES_CA_FILE"] {
+            configuration.caFileURL = expandedPath(file, currentDirectory: currentDirectory, home: home)
+            configuration.caFileSource = .environment
+        } else if remoteURL?.scheme?.lowercased() == "https" {
+            // Only a remote that speaks TLS asks the file, so a broken file does not stop
+            // the commands that never reach one.
+            do {
+                if let file = try stringFromConfigFile(configFileURL, member: "caFile") {
+                    configuration.caFileURL = expandedPath(file, currentDirectory: configFileURL.deletingLastPathComponent(), home: home)
+                    configuration.caFileSource = .configFile
+                }
+            } catch {
+                configuration.caFileProblem = error
+            }
+        }
+        return configuration
+    }
+
+    /// The TLS certificate chain and key `serve` and `web` serve with: `certificate` and
+    /// `key` (the `--tls-cert` and `--tls-key` values, relative to `currentDirectory`), else
+    /// `"tlsCert"` and `"tlsKey"` in the configuration file (relative to its folder). `nil`
+    /// when neither says: plain HTTP. The two are taken together from one place; only one of
+    /// them given is returned as is, for the caller to refuse.
+    /// - Throws: the ``RecipesConfigurationError`` met reading the configuration file.
+    public func tlsFiles(
+        certificate: String?, key: String?, environment: [String: String] = RecipesConfiguration.processEnvironment(),
+        currentDirectory: URL = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+    ) throws(RecipesConfigurationError) -> (certificate: URL?, key: URL?)? {
+        let home = Self.homeDirectory(environment.filter { !$0.value.isEmpty && Self.variableNames.contains($0.key) })
+        if certificate != nil || key != nil {
+            return (certificate.map { Self.expandedPath($0, currentDirectory: currentDirectory, home: home) },
+                    key.map { Self.expandedPath($0, currentDirectory: currentDirectory, home: home) })
+        }
+        let folder = configFileURL.deletingLastPathComponent()
+        let fileCertificate = try Self.stringFromConfigFile(configFileURL, member: "tlsCert")
+        let fileKey = try Self.stringFromConfigFile(configFileURL, member: "tlsKey")
+        if fileCertificate == nil, fileKey == nil { return nil }
+        return (fileCertificate.map { Self.expandedPath($0, currentDirectory: folder, home: home) },
+                fileKey.map { Self.expandedPath($0, currentDirectory: folder, home: home) })
     }
 
     // MARK: - Pieces

@@ -271,7 +271,7 @@ struct LiveSyncLoop: Sendable {
     /// Errors retrying cannot fix.
     static func isFatal(_ error: ReplicationError) -> Bool {
         switch error {
-        case .unauthorized, .forbidden, .invalidURL, .store: return true
+        case .unauthorized, .forbidden, .invalidURL, .store, .untrustedCertificate: return true
         default: return false
         }
     }

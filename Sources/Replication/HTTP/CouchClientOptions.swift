@@ -38,6 +38,11 @@ public struct CouchClientOptions: Sendable {
     /// without bound. Attachment downloads go through a temporary file and are not limited.
     public var maximumReplyBytes: Int = 512 << 20
 
+    /// Certificate authorities trusted for `https://` remotes besides the system's roots
+    /// (`--ca-file`); `nil` trusts the system's roots only. The server's certificate is
+    /// always verified, and so is the name it was issued for.
+    public var trustedCertificates: TrustedCertificates?
+
     /// Default options: basic auth, 30 s timeout, 5 retries with backoff from 0.1 s, 4 connections.
     public init() {}
 }

@@ -5,6 +5,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import Synchronization
 import DocumentFormat
 import HTTPSupport
@@ -41,6 +42,13 @@ final class CouchHTTPClient: Sendable {
         let idle = Self.timeAmount(options.requestTimeout)
         configuration.timeout = .init(connect: idle, read: idle, write: idle)
         configuration.decompression = .disabled
+        // The system's roots, plus the user's CAs: verification of the chain and of the host
+        // name stays on whatever the options say.
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let trusted = options.trustedCertificates, !trusted.certificates.isEmpty {
+            tls.additionalTrustRoots = [.certificates(trusted.certificates)]
+        }
+        configuration.tlsConfiguration = tls
         http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
@@ -124,6 +132,8 @@ final class CouchHTTPClient: Sendable {
                 attempt += 1
             case .timedOut:
                 throw ReplicationError.timedOut(url: url.description)
+            case .untrustedCertificate(let reason):
+                throw ReplicationError.untrustedCertificate(url: url.description, host: url.serverURL.host ?? url.description, reason: reason)
             case .transient(let detail), .permanent(let detail):
                 if Task.isCancelled { throw ReplicationError.cancelled }
                 throw ReplicationError.unreachable(url: url.description, detail: detail)
@@ -211,6 +221,8 @@ final class CouchHTTPClient: Sendable {
             switch TransportFailure(error) {
             case .cancelled: throw ReplicationError.cancelled
             case .timedOut: throw ReplicationError.timedOut(url: url.description)
+            case .untrustedCertificate(let reason):
+                throw ReplicationError.untrustedCertificate(url: url.description, host: url.serverURL.host ?? url.description, reason: reason)
             case .transient(let detail), .permanent(let detail): throw ReplicationError.unreachable(url: url.description, detail: detail)
             }
         }

@@ -15,8 +15,11 @@ enum TransportFailure: Sendable, Equatable {
     case timedOut
     /// The server could not be reached or dropped the connection; may work on a retry.
     case transient(String)
-    /// Retrying cannot help: a URL the client cannot use, a certificate it does not trust.
+    /// Retrying cannot help: a URL the client cannot use, a TLS handshake that failed.
     case permanent(String)
+    /// The server's certificate is not trusted (the reason says why): retrying cannot help
+    /// and nothing falls back to a connection without it.
+    case untrustedCertificate(String)
 
     /// Classifies an error thrown while sending a request or receiving its reply.
     init(_ error: any Error) {
@@ -39,10 +42,25 @@ enum TransportFailure: Sendable, Equatable {
             }
             return
         }
-        if let error = error as? NIOSSLError, case .handshakeFailed = error {
+        if let error = error as? NIOSSLError, case .handshakeFailed(let underlying) = error {
             // A certificate the system does not trust, or a server that speaks no TLS version
             // in common: the same on every try.
-            self = .permanent("TLS handshake failed: \(CredentialMask.masked(String(describing: error)))")
+            let text = String(describing: underlying)
+            if text.contains("CERTIFICATE_VERIFY_FAILED") {
+                self = .untrustedCertificate("it is not signed by a CA this machine trusts, or it has expired")
+            } else if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") {
+                self = .permanent("TLS handshake failed: the server does not speak TLS on this port (is it plain http://?)")
+            } else {
+                self = .permanent("TLS handshake failed: \(CredentialMask.masked(text))")
+            }
+            return
+        }
+        if let error = error as? NIOSSLExtraError, error == .failedToValidateHostname {
+            self = .untrustedCertificate("it was issued for another name than the one in the URL")
+            return
+        }
+        if let error = error as? NIOSSLError, case .noCertificateToValidate = error {
+            self = .untrustedCertificate("the server presented no certificate")
             return
         }
         // Refused or reset connections, name resolution failures, a connection closed
@@ -60,6 +78,7 @@ enum TransportFailure: Sendable, Equatable {
         case .cancelled: "cancelled"
         case .timedOut: "no reply in time"
         case .transient(let detail), .permanent(let detail): detail
+        case .untrustedCertificate(let reason): "untrusted certificate: \(reason)"
         }
     }
 }

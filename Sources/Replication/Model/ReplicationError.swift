@@ -18,6 +18,9 @@ public enum ReplicationError: Error, Sendable, Equatable, CustomStringConvertibl
     case unreachable(url: String, detail: String)
     /// The request timed out, after retries.
     case timedOut(url: String)
+    /// The `https://` server's certificate is not trusted (not signed by a trusted CA,
+    /// expired, or issued for another name): the connection was refused, never downgraded.
+    case untrustedCertificate(url: String, host: String, reason: String)
     /// Any other HTTP error status.
     case httpStatus(url: String, status: Int, error: String, reason: String)
     /// The remote URL is not usable.
@@ -46,6 +49,8 @@ public enum ReplicationError: Error, Sendable, Equatable, CustomStringConvertibl
             return "\(url): the server could not be reached or the connection broke off (\(detail)); check the host, port and network, then sync again"
         case .timedOut(let url):
             return "\(url): the server did not answer in time; check the network or raise the timeout, then sync again"
+        case .untrustedCertificate(_, let host, let reason):
+            return "\(host): the server's certificate is not trusted (\(reason)); give the CA certificate that signed it with --ca-file (or RECIPES_CA_FILE, or \"caFile\" in the configuration file), or fix the server's certificate"
         case .httpStatus(let url, let status, let error, let reason):
             return "\(url): the server answered \(status) \(error) (\(reason))"
         case .invalidURL(let text):
@@ -69,6 +74,7 @@ public enum ReplicationError: Error, Sendable, Equatable, CustomStringConvertibl
         case let (.malformedReply(a, b), .malformedReply(c, d)): return a == c && b == d
         case let (.unreachable(a, b), .unreachable(c, d)): return a == c && b == d
         case let (.timedOut(a), .timedOut(b)): return a == b
+        case let (.untrustedCertificate(a, b, c), .untrustedCertificate(d, e, f)): return a == d && b == e && c == f
         case let (.httpStatus(a, b, c, d), .httpStatus(e, f, g, h)): return a == e && b == f && c == g && d == h
         case let (.invalidURL(a), .invalidURL(b)): return a == b
         case let (.invalidSelector(a), .invalidSelector(b)): return a == b
