@@ -14,17 +14,14 @@ import TestSupport
 @Suite("Revision IDs equal to a live CouchDB's", .serialized,
        .enabled(if: LiveCouchDB.isConfigured, "COUCHDB_URL is not set: no live CouchDB to compare revision IDs with"))
 struct RevisionIDLiveTests {
-    /// A reproducible pseudo-random source (SplitMix64), so a failure can be replayed.
+    /// Generated writes drawn from a reproducible source (TestSupport's `SeededGenerator`),
+    /// so a failure can be replayed.
     struct Generator: RandomNumberGenerator {
-        var state: UInt64
+        var source: SeededGenerator
 
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
+        init(state: UInt64) { source = SeededGenerator(seed: state) }
+
+        mutating func next() -> UInt64 { source.next() }
 
         mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
         mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
