@@ -7,7 +7,8 @@ import Foundation
 /// A `JSONObject` has no member order, so a server that wants CouchDB's IDs reads this from
 /// the bytes it received (``init(json:)``); a body with no received text is hashed in the
 /// order this package's writer sends it, keys sorted by their UTF-8 bytes
-/// (``init(canonical:)``), which is the order CouchDB would receive the same write in.
+/// (``init(canonical:attachmentOrder:)``), which is the order CouchDB would receive the same
+/// write in.
 public struct RevisionBody: Sendable, Hashable {
     /// The body's term, `{[{Key, Value}, …]}`, without the version byte.
     package let term: [UInt8]

@@ -69,7 +69,7 @@ public enum RevisionHasher {
     }
 
     /// The ID of a revision whose body has no received text: hashed in canonical order
-    /// (``RevisionBody/init(canonical:)``).
+    /// (``RevisionBody/init(canonical:attachmentOrder:)``).
     /// - Throws: ``DocumentFormatError`` when the parent can have no child or the body holds
     ///   a number CouchDB refuses.
     public static func revisionID(parent: RevisionID?, deleted: Bool, body: JSONObject,

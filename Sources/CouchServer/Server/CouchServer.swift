@@ -95,7 +95,7 @@ public final class CouchServer: Sendable {
 
     /// Reads the TLS certificate and key again and presents them to new connections; those
     /// already open keep theirs. Does nothing without TLS.
-    /// - Throws: ``ServerTLSError`` when the files no longer check out; the certificate in
+    /// - Throws: `ServerTLSError` when the files no longer check out; the certificate in
     ///   use stays.
     public func reloadCertificate() throws(ServerTLSError) {
         try configuration.tlsCertificate?.reload()

@@ -36,7 +36,7 @@ public final class DocumentStore: Sendable {
 
     /// A write of a batch given to `write(_:)`.
     ///
-    /// `received`, when given, is the body as a client sent it (``RevisionBody``), which the
+    /// `received`, when given, is the body as a client sent it (a `RevisionBody`), which the
     /// new revision's ID is hashed from as CouchDB would; without it the ID is hashed from
     /// `body` in canonical order.
     public enum WriteOperation: Sendable {
@@ -247,8 +247,8 @@ public final class DocumentStore: Sendable {
     }
 
     /// Makes a child of the leaf revision `parent`; attachments not changed are kept.
-    @discardableResult
     /// `received`: as for ``create(id:body:attachments:received:)``.
+    @discardableResult
     public func update(id: String, parent: RevisionID, body: JSONObject,
                        attachments: [AttachmentChange] = [], received: RevisionBody? = nil) throws -> DocumentRevision {
         try writing { try $0.apply(.update(parent: parent), id: id, body: body, attachments: attachments, received: received) }

@@ -28,7 +28,7 @@ import HTTPSupport
 ///   `--ca-file`, else `RECIPES_CA_FILE`, else `"caFile"` in the configuration file; none if
 ///   none says.
 /// - TLS certificate and key of `serve` and `web`: `--tls-cert` and `--tls-key`, else
-///   `"tlsCert"` and `"tlsKey"` in the configuration file (see ``tlsFiles(certificate:key:)``).
+///   `"tlsCert"` and `"tlsKey"` in the configuration file (see ``tlsFiles(certificate:key:environment:currentDirectory:)``).
 public struct RecipesConfiguration: Sendable, Equatable {
     /// Where a resolved value came from, for `recipes config`-style output and messages.
     public enum Source: String, Sendable, Equatable, CustomStringConvertible {
