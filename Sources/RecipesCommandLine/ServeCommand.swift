@@ -85,19 +85,13 @@ package struct ServeCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Browser origin allowed to call the server (CORS, for PouchDB in a browser); repeat it, or * for any.")
     package var corsOrigin: [String] = []
 
-    @Option(name: .customLong("tls-cert"), help: ArgumentHelp(
-        "Serve HTTPS with this PEM certificate chain (needs --tls-key; or \"tlsCert\" in the configuration file). SIGHUP reloads it.",
-        valueName: "file"))
-    package var tlsCert: String?
+    /// `--tls-cert` and `--tls-key`.
+    @OptionGroup package var tls: TLSServingOptions
 
-    @Option(name: .customLong("tls-key"), help: ArgumentHelp(
-        "The PEM private key of --tls-cert (or \"tlsKey\" in the configuration file).", valueName: "file"))
-    package var tlsKey: String?
-
-    /// Checks the option combinations before anything starts.
     /// A command with every option at its default, as ArgumentParser starts from.
     package init() {}
 
+    /// Checks the option combinations before anything starts.
     package func validate() throws {
         if idleTimeout < 1 { throw ValidationError("--idle-timeout must be 1 second or more.") }
         if bodyWait < 0 { throw ValidationError("--body-wait must be 0 seconds or more.") }

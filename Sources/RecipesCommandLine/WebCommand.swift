@@ -43,19 +43,13 @@ package struct WebCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Keep syncing with --remote while serving (as sync --live).")
     package var live = false
 
-    @Option(name: .customLong("tls-cert"), help: ArgumentHelp(
-        "Serve HTTPS with this PEM certificate chain (needs --tls-key; or \"tlsCert\" in the configuration file). SIGHUP reloads it.",
-        valueName: "file"))
-    package var tlsCert: String?
+    /// `--tls-cert` and `--tls-key`.
+    @OptionGroup package var tls: TLSServingOptions
 
-    @Option(name: .customLong("tls-key"), help: ArgumentHelp(
-        "The PEM private key of --tls-cert (or \"tlsKey\" in the configuration file).", valueName: "file"))
-    package var tlsKey: String?
-
-    /// Checks the options before anything opens.
     /// A command with every option at its default, as ArgumentParser starts from.
     package init() {}
 
+    /// Checks the options before anything opens.
     package func validate() throws {
         if !(0...65535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
         if bind.isEmpty { throw ValidationError("--bind needs an address, e.g. 127.0.0.1 or 0.0.0.0.") }

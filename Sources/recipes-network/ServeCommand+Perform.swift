@@ -29,7 +29,7 @@ extension ServeCommand {
         let certificate: ServerCertificate?
         do {
             let configuration = try RecipesConfiguration.resolve(environment: RecipesConfiguration.processEnvironment())
-            certificate = try ServingTLS.certificate(certificate: tlsCert, key: tlsKey, configuration: configuration)
+            certificate = try ServingTLS.certificate(certificate: tls.tlsCert, key: tls.tlsKey, configuration: configuration)
         } catch let error as RecipesConfigurationError {
             throw CommandFailure(message: error.description)
         }

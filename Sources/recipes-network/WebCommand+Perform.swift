@@ -18,7 +18,7 @@ extension WebCommand {
                 password = try Session.readPassword(file)
             }
             // The certificate and key are read and checked before anything listens.
-            let certificate = try ServingTLS.certificate(certificate: tlsCert, key: tlsKey, configuration: session.configuration)
+            let certificate = try ServingTLS.certificate(certificate: tls.tlsCert, key: tls.tlsKey, configuration: session.configuration)
             var logger = Logger(label: "recipes.web") { StreamLogHandler.standardError(label: $0) }
             logger.logLevel = global.verbose ? .info : .warning
             // A live sync without a remote is refused before anything listens.
