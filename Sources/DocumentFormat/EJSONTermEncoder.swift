@@ -292,54 +292,14 @@ struct EJSONTermEncoder {
 
     private mutating func escape(into out: inout [UInt8]) throws(DocumentFormatError) {
         index += 1  // backslash
-        guard index < bytes.count else { throw Self.failure("a string is not closed") }
-        let byte = bytes[index]
-        index += 1
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(byte)
-        case UInt8(ascii: "b"): out.append(0x08)
-        case UInt8(ascii: "f"): out.append(0x0C)
-        case UInt8(ascii: "n"): out.append(0x0A)
-        case UInt8(ascii: "r"): out.append(0x0D)
-        case UInt8(ascii: "t"): out.append(0x09)
-        case UInt8(ascii: "u"):
-            var scalar = try hex4()
-            if (0xD800..<0xDC00).contains(scalar) {
-                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw Self.failure("a string holds a lone surrogate (\\u\(String(scalar, radix: 16)))")
-                }
-                index += 2
-                let low = try hex4()
-                guard (0xDC00..<0xE000).contains(low) else {
-                    throw Self.failure("a string holds a lone surrogate (\\u\(String(scalar, radix: 16)))")
-                }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00..<0xE000).contains(scalar) {
-                throw Self.failure("a string holds a lone surrogate (\\u\(String(scalar, radix: 16)))")
-            }
-            guard let unicode = Unicode.Scalar(scalar) else { throw Self.failure("a string holds an invalid escape") }
-            out.append(contentsOf: UTF8.encode(unicode)!)
-        default:
-            throw Self.failure("a string holds an invalid escape")
+        switch JSONEscape.decode(bytes, at: &index, into: &out) {
+        case nil: return
+        case .truncated: throw Self.failure("a string is not closed")
+        case .shortHex: throw Self.failure("a \\u escape is cut short")
+        case .badHex: throw Self.failure("a \\u escape holds a non-hex digit")
+        case .loneSurrogate(let scalar): throw Self.failure("a string holds a lone surrogate (\\u\(String(scalar, radix: 16)))")
+        case .unknown: throw Self.failure("a string holds an invalid escape")
         }
-    }
-
-    private mutating func hex4() throws(DocumentFormatError) -> UInt32 {
-        guard bytes.count - index >= 4 else { throw Self.failure("a \\u escape is cut short") }
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw Self.failure("a \\u escape holds a non-hex digit")
-            }
-            value = value << 4 | UInt32(digit)
-            index += 1
-        }
-        return value
     }
 
     // MARK: numbers

@@ -398,51 +398,14 @@ package struct JSONParser {
     }
 
     private mutating func appendEscape() throws {
-        guard index < bytes.count else { throw failure("the text ends inside an escape") }
-        let byte = bytes[index]
-        index += 1
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(byte)
-        case UInt8(ascii: "b"): scratch.append(0x08)
-        case UInt8(ascii: "f"): scratch.append(0x0C)
-        case UInt8(ascii: "n"): scratch.append(0x0A)
-        case UInt8(ascii: "r"): scratch.append(0x0D)
-        case UInt8(ascii: "t"): scratch.append(0x09)
-        case UInt8(ascii: "u"):
-            var scalar = UInt32(try readHex4())
-            if (0xD800..<0xDC00).contains(scalar) {
-                guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
-                    throw failure("a lone surrogate in a \\u escape")
-                }
-                index += 2
-                let low = UInt32(try readHex4())
-                guard (0xDC00..<0xE000).contains(low) else { throw failure("a lone surrogate in a \\u escape") }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            } else if (0xDC00..<0xE000).contains(scalar) {
-                throw failure("a lone surrogate in a \\u escape")
-            }
-            for unit in UTF8.encode(Unicode.Scalar(scalar)!)! { scratch.append(unit) }
-        default:
-            throw failure("an unknown escape '\\\(Character(Unicode.Scalar(byte)))'", at: index - 2)
+        switch JSONEscape.decode(bytes, at: &index, into: &scratch) {
+        case nil: return
+        case .truncated: throw failure("the text ends inside an escape")
+        case .shortHex: throw failure("the text ends inside a \\u escape")
+        case .badHex: throw failure("a \\u escape needs four hex digits")
+        case .loneSurrogate: throw failure("a lone surrogate in a \\u escape")
+        case .unknown(let byte): throw failure("an unknown escape '\\\(Character(Unicode.Scalar(byte)))'", at: index - 2)
         }
-    }
-
-    private mutating func readHex4() throws -> UInt16 {
-        guard bytes.count - index >= 4 else { throw failure("the text ends inside a \\u escape") }
-        var value: UInt16 = 0
-        for _ in 0..<4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw failure("a \\u escape needs four hex digits")
-            }
-            value = value << 4 | UInt16(digit)
-            index += 1
-        }
-        return value
     }
 
     private func makeString(_ utf8: UnsafeBufferPointer<UInt8>, at offset: Int) throws -> String {
