@@ -104,7 +104,7 @@ extension CouchResponder {
         var nextHeartbeat = options.heartbeat.map { clock.now.advanced(by: $0) }
         while true {
             let read = try await database.lifecycle.withLeaseIfOpen {
-                try await database.store.withReader { _ in try Self.readChanges(database.store, since: since, options: options) }
+                try await database.store.withReader { store in try Self.readChanges(store, since: since, options: options) }
             }
             guard let page = read else { return ChangesResponse(results: [], lastSequence: .string(String(since)), pending: 0) }
             if !page.results.isEmpty || clock.now >= deadline || feedMustEnd(database) { return page }
@@ -133,7 +133,7 @@ extension CouchResponder {
     }
 
     /// Reads the rows after `since`, honouring limit, style, doc-ID filter and include_docs.
-    static func readChanges(_ store: DocumentStore, since: Int64, options: ChangesRequest) throws -> ChangesResponse {
+    static func readChanges(_ store: some DocumentStoreReading, since: Int64, options: ChangesRequest) throws -> ChangesResponse {
         var rows = [ChangesResponse.Row]()
         let wanted = options.limit ?? Int.max
         var limited = false
@@ -160,7 +160,7 @@ extension CouchResponder {
 
     /// The whole feed newest first, cut to `limit`; `last_seq` is the oldest sequence sent,
     /// as CouchDB reports it for descending feeds.
-    static func readChangesDescending(_ store: DocumentStore, options: ChangesRequest) throws -> ChangesResponse {
+    static func readChangesDescending(_ store: some DocumentStoreReading, options: ChangesRequest) throws -> ChangesResponse {
         var unlimited = options
         unlimited.limit = nil
         let all = try readChanges(store, since: 0, options: unlimited)
@@ -169,7 +169,7 @@ extension CouchResponder {
         return ChangesResponse(results: rows, lastSequence: .string(String(storeSequence(rows.last?.sequence) ?? 0)), pending: 0)
     }
 
-    private static func row(for change: Change, store: DocumentStore, options: ChangesRequest) throws -> ChangesResponse.Row {
+    private static func row(for change: Change, store: some DocumentStoreReading, options: ChangesRequest) throws -> ChangesResponse.Row {
         var row = ChangesResponse.Row(sequence: .string(String(change.sequence)), id: change.id,
                                       revisions: options.allDocsStyle ? change.revisions : Array(change.revisions.prefix(1)),
                                       deleted: change.deleted)
