@@ -7,7 +7,7 @@ extension DocumentStoreWriting {
     /// revisions as that database listed them in its changes feed, or as it accepted them),
     /// replacing what was recorded for those documents.
     ///
-    /// A push asks ``documentsHeld(_:by:)`` before `_revs_diff`, so revisions that came from a
+    /// A push asks ``DocumentStoreReading/documentsHeld(_:by:)`` before `_revs_diff`, so revisions that came from a
     /// remote, or went to it, are never offered back to it (README, "No echo"). `peer` should
     /// name one instance of a database (identity and creation time), so a database deleted
     /// and recreated under the same name starts with nothing recorded.
@@ -43,7 +43,7 @@ extension DocumentStoreWriting {
 
 extension DocumentStoreReading {
     /// The documents of `revisions` whose every listed revision `peer` is recorded to hold
-    /// (see ``recordRevisions(_:heldBy:)``).
+    /// (see ``DocumentStoreWriting/recordRevisions(_:heldBy:)``).
     public func documentsHeld(_ revisions: [String: [RevisionID]], by peer: String) throws -> Set<String> {
         guard !revisions.isEmpty else { return [] }
         return try connection.reading { db in

@@ -84,8 +84,8 @@ extension DocumentStoreWriting {
 
 extension DocumentStoreReading {
     /// Whether the index named `name` is declared exactly so (the same fields, filter and
-    /// counting), so that ``ensureIndex(_:name:partialFilter:countsByLeadingKey:)`` would write
-    /// nothing. One read: inside ``withSnapshot(_:)``, many declarations are checked at once.
+    /// counting), so that ``DocumentStoreWriting/ensureIndex(_:name:partialFilter:countsByLeadingKey:)`` would write
+    /// nothing. One read: on a ``StoreReader`` (``DocumentStore/withSnapshot(_:)``), many declarations are checked at once.
     public func isIndexDeclared(_ fields: [IndexField], name: String, partialFilter: JSONObject = [:],
                                 countsByLeadingKey: Bool = false) throws -> Bool {
         let fieldsText = DocumentStore.storedText(fields), partialText = PartialFilter.storedText(partialFilter)
@@ -93,7 +93,7 @@ extension DocumentStoreReading {
     }
 
     /// Whether the text index named `name` is declared exactly so, so that
-    /// ``ensureTextIndex(field:name:partialFilter:)`` would write nothing.
+    /// ``DocumentStoreWriting/ensureTextIndex(field:name:partialFilter:)`` would write nothing.
     public func isTextIndexDeclared(field: String, name: String, partialFilter: JSONObject = [:]) throws -> Bool {
         let partialText = PartialFilter.storedText(partialFilter)
         return try connection.reading { db in try DocumentStore.textIndexDeclaration(db, name: name, matches: field, partialText) }

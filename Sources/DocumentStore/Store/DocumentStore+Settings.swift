@@ -10,7 +10,7 @@ extension DocumentStoreWriting {
 }
 
 extension DocumentStoreReading {
-    /// A setting a caller stored with ``setSetting(_:to:)`` (for example the `q` a served
+    /// A setting a caller stored with ``DocumentStoreWriting/setSetting(_:to:)`` (for example the `q` a served
     /// database was created with), `nil` when none was. Kept in the store file, so it lasts
     /// as long as the database; settings never replicate.
     public func setting(_ key: String) throws -> String? {
