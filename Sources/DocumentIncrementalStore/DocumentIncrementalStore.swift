@@ -128,14 +128,34 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     /// one snapshot. For servers on Swift concurrency's few threads, which must not block on
     /// SQLite. Other operations on this store wait until `body` returns, so keep it short.
     public func withReader<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await documentStore.withReader { reader in try self.holding(.reader(reader), body) }
+        try await retryingWhileBusy { try await self.documentStore.withReader { try self.tryHolding(.reader($0), body) } }
     }
 
     /// Runs `body` on the datastore's writer connection (`DocumentStore.withWriter(_:)`), off
     /// the caller's thread: every read of `body` through this store sees what it wrote, each
     /// save is a transaction of its own, and no other writer of the file runs meanwhile.
     public func withWriter<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await documentStore.withWriter { writer in try self.holding(.writer(writer), body) }
+        try await retryingWhileBusy { try await self.documentStore.withWriter { try self.tryHolding(.writer($0), body) } }
+    }
+
+    /// ``holding(_:_:)`` if this store's lock is free now, else ``LockAttempt/busy`` at once.
+    /// ``withReader(_:)`` and ``withWriter(_:)`` take a connection first and this store's lock
+    /// second, while its other operations take the lock first and a connection after (a save
+    /// the writer, a fetch a reader); so that neither order ever waits for the other, the lock
+    /// is only tried while a connection is held.
+    private func tryHolding<T>(_ connection: HeldConnection, _ body: () throws -> T) throws -> LockAttempt<T> {
+        guard lock.try() else { return .busy }
+        defer { lock.unlock() }
+        return .done(try holding(connection, body))
+    }
+
+    /// Runs `attempt` until it is not ``LockAttempt/busy``, a moment apart: each busy attempt
+    /// has given its connection back, for the operation holding the lock to finish.
+    private func retryingWhileBusy<T: Sendable>(_ attempt: () async throws -> LockAttempt<T>) async throws -> T {
+        while true {
+            if case .done(let value) = try await attempt() { return value }
+            try await Task.sleep(for: .milliseconds(1))
+        }
     }
 
     /// Reads the datastore directly, through the connection held by the work in progress on

@@ -3,6 +3,7 @@ import Foundation
 import ObjectGraph
 import Testing
 @testable import DocumentIncrementalStore
+import TestSupport
 
 /// The adapter's datastore calls go through the connection its work holds: a fetch inside
 /// `withReader` reads that snapshot, saves inside `withWriter` or `performAtomically` use the
@@ -70,5 +71,22 @@ struct HeldConnectionTests {
             try Self.addRecipe("Salad", to: stack)
         }
         #expect(try Self.recipeCount(stack) == 2)
+    }
+
+    @Test("withWriter beside atomic work on another thread: neither waits for the other forever")
+    func aHeldWriterAndAtomicWorkDoNotDeadlock() async throws {
+        let stack = try DocumentStack()
+        // Atomic work takes the store's lock, then the writer; withWriter takes the writer,
+        // then the lock. Run side by side many times, they must all finish.
+        try await withTimeout(300) {
+            for round in 0..<40 {
+                async let atomic: Void = Task.detached {
+                    try stack.coordinator.performAtomically { try Self.addRecipe("Atomic \(round)", to: stack) }
+                }.value
+                async let held: Void = stack.store.withWriter { try Self.addRecipe("Held \(round)", to: stack) }
+                _ = try await (atomic, held)
+            }
+        }
+        #expect(try Self.recipeCount(stack) == 80)
     }
 }
