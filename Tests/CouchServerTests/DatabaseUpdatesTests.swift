@@ -188,10 +188,10 @@ struct DatabaseUpdatesTests {
             #expect(try await server.client.send("PUT", "/_global_changes", headers: server.auth).status == 201)
             let port = try #require(server.server.port)
             let auth = "Authorization: \(server.auth["Authorization"]!)"
-            // A longpoll's body starts with its opening; a heartbeat adds a newline after it.
+            // A longpoll's body starts with its opening; a heartbeat is a chunk of one newline.
             let longpoll = try await RawHTTPConnection.openFeed(
                 "/_db_updates?feed=longpoll&since=now&heartbeat=100", port: port, headers: [auth])
-            _ = try await longpoll.read(until: { String(decoding: $0, as: UTF8.self).contains("{\"results\":[\n\n") }, timeout: 60)
+            _ = try await longpoll.read(until: { String(decoding: $0, as: UTF8.self).contains("\r\n1\r\n\n\r\n") }, timeout: 60)
             // A continuous feed's body starts with its first heartbeat.
             let continuous = try await RawHTTPConnection.openFeed(
                 "/_db_updates?feed=continuous&since=now&heartbeat=100", port: port, headers: [auth])

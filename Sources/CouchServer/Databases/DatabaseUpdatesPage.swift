@@ -65,6 +65,18 @@ struct DatabaseUpdatesPage: Sendable {
             + ",\"seq\":" + JSONWriter.couchDB.string(row.sequence ?? .null) + "}"
     }
 
+    /// The events of an `eventsource` feed for the rows: each the raw change row, members in
+    /// CouchDB's order (`seq`, `id`, `changes`, `deleted`), with its sequence as the event's `id`.
+    var eventSourceText: String {
+        rows.map { row in
+            let sequence = JSONWriter.couchDB.string(row.sequence ?? .null)
+            let changes = JSONValue.array(row.revisions.map { ["rev": .string($0.description)] })
+            return "data: {\"seq\":" + sequence + ",\"id\":" + JSONWriter.couchDB.string(.string(row.id))
+                + ",\"changes\":" + JSONWriter.couchDB.string(changes) + (row.deleted ? ",\"deleted\":true}" : "}")
+                + "\nid: " + sequence + "\n\n"
+        }.joined()
+    }
+
     /// The rows of a normal or longpoll reply, after ``ChangesResponse/opening``.
     var rowsText: String {
         rows.map(Self.eventText).joined(separator: Self.rowSeparator)

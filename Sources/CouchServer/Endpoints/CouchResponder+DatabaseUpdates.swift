@@ -39,7 +39,7 @@ extension CouchResponder {
             return Self.feedReply(first.continuousLines + first.continuousEnd)
         case .eventsource where !waits:
             return Response(status: .ok, headers: Self.eventHeaders,
-                            body: .init(byteBuffer: ByteBuffer(string: first.rows.map(Self.event).joined() + "\n")))
+                            body: .init(byteBuffer: ByteBuffer(string: first.eventSourceText + "\n")))
         case .longpoll:
             let body = ResponseBody { writer in
                 try await writer.write(ByteBuffer(string: ChangesResponse.opening))
@@ -55,7 +55,7 @@ extension CouchResponder {
                 var sent = 0
                 let deadline = ContinuousClock.now.advanced(by: options.timeout)
                 while true {
-                    try await writer.write(ByteBuffer(string: raw ? page.rows.map(Self.event).joined() : page.continuousLines))
+                    try await writer.write(ByteBuffer(string: raw ? page.eventSourceText : page.continuousLines))
                     sent += page.rows.count
                     if let limit = options.limit, sent >= limit { break }
                     if ContinuousClock.now >= deadline || feedMustEnd(database) { break }
