@@ -45,6 +45,14 @@ struct DatabaseUpdatesTests {
         }
     }
 
+    /// Opens `GET /_db_updates?{query}` as the administrator over a connection of its own, and
+    /// returns once the reply's body has begun (the feed is open and waiting).
+    static func openFeed(_ server: TestServer, _ query: String) async throws -> RawHTTPConnection {
+        let port = try #require(server.server.port)
+        return try await RawHTTPConnection.openFeed(
+            "/_db_updates?\(query)", port: port, headers: ["Authorization: \(server.auth["Authorization"] ?? "")"])
+    }
+
     /// A server on `directory` (kept when the server stops, for a restart on the same data).
     static func start(on directory: URL) async throws -> TestServer {
         var configuration = CouchServerConfiguration(
@@ -152,11 +160,8 @@ struct DatabaseUpdatesTests {
     func waitingFeeds() async throws {
         try await withServer(TestServer.start()) { server in
             #expect(try await server.client.send("PUT", "/_global_changes", headers: server.auth).status == 201)
-            let port = try #require(server.server.port)
-            let auth = "Authorization: \(server.auth["Authorization"]!)"
             // Open (its body begun) before the event it must answer with happens.
-            let longpoll = try await RawHTTPConnection.openFeed(
-                "/_db_updates?feed=longpoll&since=now&timeout=60000", port: port, headers: [auth])
+            let longpoll = try await Self.openFeed(server, "feed=longpoll&since=now&timeout=60000")
             #expect(try await server.client.send("PUT", "/first", headers: server.auth).status == 201)
             let answered = try await longpoll.readStreamedReply(timeout: 60)
             #expect(try JSONDecoder().decode(JSONValue.self, from: answered.body)
@@ -175,8 +180,7 @@ struct DatabaseUpdatesTests {
                     "\(text)")
 
             // A continuous feed from now streams the next event as it happens.
-            let stream = try await RawHTTPConnection.openFeed(
-                "/_db_updates?feed=continuous&since=now&heartbeat=100", port: port, headers: [auth])
+            let stream = try await Self.openFeed(server, "feed=continuous&since=now&heartbeat=100")
             #expect(try await server.client.send("PUT", "/second", headers: server.auth).status == 201)
             _ = try await stream.read(until: { String(decoding: $0, as: UTF8.self).contains("\"second\"") }, timeout: 60)
         }
@@ -186,17 +190,12 @@ struct DatabaseUpdatesTests {
     func heartbeats() async throws {
         try await withServer(TestServer.start()) { server in
             #expect(try await server.client.send("PUT", "/_global_changes", headers: server.auth).status == 201)
-            let port = try #require(server.server.port)
-            let auth = "Authorization: \(server.auth["Authorization"]!)"
             // A longpoll's body starts with its opening; a heartbeat is a chunk of one newline.
-            let longpoll = try await RawHTTPConnection.openFeed(
-                "/_db_updates?feed=longpoll&since=now&heartbeat=100", port: port, headers: [auth])
+            let longpoll = try await Self.openFeed(server, "feed=longpoll&since=now&heartbeat=100")
             _ = try await longpoll.read(until: { String(decoding: $0, as: UTF8.self).contains("\r\n1\r\n\n\r\n") }, timeout: 60)
             // A continuous feed's body starts with its first heartbeat.
-            let continuous = try await RawHTTPConnection.openFeed(
-                "/_db_updates?feed=continuous&since=now&heartbeat=100", port: port, headers: [auth])
-            let eventsource = try await RawHTTPConnection.openFeed(
-                "/_db_updates?feed=eventsource&since=now&heartbeat=100", port: port, headers: [auth])
+            let continuous = try await Self.openFeed(server, "feed=continuous&since=now&heartbeat=100")
+            let eventsource = try await Self.openFeed(server, "feed=eventsource&since=now&heartbeat=100")
             _ = try await eventsource.read(until: { String(decoding: $0, as: UTF8.self).contains("event: heartbeat\ndata: \n\n") }, timeout: 60)
             #expect(try await server.client.send("PUT", "/beat", headers: server.auth).status == 201)
             let answered = try await longpoll.readStreamedReply(timeout: 60)
