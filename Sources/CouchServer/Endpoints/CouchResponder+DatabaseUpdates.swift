@@ -8,6 +8,8 @@ import NIOCore
 /// CouchDB 3 serves them from its `_global_changes` database, in the normal, longpoll,
 /// continuous and eventsource feeds; for the server administrator only.
 extension CouchResponder {
+    /// Answers `GET /_db_updates`: 401 for anyone but the server administrator, 405 for other
+    /// methods, CouchDB's 400s for bad parameters, 404 while `_global_changes` does not exist.
     func databaseUpdates(_ request: CouchRequest) async throws -> Response {
         try requireServerAdmin(request)
         if request.method != .head { try Self.allowOnly(request, [.get]) }

@@ -18,10 +18,15 @@ struct GlobalChangesService: Service {
     /// The database's name.
     static let databaseName = "_global_changes"
 
+    /// The events to write.
     let queue: DatabaseEventQueue
+    /// The databases, `_global_changes` among them once created.
     let registry: DatabaseRegistry
+    /// Where a failed write is reported.
     let logger: Logger
 
+    /// Writes the pending events each time the queue wakes it, until the server stops; then
+    /// writes what is left.
     func run() async throws {
         for await _ in queue.wakes.cancelOnGracefulShutdown() {
             await flush()
