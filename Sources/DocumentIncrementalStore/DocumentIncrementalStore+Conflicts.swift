@@ -20,7 +20,7 @@ extension DocumentIncrementalStore {
             // The store flags conflicted documents in every write, so only those are read
             // (a walk of the changes feed cost every sync a pass over the whole store).
             var result: [ReplicaConflict] = []
-            for id in try ds({ try documentStore.conflictedDocumentIDs() }) {
+            for id in try ds({ try reader.conflictedDocumentIDs() }) {
                 if let conflict = try conflict(id: id) { result.append(conflict) }
             }
             return result.sorted { $0.objectID < $1.objectID }
@@ -28,7 +28,7 @@ extension DocumentIncrementalStore {
     }
 
     private func conflict(id: String) throws -> ReplicaConflict? {
-        let leaves = try ds { try documentStore.leafRevisions(id: id) }.filter { !$0.deleted }
+        let leaves = try ds { try reader.leafRevisions(id: id) }.filter { !$0.deleted }
         guard leaves.count > 1, let winner = try decode(leaves[0]) else { return nil }
         var others: [RowSnapshot] = []
         for leaf in leaves.dropFirst() {
@@ -54,20 +54,20 @@ extension DocumentIncrementalStore {
     /// an ancestor of every leaf (the branches forked after it), the winner is returned, so
     /// "local wins" keeps what the store serves.
     private func localLeaf(id: String, leaves: [DocumentRevision]) throws -> DocumentRevision? {
-        guard let own = try ds({ try documentStore.latestLocalRevision(id: id) }) else { return nil }
+        guard let own = try ds({ try reader.latestLocalRevision(id: id) }) else { return nil }
         for leaf in leaves {
             if leaf.rev == own { return leaf }
-            if try ds({ try documentStore.history(id: id, rev: leaf.rev) }).contains(own) { return leaf }
+            if try ds({ try reader.history(id: id, rev: leaf.rev) }).contains(own) { return leaf }
         }
         return nil
     }
 
     /// The newest revision both leaves descend from that still has its body.
     private func commonAncestor(id: String, _ a: RevisionID, _ b: RevisionID) throws -> DocumentRevision? {
-        let left = try ds { try documentStore.history(id: id, rev: a) }
-        let right = Set(try ds { try documentStore.history(id: id, rev: b) })
+        let left = try ds { try reader.history(id: id, rev: a) }
+        let right = Set(try ds { try reader.history(id: id, rev: b) })
         for rev in left.dropFirst() where right.contains(rev) {
-            return try ds { try documentStore.get(id: id, rev: rev) }
+            return try ds { try reader.get(id: id, rev: rev) }
         }
         return nil
     }
@@ -99,7 +99,7 @@ extension DocumentIncrementalStore {
 
     private func resolve(_ conflict: ReplicaConflict, _ resolution: ReplicaResolution) throws {
         let id = conflict.objectID.referenceString
-        let leaves = try ds { try documentStore.leafRevisions(id: id) }.filter { !$0.deleted }
+        let leaves = try ds { try reader.leafRevisions(id: id) }.filter { !$0.deleted }
         guard leaves.count > 1, let model, let entity = model.entity(named: conflict.objectID.entityName) else { return }
         let winner = leaves[0]
         var body = winner.body
@@ -110,7 +110,7 @@ extension DocumentIncrementalStore {
             body[name] = source.body[name]
             body[DocumentLayout.metaKey(name)] = source.body[DocumentLayout.metaKey(name)]
             if entity.attribute(named: name).map({ AttributeCodec.isAttachment($0.type) }) == true {
-                if source.attachments[name] != nil, let (info, data) = try ds({ try documentStore.attachment(id: id, rev: source.rev, name: name) }) {
+                if source.attachments[name] != nil, let (info, data) = try ds({ try reader.attachment(id: id, rev: source.rev, name: name) }) {
                     attachments.append(.put(name: name, contentType: info.contentType, data: data))
                 } else if winner.attachments[name] != nil {
                     attachments.append(.remove(name: name))
@@ -190,7 +190,7 @@ extension DocumentIncrementalStore {
             operations.append(.update(id: id, parent: winner.rev, body: body, attachments: attachments))
         }
         for loser in leaves.dropFirst() { operations.append(.delete(id: id, parent: loser.rev)) }
-        let written = try ds { try documentStore.write(operations) }
+        let written = try ds { try writer().write(operations) }
         toManyCache[id] = nil
         if let first = written.first, !first.deleted { rememberOwn(first.rev, of: id) }
     }

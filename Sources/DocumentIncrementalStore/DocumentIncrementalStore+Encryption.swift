@@ -18,7 +18,7 @@ extension DocumentIncrementalStore {
         try locked {
             do {
                 let encryptor: PasswordEncryptor
-                if let record = try EncryptionKeyRecord.read(from: documentStore) {
+                if let record = try EncryptionKeyRecord.read(from: reader) {
                     guard let found = record.encryptor(for: password) else { throw EncryptedAttributeError.wrongPassword }
                     encryptor = found
                 } else {
@@ -30,7 +30,7 @@ extension DocumentIncrementalStore {
                     if !samples.isEmpty, !samples.contains(where: { (try? fresh.decrypt($0)) != nil }) {
                         throw EncryptedAttributeError.wrongPassword
                     }
-                    try EncryptionKeyRecord(entries: [entry]).write(to: documentStore)
+                    try EncryptionKeyRecord(entries: [entry]).write(to: writer())
                     encryptor = fresh
                 }
                 encryption = AttributeEncryption(encryptor: encryptor)
@@ -52,7 +52,7 @@ extension DocumentIncrementalStore {
         for entity in model.entities where !entity.isAbstract {
             for attribute in entity.attributes where attribute.isEncrypted {
                 let selector: JSONValue = ["$and": [Self.entitySelector([entity.name]), .object([attribute.name: ["$gt": ""]])]]
-                for revision in try documentStore.find(Query(selector: selector, limit: Self.passwordCheckScanLimit)) {
+                for revision in try reader.find(Query(selector: selector, limit: Self.passwordCheckScanLimit)) {
                     guard let text = revision.body[attribute.name]?.stringValue, let data = Data(base64Encoded: text),
                           data.count > 18 else { continue }
                     // Bytes 2..<18 of a v3 password message are its encryption and HMAC salts.
@@ -89,7 +89,7 @@ extension DocumentIncrementalStore {
         try locked {
             guard let model else { throw IncrementalStoreError.notLoaded }
             do {
-                let record = try EncryptionKeyRecord.read(from: documentStore)
+                let record = try EncryptionKeyRecord.read(from: reader)
                 let old: PasswordEncryptor
                 if let record {
                     guard let found = record.encryptor(for: oldPassword) else { throw EncryptedAttributeError.wrongPassword }
@@ -112,7 +112,7 @@ extension DocumentIncrementalStore {
                 for entity in model.entities where !entity.isAbstract {
                     let encrypted = entity.attributes.filter(\.isEncrypted)
                     if encrypted.isEmpty { continue }
-                    for revision in try documentStore.find(Query(selector: Self.entitySelector([entity.name]))) {
+                    for revision in try reader.find(Query(selector: Self.entitySelector([entity.name]))) {
                         var body = revision.body
                         var changed = false
                         for attribute in encrypted {
@@ -137,10 +137,9 @@ extension DocumentIncrementalStore {
                         operations.append(.update(id: revision.id, parent: revision.rev, body: body, attachments: []))
                     }
                 }
-                let store = documentStore
-                let written = try store.inTransaction {
-                    try EncryptionKeyRecord(entries: [entry]).write(to: store)
-                    return try store.write(operations)
+                let written = try documentStore.inTransaction { transaction in
+                    try EncryptionKeyRecord(entries: [entry]).write(to: transaction)
+                    return try transaction.write(operations)
                 }
                 for revision in written {
                     rememberOwn(revision.rev, of: revision.id)

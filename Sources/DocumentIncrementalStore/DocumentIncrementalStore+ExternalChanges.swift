@@ -9,7 +9,7 @@ extension DocumentIncrementalStore {
     /// process on the file or a replicator, moves it. One look-up at the end of the
     /// sequence index (a few microseconds), so live fetches can poll it.
     public func changeToken() throws -> StoreChangeToken? {
-        StoreChangeToken(String(try ds { try documentStore.lastSequence }))
+        StoreChangeToken(String(try ds { try reader.lastSequence }))
     }
 
     /// Looks at the datastore's changes feed for documents written by anything other than
@@ -20,7 +20,7 @@ extension DocumentIncrementalStore {
         let (changes, notify) = try locked { () -> (StoreChangeSet, (@Sendable (StoreChangeSet) -> Void)?) in
             var set = StoreChangeSet()
             processedSequence = try ds {
-                try documentStore.forEachChange(since: processedSequence, batch: 500) { change in
+                try reader.forEachChange(since: processedSequence, batch: 500) { change in
                     if change.id == DocumentLayout.metadataDocumentID {
                         try adoptReplicatedMetadata()
                         return
@@ -34,7 +34,7 @@ extension DocumentIncrementalStore {
                     let objectID: ObjectID?
                     if let name = DocumentLayout.entityName(inDocumentID: change.id), model?.entity(named: name) != nil {
                         objectID = ObjectID(entityName: name, referenceString: change.id)
-                    } else if let revision = try ds({ try documentStore.get(id: change.id) }), let entity = codec?.entity(of: revision.body) {
+                    } else if let revision = try ds({ try reader.get(id: change.id) }), let entity = codec?.entity(of: revision.body) {
                         objectID = ObjectID(entityName: entity.name, referenceString: change.id)
                     } else {
                         objectID = nil

@@ -40,8 +40,8 @@ extension DocumentIncrementalStore {
         var query = Query(selector: ["$and": [Self.entitySelector(entityNames), selector]])
         query.fields = field.map { [$0] } ?? []
         subqueryLog?.append(query)
-        if field == nil, let ids = try ds({ try documentStore.findIDs(query) }) { return ids }
-        let revisions = try ds { try documentStore.find(query) }
+        if field == nil, let ids = try ds({ try reader.findIDs(query) }) { return ids }
+        let revisions = try ds { try reader.find(query) }
         guard let field else { return revisions.map(\.id) }
         var ids: [String] = []
         for revision in revisions {
@@ -66,7 +66,7 @@ extension DocumentIncrementalStore {
             var query = pushed.query
             let fetched = pushed.residual == nil ? request.propertiesToFetch.map(Set.init) : nil
             if let fetched, let model { query.fields = Self.documentFields(fetched, entities: request.entityNames, model: model) }
-            let revisions = try ds { try documentStore.find(query) }
+            let revisions = try ds { try reader.find(query) }
             var rows: [RowSnapshot] = []
             rows.reserveCapacity(revisions.count)
             for revision in revisions {
@@ -93,7 +93,7 @@ extension DocumentIncrementalStore {
             query.fields = Self.documentFields(properties, entities: request.entityNames, model: model)
             var readings: [String: ObjectDocumentCodec.ValuesReading] = [:]
             try ds {
-                try documentStore.forEachMatch(of: query) { revision in
+                try reader.forEachMatch(of: query) { revision in
                     guard let name = revision.body[DocumentLayout.entityNameKey]?.stringValue else { return }
                     if readings[name] == nil {
                         guard let entity = model.entity(named: name) else { return }
@@ -128,7 +128,7 @@ extension DocumentIncrementalStore {
             guard request.entityNames.count == 1, let entityName = request.entityNames.first else { return nil }
             guard let pushed = try pushedDown(request) else { return [] }
             guard pushed.residual == nil, pushed.isSorted, pushed.paged,
-                  let ids = try ds({ try documentStore.findIDs(pushed.query) }) else { return nil }
+                  let ids = try ds({ try reader.findIDs(pushed.query) }) else { return nil }
             return ids.map { ObjectID(entityName: entityName, referenceString: $0) }
         }
     }
@@ -139,7 +139,7 @@ extension DocumentIncrementalStore {
     public func explain(_ request: StoreFetchRequest) throws -> (plan: String, residual: ObjectPredicate?) {
         try locked {
             guard let pushed = try pushedDown(request) else { return ("nothing", nil) }
-            return (try ds { try documentStore.explain(pushed.query) }, pushed.residual)
+            return (try ds { try reader.explain(pushed.query) }, pushed.residual)
         }
     }
 
@@ -157,7 +157,7 @@ extension DocumentIncrementalStore {
             guard let pushed = try pushedDown(request) else { return [] }
             let queries = (subqueryLog ?? []) + [pushed.query]
             return try queries.map { query in
-                (query.selector, try ds { try documentStore.explain(query) }, try ds { try documentStore.explainQueryPlan(query) })
+                (query.selector, try ds { try reader.explain(query) }, try ds { try reader.explainQueryPlan(query) })
             }
         }
     }
@@ -199,7 +199,7 @@ extension DocumentIncrementalStore {
             let translation = try translator.translate(predicate)
             guard translation.residual == nil else { return nil }
             let selector: JSONValue = ["$and": .array([Self.entitySelector(entityNames)] + translation.selectors)]
-            return try ds { try documentStore.count(selector: selector) }
+            return try ds { try reader.count(selector: selector) }
         }
     }
 }

@@ -16,25 +16,25 @@ extension DocumentIncrementalStore {
         try locked {
             do {
                 hasMetadataDocument = false
-                if let existing = try documentStore.get(id: DocumentLayout.metadataDocumentID) {
+                if let existing = try reader.get(id: DocumentLayout.metadataDocumentID) {
                     if let migration = try ModelMetadataDocument.migration(opening: existing.body, with: model) {
-                        try migration.apply(to: documentStore)
-                        try documentStore.update(id: DocumentLayout.metadataDocumentID, parent: existing.rev,
+                        try migration.apply(to: writer())
+                        try writer().update(id: DocumentLayout.metadataDocumentID, parent: existing.rev,
                                                  body: ModelMetadataDocument.body(for: model))
                     }
                     hasMetadataDocument = true
                 }
-                var local = try documentStore.getLocal(id: DocumentLayout.localStateDocumentID) ?? [:]
+                var local = try reader.getLocal(id: DocumentLayout.localStateDocumentID) ?? [:]
                 let stored = local
                 if local["storeUUID"]?.stringValue == nil { local["storeUUID"] = .string(UUID().uuidString) }
                 local["modelVersionHash"] = .string(model.versionHash)
                 // A store opened again with the same model is only read: no write, no fsync.
-                if local != stored { try documentStore.putLocal(id: DocumentLayout.localStateDocumentID, body: local) }
+                if local != stored { try writer().putLocal(id: DocumentLayout.localStateDocumentID, body: local) }
                 self.model = model
                 try ModelIndexes.refuseEncryptedIndexes(in: model)
                 self.codec = ObjectDocumentCodec(model: model, encryption: encryption)
-                try ModelIndexes(model: model).apply(to: documentStore)
-                processedSequence = try documentStore.lastSequence
+                try ModelIndexes(model: model).apply(to: writer())
+                processedSequence = try reader.lastSequence
                 return StoreMetadata(storeIdentifier: local["storeUUID"]!.stringValue!, modelVersionHash: model.versionHash,
                                      entityVersionHashes: model.entityVersionHashes,
                                      extra: ["datastoreID": documentStore.storeID])
@@ -65,7 +65,7 @@ extension DocumentIncrementalStore {
         try locked {
             guard let model else { return }
             let id = DocumentLayout.metadataDocumentID
-            let leaves = try ds { try documentStore.leafRevisions(id: id) }.filter { !$0.deleted }
+            let leaves = try ds { try reader.leafRevisions(id: id) }.filter { !$0.deleted }
             guard !leaves.isEmpty else { return }
             hasMetadataDocument = true
             let ours = ModelMetadataDocument.body(for: model)
@@ -75,7 +75,7 @@ extension DocumentIncrementalStore {
             guard try Self.describeThisModel(theirs.map { ($0.rev.description, $0.body) }, model: model) else { return }
             let mine = leaves.filter { $0.body == ours }
             guard !mine.isEmpty else { return }
-            _ = try ds { try documentStore.write(mine.map { .delete(id: id, parent: $0.rev) }) }
+            _ = try ds { try writer().write(mine.map { .delete(id: id, parent: $0.rev) }) }
         }
     }
 

@@ -10,7 +10,7 @@ extension DocumentIncrementalStore {
     func decode(_ revision: DocumentRevision, fetched: Set<String>? = nil) throws -> ObjectDocumentCodec.Decoded? {
         let codec = try loadedCodec()
         let decoded = try codec.decode(revision, deferAttachments: true, fetched: fetched) { name in
-            try self.documentStore.attachment(id: revision.id, rev: revision.rev, name: name)?.data
+            try reader.attachment(id: revision.id, rev: revision.rev, name: name)?.data
         }
         if let decoded, fetched == nil, !decoded.toMany.isEmpty {
             remember(toMany: decoded.toMany, of: revision.id, rev: revision.rev.description)
@@ -38,7 +38,7 @@ extension DocumentIncrementalStore {
     /// The current row of an object from its winning revision (binary values deferred).
     public func snapshot(for objectID: ObjectID) throws -> RowSnapshot? {
         try locked {
-            guard let revision = try ds({ try documentStore.get(id: objectID.referenceString) }),
+            guard let revision = try ds({ try reader.get(id: objectID.referenceString) }),
                   let decoded = try decode(revision), decoded.row.objectID.entityName == objectID.entityName else { return nil }
             return decoded.row
         }
@@ -52,8 +52,8 @@ extension DocumentIncrementalStore {
             guard let model, let attribute = model.entity(named: objectID.entityName)?.attribute(named: name) else { return .null }
             let id = objectID.referenceString
             if attribute.isEncrypted {
-                guard let rev = RevisionID(version.token), let revision = try ds({ try documentStore.get(id: id, rev: rev) })
-                        ?? ds({ try documentStore.get(id: id) }) else {
+                guard let rev = RevisionID(version.token), let revision = try ds({ try reader.get(id: id, rev: rev) })
+                        ?? ds({ try reader.get(id: id) }) else {
                     throw IncrementalStoreError.objectNotFound(objectID)
                 }
                 guard let stored = revision.body[name]?.stringValue else { return .null }
@@ -62,13 +62,13 @@ extension DocumentIncrementalStore {
             if !AttributeCodec.isAttachment(attribute.type) {
                 // A value a partial fetch left out: read from the body of the same revision.
                 // Without it the value is unknown, never taken as null (a save writes it back).
-                guard let rev = RevisionID(version.token), let revision = try ds({ try documentStore.get(id: id, rev: rev) }) else {
+                guard let rev = RevisionID(version.token), let revision = try ds({ try reader.get(id: id, rev: rev) }) else {
                     throw IncrementalStoreError.objectNotFound(objectID)
                 }
                 return try AttributeCodec.decode(attribute, from: revision.body) { _ in nil } ?? attribute.defaultValue
             }
-            let found = try ds { try documentStore.attachment(id: id, rev: RevisionID(version.token), name: name) }
-                ?? ds { try documentStore.attachment(id: id, name: name) }
+            let found = try ds { try reader.attachment(id: id, rev: RevisionID(version.token), name: name) }
+                ?? ds { try reader.attachment(id: id, name: name) }
             guard let data = found?.data else { return .null }
             return attribute.type == .transformable ? .transformable(data) : .data(data)
         }
@@ -83,7 +83,7 @@ extension DocumentIncrementalStore {
             while start < objectIDs.count {
                 let slice = objectIDs[start..<min(objectIDs.count, start + 1000)]
                 let wanted = Dictionary(slice.map { ($0.referenceString, $0.entityName) }, uniquingKeysWith: { first, _ in first })
-                for revision in try ds({ try documentStore.documents(withIDs: Array(wanted.keys)) }) {
+                for revision in try ds({ try reader.documents(withIDs: Array(wanted.keys)) }) {
                     guard let decoded = try decode(revision), decoded.row.objectID.entityName == wanted[revision.id] else { continue }
                     rows.append(decoded.row)
                 }
@@ -97,7 +97,7 @@ extension DocumentIncrementalStore {
     public func toManyDestinations(of objectID: ObjectID, relationship: String) throws -> [ObjectID] {
         try locked {
             if let cached = toManyCache[objectID.referenceString] { return cached.toMany[relationship] ?? [] }
-            guard let revision = try ds({ try documentStore.get(id: objectID.referenceString) }),
+            guard let revision = try ds({ try reader.get(id: objectID.referenceString) }),
                   let decoded = try decode(revision) else { throw IncrementalStoreError.objectNotFound(objectID) }
             return decoded.toMany[relationship] ?? []
         }
@@ -110,10 +110,14 @@ extension DocumentIncrementalStore {
 
     /// Runs `body` inside one datastore transaction (`DocumentStore.inTransaction(_:)`):
     /// every save made meanwhile commits with it or not at all. After a failure the cached
-    /// to-many lists are dropped, since some came from saves that were undone.
+    /// to-many lists are dropped, since some came from saves that were undone. Other threads'
+    /// operations on this store wait until it ends.
     public func performAtomically<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try documentStore.inTransaction(body)
+            return try locked {
+                if held != nil { throw DocumentStoreError.storage("a transaction is already open on this store; finish it first") }
+                return try documentStore.inTransaction { transaction in try holding(.writer(transaction), body) }
+            }
         } catch let e as DocumentStoreError {
             locked { toManyCache = [:] }
             throw IncrementalStoreError.storeFailure(e)

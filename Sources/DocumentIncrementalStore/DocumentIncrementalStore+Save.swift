@@ -21,7 +21,7 @@ extension DocumentIncrementalStore {
             var conflicts: [SaveConflict] = []
             var current: [String: DocumentRevision] = [:]
             func check(_ id: ObjectID, baseline: RowSnapshot?, isDeletion: Bool) throws {
-                let revision = try ds { try documentStore.get(id: id.referenceString) }
+                let revision = try ds { try reader.get(id: id.referenceString) }
                 if let revision { current[id.referenceString] = revision }
                 guard let base = baseline else {
                     if revision == nil && !isDeletion {
@@ -67,14 +67,14 @@ extension DocumentIncrementalStore {
                 operations.append(.delete(id: deletion.objectID.referenceString, parent: revision.rev))
             }
             if !operations.isEmpty && !hasMetadataDocument {
-                hasMetadataDocument = try ds { try documentStore.get(id: DocumentLayout.metadataDocumentID) } != nil
+                hasMetadataDocument = try ds { try reader.get(id: DocumentLayout.metadataDocumentID) } != nil
                 if !hasMetadataDocument {
                     operations.append(.create(id: DocumentLayout.metadataDocumentID, body: ModelMetadataDocument.body(for: model), attachments: []))
                 }
             }
             let revisions: [DocumentRevision]
             do {
-                revisions = try documentStore.write(operations)
+                revisions = try writer().write(operations)
                 hasMetadataDocument = true
             } catch DocumentStoreError.conflict(let id) where id == DocumentLayout.metadataDocumentID {
                 // Written meanwhile by another opener of the file: save without ours.
@@ -87,7 +87,7 @@ extension DocumentIncrementalStore {
                 // Changed between the check and the write: report it as a conflict.
                 let objectID = (request.updated.map(\.objectID) + request.deleted.map(\.objectID)).first { $0.referenceString == id }
                     ?? ObjectID(entityName: DocumentLayout.entityName(inDocumentID: id) ?? "", referenceString: id)
-                let stored = try ds { try documentStore.get(id: id) }.flatMap { try decode($0)?.row }
+                let stored = try ds { try reader.get(id: id) }.flatMap { try decode($0)?.row }
                 throw IncrementalStoreError.conflicts([SaveConflict(objectID: objectID, baselineVersion: nil, storedSnapshot: stored, changedInStore: [])])
             } catch let e as DocumentStoreError {
                 throw IncrementalStoreError.storeFailure(e)

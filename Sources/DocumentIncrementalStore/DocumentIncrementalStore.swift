@@ -56,6 +56,10 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
     var hasMetadataDocument = false
     /// While ``explainQueryPlans(_:)`` runs: the sub-queries a fetch's translation ran.
     var subqueryLog: [Query]?
+    /// The datastore connection ``performAtomically(_:)`` or ``lockedSnapshot(_:)`` holds
+    /// while its body runs. Set, read and cleared only under `lock`, so only the thread that
+    /// holds the lock (the one running that body) ever sees it.
+    var held: HeldConnection?
 
     /// Opens (or creates) the datastore file at `url`.
     public convenience init(url: URL, options: DocumentStore.Options = .init()) throws {
@@ -94,9 +98,73 @@ public final class DocumentIncrementalStore: IncrementalStore, @unchecked Sendab
 
     /// ``locked(_:)`` with every datastore read of `body` on one snapshot
     /// (`DocumentStore.withSnapshot(_:)`): a fetch's sub-queries (`type.name CONTAINS %@`)
-    /// and its own query see the same state, in one read transaction.
+    /// and its own query see the same state, in one read transaction. Inside
+    /// ``performAtomically(_:)`` the reads are the transaction's, on its writer.
     func lockedSnapshot<T>(_ body: () throws -> T) throws -> T {
-        try locked { try ds { try documentStore.withSnapshot(body) } }
+        try locked {
+            if held != nil { return try body() }
+            return try ds {
+                try documentStore.withSnapshot { snapshot in try holding(.reader(snapshot), body) }
+            }
+        }
+    }
+
+    /// Runs `body` with `connection` held: every datastore call this store makes meanwhile
+    /// goes through it. `lock` is held throughout, so other threads' operations on this
+    /// store wait until `body` returns.
+    func holding<T>(_ connection: HeldConnection, _ body: () throws -> T) throws -> T {
+        try locked {
+            guard held == nil else {
+                throw DocumentStoreError.storage("this store already holds a connection of \(documentStore.url?.path ?? "an in-memory store"); finish that work first")
+            }
+            held = connection
+            defer { held = nil }
+            return try body()
+        }
+    }
+
+    /// Runs `body` on one of the datastore's reader connections (`DocumentStore.withReader(_:)`),
+    /// off the caller's thread: every fetch and fault of `body` through this store reads that
+    /// one snapshot. For servers on Swift concurrency's few threads, which must not block on
+    /// SQLite. Other operations on this store wait until `body` returns, so keep it short.
+    public func withReader<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await documentStore.withReader { reader in try self.holding(.reader(reader), body) }
+    }
+
+    /// Runs `body` on the datastore's writer connection (`DocumentStore.withWriter(_:)`), off
+    /// the caller's thread: every read of `body` through this store sees what it wrote, each
+    /// save is a transaction of its own, and no other writer of the file runs meanwhile.
+    public func withWriter<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await documentStore.withWriter { writer in try self.holding(.writer(writer), body) }
+    }
+
+    /// Reads the datastore directly, through the connection held by the work in progress on
+    /// this thread if any (``withReader(_:)``, ``withWriter(_:)``, ``performAtomically(_:)``),
+    /// else the datastore's own: for an app's reads outside the object graph (a picture's
+    /// attachment digest) made from inside such work.
+    public func readDatastore<T>(_ body: (any DocumentStoreReading) throws -> T) throws -> T {
+        try locked { try body(reader) }
+    }
+
+    /// Where a store operation reads: the connection its body holds, else the datastore
+    /// (each read a transaction of its own). Call under `lock`.
+    var reader: any DocumentStoreReading {
+        switch held {
+        case .reader(let reader): reader
+        case .writer(let writer): writer
+        case nil: documentStore
+        }
+    }
+
+    /// Where a store operation writes: the transaction ``performAtomically(_:)`` holds, else
+    /// the datastore (each write a transaction of its own). Call under `lock`.
+    /// - Throws: `DocumentStoreError.storage` inside a snapshot, which only reads.
+    func writer() throws -> any DocumentStoreWriting {
+        switch held {
+        case .writer(let writer): return writer
+        case nil: return documentStore
+        case .reader: throw DocumentStoreError.storage("a write was attempted inside a read-only snapshot of \(documentStore.url?.path ?? "an in-memory store")")
+        }
     }
 
     func loadedCodec() throws -> ObjectDocumentCodec {

@@ -26,7 +26,7 @@ struct EncryptionKeyRecord {
     var entries: [Entry]
 
     /// Reads the record (`nil` when the store has none yet).
-    static func read(from store: DocumentStore) throws -> EncryptionKeyRecord? {
+    static func read(from store: some DocumentStoreReading) throws -> EncryptionKeyRecord? {
         guard let body = try store.getLocal(id: documentID), let items = body["keys"]?.arrayValue else { return nil }
         var entries: [Entry] = []
         for item in items {
@@ -41,7 +41,7 @@ struct EncryptionKeyRecord {
     }
 
     /// Writes the record.
-    func write(to store: DocumentStore) throws {
+    func write(to store: some DocumentStoreWriting) throws {
         let keys: [JSONValue] = entries.map { entry in
             .object(["encryptionSalt": .string(entry.salts.encryptionSalt.base64EncodedString()),
                      "hmacSalt": .string(entry.salts.hmacSalt.base64EncodedString()),

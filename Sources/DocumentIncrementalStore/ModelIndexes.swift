@@ -142,9 +142,15 @@ struct ModelIndexes {
 
     /// Declares every index in `store` and drops the adapter's indexes the model no longer
     /// asks for. Writes nothing when the store already holds exactly these.
-    func apply(to store: DocumentStore) throws {
-        // Every command's open: one read tells that the store holds exactly these.
-        if try store.withSnapshot({ try isApplied(in: store) }) { return }
+    func apply(to store: some DocumentStoreWriting) throws {
+        // Every command's open: one read (one snapshot, on the datastore's own access) tells
+        // that the store holds exactly these.
+        let applied = if let own = store as? DocumentStore {
+            try own.withSnapshot { try isApplied(in: $0) }
+        } else {
+            try isApplied(in: store)
+        }
+        if applied { return }
         for spec in query {
             try store.ensureIndex(spec.fields, name: spec.name, partialFilter: spec.partialFilter,
                                   countsByLeadingKey: spec.countsByLeadingKey)
@@ -161,7 +167,7 @@ struct ModelIndexes {
 
     /// Whether the store declares exactly these indexes: each as asked, and none of the
     /// adapter's that the model no longer asks for.
-    private func isApplied(in store: DocumentStore) throws -> Bool {
+    private func isApplied(in store: some DocumentStoreReading) throws -> Bool {
         for spec in query where try !store.isIndexDeclared(spec.fields, name: spec.name, partialFilter: spec.partialFilter,
                                                           countsByLeadingKey: spec.countsByLeadingKey) {
             return false

@@ -72,7 +72,7 @@ struct ModelMigration {
     }
 
     /// Rewrites the documents of renamed entities and properties, all in one transaction.
-    func apply(to store: DocumentStore) throws {
+    func apply(to store: some DocumentStoreWriting) throws {
         guard rewritesDocuments else { return }
         var operations: [DocumentStore.WriteOperation] = []
         var oldNames: [String: String] = [:]   // old entity name → new

@@ -88,6 +88,11 @@ package struct ServeCommand: AsyncParsableCommand {
     /// `--tls-cert` and `--tls-key`.
     @OptionGroup package var tls: TLSServingOptions
 
+    @Option(name: .customLong("ca-file"), help: ArgumentHelp(
+        "A PEM file of CA certificates that server-side replications (_replicate, _replicator) trust for an https:// remote, besides the system's (or RECIPES_CA_FILE, or \"caFile\" in the configuration file).",
+        valueName: "file"))
+    package var caFile: String?
+
     /// A command with every option at its default, as ArgumentParser starts from.
     package init() {}
 

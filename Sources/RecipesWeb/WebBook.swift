@@ -36,7 +36,7 @@ final class WebBook: Sendable {
     /// ``read(_:)``, handing `body` the store's change token read before it (for
     /// ``remembered(_:at:_:)``).
     func readAt<T: Sendable>(_ body: @escaping @Sendable (RecipeBook, StoreChangeToken?) throws -> T) async throws -> T {
-        try await store.documentStore.withReader { _ in
+        try await store.container.incrementalStore.withReader {
             let token = try self.catchUp()
             return try body(RecipeBook(context: self.store.container.newContext(name: "web"), typeNameCache: self.typeNames), token)
         }
@@ -48,7 +48,7 @@ final class WebBook: Sendable {
     func write<T: Sendable>(_ body: @escaping @Sendable (RecipeBook) throws -> T) async throws -> T {
         // The writer connection is held from the checks to the save, so two posts of the
         // same form, or two edits of one recipe, are not interleaved.
-        try await store.documentStore.withWriter { _ in
+        try await store.container.incrementalStore.withWriter {
             try self.catchUp()
             return try body(RecipeBook(context: self.store.container.newContext(name: "web-write"), typeNameCache: self.typeNames))
         }
@@ -72,7 +72,7 @@ final class WebBook: Sendable {
 
     /// Catches up (``catchUp()``) on one of the store's reader connections.
     func caughtUpToken() async throws -> StoreChangeToken? {
-        try await store.documentStore.withReader { _ in try self.catchUp() }
+        try await store.container.incrementalStore.withReader { try self.catchUp() }
     }
 
     /// Lets the store take in what other processes wrote since the last look, when its

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import RecipesCommandLine
 import RecipesKit
+import Replication
 import ServerTLS
 
 extension ServeCommand {
@@ -27,10 +28,15 @@ extension ServeCommand {
         let directory = dataDir.map { URL(fileURLWithPath: $0) } ?? Self.defaultDataDirectory()
         // The certificate and key are read and checked before anything listens.
         let certificate: ServerCertificate?
+        let trusted: TrustedCertificates?
         do {
-            let configuration = try RecipesConfiguration.resolve(environment: RecipesConfiguration.processEnvironment())
+            let configuration = try RecipesConfiguration.resolve(options: .init(caFile: caFile),
+                                                                 environment: RecipesConfiguration.processEnvironment())
             certificate = try ServingTLS.certificate(certificate: tls.tlsCert, key: tls.tlsKey, configuration: configuration)
+            trusted = try configuration.checkedCAFileURL().map { file throws(TrustedCertificatesError) in try TrustedCertificates(pemFiles: [file]) }
         } catch let error as RecipesConfigurationError {
+            throw CommandFailure(message: error.description)
+        } catch let error as TrustedCertificatesError {
             throw CommandFailure(message: error.description)
         }
         var logger = Logger(label: "recipes.serve")
@@ -42,6 +48,7 @@ extension ServeCommand {
             bodyBudgetWait: .seconds(bodyWait),
             corsOrigins: corsOrigin, idleTimeout: .seconds(idleTimeout))
         serverConfiguration.tlsCertificate = certificate
+        serverConfiguration.trustedCertificates = trusted
         ServingTLS.warnIfPlaintext(program: "serve", bind: bind, certificate: certificate)
         let server = CouchServer(configuration: serverConfiguration, logger: logger)
         let boundPort: Int

@@ -17,7 +17,7 @@ import Testing
         let store = try DocumentStore(path: path, options: options)
         let holder = try DocumentStore(path: path, options: options)
         var busy: DocumentStoreError?
-        try holder.inTransaction {
+        try holder.inTransaction { _ in
             do { _ = try store.create(id: "a", body: [:]) } catch let error as DocumentStoreError { busy = error }
         }
         let mapped = CouchError(try #require(busy))

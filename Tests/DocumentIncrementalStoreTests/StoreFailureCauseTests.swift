@@ -11,8 +11,8 @@ struct StoreFailureCauseTests {
     @Test func aDatastoreErrorSurfacesTypedThroughTheCoordinator() throws {
         let stack = try DocumentStack()
         var caught: (any Error)?
-        // Transactions do not nest: the datastore refuses the inner one.
-        try stack.store.documentStore.inTransaction {
+        // Transactions do not nest: the store refuses the inner one.
+        try stack.coordinator.performAtomically {
             do { try stack.coordinator.performAtomically {} } catch { caught = error }
         }
         let error = try #require(caught)

@@ -40,10 +40,10 @@ import DocumentFormat
         let one = try DocumentStore.inMemory(), two = try DocumentStore.inMemory()
         #expect(one.storeID != two.storeID)
         struct Stop: Error {}
-        #expect(throws: DocumentStoreError.self) {
-            try one.inTransaction {
-                try one.create(id: "x", body: [:])
-                #expect(try one.documentCount() == 1, "reads inside the transaction see its writes")
+        #expect(throws: Stop.self) {
+            try one.inTransaction { transaction in
+                try transaction.create(id: "x", body: [:])
+                #expect(try transaction.documentCount() == 1, "reads inside the transaction see its writes")
                 throw Stop()
             }
         }

@@ -55,7 +55,7 @@ struct IndexRankTests {
     /// The buckets hold every keyed row of the index once, none more than twice the bucket
     /// size, each counting exactly the rows from its start to the next one's.
     static func expectBucketsCount(_ store: DocumentStore, _ comment: String) throws {
-        try store.reading { db in
+        try store.connection.reading { db in
             let index = try #require(try QueryIndex.all(db).first { $0.name == "item-name" })
             let ranks = try #require(index.ranks)
             let buckets = try Row.fetchAll(db, sql: "SELECT k, doc, rows FROM \(ranks.table) ORDER BY k, doc")

@@ -167,7 +167,7 @@ import DocumentFormat
         let (store, directory) = try Self.filledStore(indexed: true)
         _ = directory
         func plan(_ selector: JSONValue, _ sort: [SortField] = []) throws -> QueryPlan {
-            try store.reading { db in
+            try store.connection.reading { db in
                 QueryPlan.choose(selector: try Selector(parsing: selector),
                                  sort: try DocumentStore.sortKeys(sort),
                                  indexes: try QueryIndex.all(db))

@@ -150,9 +150,9 @@ struct SearchIndexTests {
         #expect(try FileManager.default.attributesOfItem(atPath: store.path + "-wal")[.size] as? Int == walBefore)
         #expect(try store.lastSequence == before)
         // What `ensure…` would find, asked without writing: only the exact declaration is.
-        #expect(try store.withSnapshot {
-            try store.isIndexDeclared([IndexField("name", folded: true)], name: "recipe-name-folded", partialFilter: ["kind": "recipe"])
-                && store.isTextIndexDeclared(field: "name", name: "recipe-name-text", partialFilter: ["kind": "recipe"])
+        #expect(try store.withSnapshot { snapshot in
+            try snapshot.isIndexDeclared([IndexField("name", folded: true)], name: "recipe-name-folded", partialFilter: ["kind": "recipe"])
+                && snapshot.isTextIndexDeclared(field: "name", name: "recipe-name-text", partialFilter: ["kind": "recipe"])
         })
         #expect(try !store.isIndexDeclared([IndexField("name", folded: true)], name: "recipe-name-folded", partialFilter: ["kind": "ingredient"]))
         #expect(try !store.isIndexDeclared([IndexField("name", folded: true)], name: "recipe-name-folded", partialFilter: ["kind": "recipe"],

@@ -53,6 +53,57 @@ struct CouchReplicatorInteropTests {
         }
     }
 
+    @Test("CouchDB's replicator pulls from recipes serve over https, trusting the household CA it is told, and refuses without it",
+          .enabled(if: TestCertificates.openssl != nil, "needs the openssl program to make test certificates"))
+    func couchPullsFromServeOverHTTPS() async throws {
+        let couch = try await LiveCouchDB.connect()
+        let sandbox = try Sandbox("couch-https")
+        let authority = try await TestCertificates.makeAuthority(in: sandbox.root.appendingPathComponent("tls"))
+        let (certificate, key) = try await authority.issue("server")
+        let stranger = try await TestCertificates.makeAuthority(in: sandbox.root.appendingPathComponent("other-tls"))
+        try await withServer(ServedDatabase(in: sandbox, arguments: ["--tls-cert", certificate.path, "--tls-key", key.path])) { served in
+            let probe = try HTTPSProbe(trusting: [authority.caCertificate])
+            let headers = [("Authorization", ServedDatabase.authorization), ("Content-Type", "application/json")]
+            #expect(try await probe.send("PUT", served.baseURL + "/secure", headers: headers).status == 201)
+            for n in 0..<20 {
+                let body = #"{"n": \#(n), "_attachments": {"a.txt": {"content_type": "text/plain", "data": "aGVsbG8="}}}"#
+                #expect(try await probe.send("PUT", served.baseURL + "/secure/doc-\(n)", headers: headers, body: body).status == 201)
+            }
+            // By name: Erlang's hostname check does not match an IP address against the
+            // certificate's IP entries, so CouchDB is given the name the certificate also holds.
+            let source = "https://\(ServedDatabase.user):\(ServedDatabase.password)@localhost:\(served.port)/secure"
+            // CouchDB reads its replicator's TLS settings when a job starts; they are put back after.
+            func configure(_ key: String, _ value: String) async throws -> String? {
+                let reply = try await couch.send("PUT", "/_node/_local/_config/replicator/\(key)", json: .string(value))
+                #expect(reply.status == 200, "\(reply)")
+                return try? reply.json().stringValue
+            }
+            let oldVerify = try await configure("verify_ssl_certificates", "true")
+            let oldFile = try await configure("ssl_trusted_certificates_file", stranger.caCertificate.path)
+            do {
+                // Refused first: CouchDB keeps connections it opened to a host for later jobs.
+                try await couch.withDatabase("https-refused") { target in
+                    await #expect(throws: LiveCouchDBError.self) { _ = try await couch.replicate(from: source, to: couch.databaseURL(target)) }
+                }
+                _ = try await configure("ssl_trusted_certificates_file", authority.caCertificate.path)
+                try await couch.withDatabase("https-pull") { target in
+                    _ = try await couch.replicate(from: source, to: couch.databaseURL(target))
+                    let copied = try await couch.send("GET", "/\(target)/doc-7?attachments=true", headers: ["Accept": "application/json"])
+                    #expect(copied.status == 200, "\(copied)")
+                    #expect(String(decoding: copied.body, as: UTF8.self).contains("aGVsbG8="))
+                    let info = try await couch.send("GET", "/\(target)")
+                    #expect(try info.json().objectValue?["doc_count"]?.intValue == 20, "\(info)")
+                }
+            } catch {
+                _ = try? await configure("verify_ssl_certificates", oldVerify ?? "false")
+                _ = try? await configure("ssl_trusted_certificates_file", oldFile ?? "")
+                throw error
+            }
+            _ = try await configure("verify_ssl_certificates", oldVerify ?? "false")
+            _ = try await configure("ssl_trusted_certificates_file", oldFile ?? "")
+        }
+    }
+
     @Test("CouchDB's replicator pushes every revision and attachment to recipes serve; a second run moves nothing")
     func couchPushesToServe() async throws {
         let couch = try await LiveCouchDB.connect()

@@ -78,6 +78,34 @@ struct TLSCommandTests {
         }
     }
 
+    @Test("a server-side _replicate from an https serve trusts the CA serve was given with --ca-file, and fails without it")
+    func serverSideReplicationTrustsTheGivenCA() async throws {
+        let sandbox = try Sandbox()
+        let (authority, certificate, key) = try await Self.household(sandbox)
+        try await withServer(ServedDatabase(in: sandbox, arguments: ["--tls-cert", certificate.path, "--tls-key", key.path])) { secure in
+            let probe = try HTTPSProbe(trusting: [authority.caCertificate])
+            let authorization = [("Authorization", ServedDatabase.authorization), ("Content-Type", "application/json")]
+            #expect(try await probe.send("PUT", secure.baseURL + "/recipes", headers: authorization).status == 201)
+            #expect(try await probe.send("PUT", secure.baseURL + "/recipes/stew", headers: authorization, body: #"{"name":"Household Stew"}"#).status == 201)
+            let body = #"{"source": "\#(Self.httpsURL(secure))", "target": "copy", "create_target": true}"#
+            func replicate(on server: ServedDatabase) async throws -> HTTPSProbe.Reply {
+                try await probe.send("POST", server.baseURL + "/_replicate", headers: authorization, body: body)
+            }
+            let trusting = try await ServedDatabase(in: Sandbox(), arguments: ["--ca-file", authority.caCertificate.path])
+            let copied = try await replicate(on: trusting)
+            #expect(copied.status == 200 && copied.body.contains(#""ok":true"#), "\(copied)")
+            let document = try await trusting.get("/copy/stew")
+            #expect(document["name"] as? String == "Household Stew")
+            await trusting.stop()
+
+            let untrusting = try await ServedDatabase(in: Sandbox())
+            let refused = try await replicate(on: untrusting)
+            #expect(refused.status >= 400 && refused.body.contains("not trusted"), "\(refused)")
+            #expect(!refused.body.contains(ServedDatabase.password))
+            await untrusting.stop()
+        }
+    }
+
     @Test("SIGHUP makes a running serve present a renewed certificate to new connections and keeps serving")
     func hangupReloadsTheCertificate() async throws {
         let sandbox = try Sandbox()

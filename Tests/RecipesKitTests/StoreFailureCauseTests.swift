@@ -14,8 +14,8 @@ struct StoreFailureCauseTests {
         let store = try RecipesStore(url: directory.file("book.sqlite"))
         let set = SampleSet(name: "one", recipes: [SampleRecipe(name: "Soup", ingredients: [SampleIngredient(amount: nil, name: "water")])])
         var caught: RecipesError?
-        // Transactions do not nest: the import's own transaction is refused by the datastore.
-        try store.documentStore.inTransaction {
+        // Transactions do not nest: the import's own transaction is refused by the store.
+        try store.container.coordinator.performAtomically {
             do throws(RecipesError) { try SampleImporter(context: store.container.newContext(name: "import")).importSets([set]) } catch { caught = error }
         }
         let error = try #require(caught)

@@ -36,8 +36,8 @@ struct StoreCrashWriter: ParsableCommand {
                     attachments: [])
             }
             if batch == holdBatch {
-                try store.inTransaction {
-                    try store.write(operations)
+                try store.inTransaction { transaction in
+                    try transaction.write(operations)
                     FileHandle.standardOutput.write(Data("holding \(batch)\n".utf8))
                     // Waits to be killed; a test runner that died first leaves it to end by
                     // itself, without committing, ten minutes later.

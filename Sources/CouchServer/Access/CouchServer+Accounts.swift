@@ -28,7 +28,7 @@ extension CouchServer {
             let database = try await registry.database(UserAccounts.databaseName)
             let store = database.store
             let id = UserDocument.idPrefix + name
-            let change = try await store.withWriter { _ throws -> AccountChange in
+            let change = try await store.withWriter { store throws -> AccountChange in
                 let current = try store.get(id: id)
                 var body = current?.body ?? [:]
                 body["name"] = .string(name)

@@ -50,7 +50,7 @@ struct SecurityObject: Sendable, Equatable {
     init() {}
 
     /// The object stored in `store`, or an empty one.
-    static func load(from store: DocumentStore) throws -> SecurityObject {
+    static func load(from store: some DocumentStoreReading) throws -> SecurityObject {
         guard let object = try store.getLocal(id: storageKey) else { return SecurityObject() }
         return (try? SecurityObject(validating: object)) ?? SecurityObject()
     }

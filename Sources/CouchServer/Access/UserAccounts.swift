@@ -33,8 +33,8 @@ final class UserAccounts: Sendable {
         guard await registry.exists(Self.databaseName),
               let database = try? await registry.database(Self.databaseName)
         else { return nil }
-        return try? await database.store.withReader { _ in
-            try database.store.get(id: UserDocument.idPrefix + name)?.body
+        return try? await database.store.withReader { store in
+            try store.get(id: UserDocument.idPrefix + name)?.body
         }
     }
 

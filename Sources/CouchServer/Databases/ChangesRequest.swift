@@ -105,7 +105,7 @@ struct ChangesRequest: Sendable {
     }
 
     /// Whether `change` passes the request's filter (`_doc_ids`, `_selector`), if any.
-    func selects(_ change: Change, in store: DocumentStore) throws -> Bool {
+    func selects(_ change: Change, in store: some DocumentStoreReading) throws -> Bool {
         guard let selection else { return true }
         // The winner's body only when a selector needs it; a deleted document has none.
         let body = selection.selector == nil || change.deleted ? nil : try store.get(id: change.id)?.body

@@ -29,8 +29,9 @@ final class Database: Sendable {
         self.events = events
     }
 
-    /// Documents whose winning revision is a tombstone (`doc_del_count`).
-    func deletedDocumentCount() throws -> Int {
+    /// Documents whose winning revision is a tombstone (`doc_del_count`), read through
+    /// `store` (this database's store, or a connection of it held by the caller).
+    func deletedDocumentCount(in store: some DocumentStoreReading) throws -> Int {
         var (since, ids) = tombstones.withLock { $0 }
         since = try store.forEachChange(since: since, batch: 5000) { change in
             if change.deleted { ids.insert(change.id) } else { ids.remove(change.id) }

@@ -21,7 +21,7 @@ struct DatabaseUpdatesPage: Sendable {
 
     /// The events after `since`, oldest first, at most `limit` of them; with `raw`, every
     /// change row, counted alike (the `eventsource` feed).
-    static func read(_ store: DocumentStore, since: Int64, limit: Int?, raw: Bool) throws -> DatabaseUpdatesPage {
+    static func read(_ store: some DocumentStoreReading, since: Int64, limit: Int?, raw: Bool) throws -> DatabaseUpdatesPage {
         var rows = [ChangesResponse.Row]()
         let wanted = limit ?? Int.max
         let position = try store.walkChanges(since: since, batch: wanted == Int.max ? 1000 : min(1000, wanted + 1)) { change in
@@ -34,7 +34,7 @@ struct DatabaseUpdatesPage: Sendable {
 
     /// Every event, newest first, cut to `limit`; `last_seq` is the oldest sequence sent (the
     /// newest of the feed when none is), as CouchDB answers `descending=true`.
-    static func readDescending(_ store: DocumentStore, limit: Int?, raw: Bool) throws -> DatabaseUpdatesPage {
+    static func readDescending(_ store: some DocumentStoreReading, limit: Int?, raw: Bool) throws -> DatabaseUpdatesPage {
         var all = try read(store, since: 0, limit: nil, raw: raw).rows
         all.reverse()
         if let limit { all = Array(all.prefix(limit)) }

@@ -44,7 +44,7 @@ extension CouchResponder {
         let store = database.store
         switch request.method {
         case .get, .head:
-            guard let revision = try await store.withReader({ _ in try store.get(id: id) }) else { throw CouchError.missing }
+            guard let revision = try await store.withReader({ store in try store.get(id: id) }) else { throw CouchError.missing }
             var json = try DocumentRenderer().render(revision, store: store).json
             json = UserDocument.withoutHash(json)
             return CouchReply.json(200, .object(json), headers: [(.eTag, "\"\(revision.rev)\"")])
@@ -76,7 +76,7 @@ extension CouchResponder {
             let document = incoming
             // Checked and hashed inside the write, against the revision it replaces, so no
             // other write can change the account between the check and the write.
-            let saved = try await store.withWriter { _ throws -> DocumentRevision in
+            let saved = try await store.withWriter { store throws -> DocumentRevision in
                 var prepared = document
                 let parent = try document.rev.map { try store.get(id: id, rev: $0) } ?? store.get(id: id)
                 prepared.body = try UserDocument.prepare(

@@ -13,8 +13,7 @@ extension CouchResponder {
         let rev = try request.revisionOrIfMatch()
         switch request.method {
         case .get, .head:
-            let found = try await database.store.withReader { _ throws -> (AttachmentInfo, Data)? in
-                let store = database.store
+            let found = try await database.store.withReader { store throws -> (AttachmentInfo, Data)? in
                 if let found = try store.attachment(id: id, rev: rev, name: name) { return found }
                 // As CouchDB tells them apart: a document there without the attachment, or no document.
                 let document = try rev.map { try store.get(id: id, rev: $0) } ?? store.get(id: id)
@@ -29,8 +28,7 @@ extension CouchResponder {
             try AttachmentValidation.checkName(name)
             try AttachmentValidation.checkContentType(contentType, of: name)
             let body = request.body
-            let saved = try await database.store.withWriter { _ throws -> DocumentRevision in
-                let store = database.store
+            let saved = try await database.store.withWriter { store throws -> DocumentRevision in
                 let change = AttachmentChange.put(name: name, contentType: contentType, data: body)
                 if let rev {
                     guard let parent = try store.get(id: id, rev: rev) else { throw CouchError.conflict }
@@ -48,8 +46,7 @@ extension CouchResponder {
                           (.location, "\(request.baseURL)/\(PercentEncoding.pathSegment(database.name.name))/\(CouchDocument.encodedPath(of: id))/\(PercentEncoding.pathSegment(name))")])
         case .delete:
             guard let rev else { throw CouchError.conflict }
-            let saved = try await database.store.withWriter { _ throws -> DocumentRevision in
-                let store = database.store
+            let saved = try await database.store.withWriter { store throws -> DocumentRevision in
                 guard let parent = try store.get(id: id, rev: rev) else { throw CouchError.conflict }
                 guard parent.attachments[name] != nil else { throw CouchError.missing }
                 return try store.update(id: id, parent: rev, body: parent.body, attachments: [.remove(name: name)])

@@ -90,7 +90,7 @@ extension CouchResponder {
     }
 
     /// Reads the rows after `since`, honouring limit, style, doc-ID filter and include_docs.
-    static func readChanges(_ store: DocumentStore, since: Int64, options: ChangesRequest) throws -> ChangesResponse {
+    static func readChanges(_ store: some DocumentStoreReading, since: Int64, options: ChangesRequest) throws -> ChangesResponse {
         var rows = [ChangesResponse.Row]()
         let wanted = options.limit ?? Int.max
         var limited = false
@@ -117,7 +117,7 @@ extension CouchResponder {
 
     /// The whole feed newest first, cut to `limit`; `last_seq` is the oldest sequence sent,
     /// as CouchDB reports it for descending feeds.
-    static func readChangesDescending(_ store: DocumentStore, options: ChangesRequest) throws -> ChangesResponse {
+    static func readChangesDescending(_ store: some DocumentStoreReading, options: ChangesRequest) throws -> ChangesResponse {
         var unlimited = options
         unlimited.limit = nil
         let all = try readChanges(store, since: 0, options: unlimited)
@@ -126,7 +126,7 @@ extension CouchResponder {
         return ChangesResponse(results: rows, lastSequence: .string(String(storeSequence(rows.last?.sequence) ?? 0)), pending: 0)
     }
 
-    private static func row(for change: Change, store: DocumentStore, options: ChangesRequest) throws -> ChangesResponse.Row {
+    private static func row(for change: Change, store: some DocumentStoreReading, options: ChangesRequest) throws -> ChangesResponse.Row {
         var row = ChangesResponse.Row(sequence: .string(String(change.sequence)), id: change.id,
                                       revisions: options.allDocsStyle ? change.revisions : Array(change.revisions.prefix(1)),
                                       deleted: change.deleted)

@@ -45,9 +45,9 @@ extension CouchResponder {
 
     /// The `GET /{db}` object.
     func databaseInfo(_ database: Database) async throws -> JSONValue {
-        let (sequence, count, deleted, shards) = try await database.store.withReader { _ in
-            (try database.store.lastSequence, try database.store.documentCount(), try database.deletedDocumentCount(),
-             try database.store.setting(Self.shardSetting).flatMap { WireNumber.count($0) })
+        let (sequence, count, deleted, shards) = try await database.store.withReader { store in
+            (try store.lastSequence, try store.documentCount(), try database.deletedDocumentCount(in: store),
+             try store.setting(Self.shardSetting).flatMap { WireNumber.count($0) })
         }
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: database.store.path)[.size] as? Int) ?? 0
         return DatabaseInfoReply(
@@ -107,8 +107,7 @@ extension CouchResponder {
         let inclusiveEnd = try query.bool("inclusive_end", default: true)
         let rendererCopy = renderer
         let keysCopy = keys
-        let reply = try await database.store.withReader { _ throws -> AllDocsReply in
-            let store = database.store
+        let reply = try await database.store.withReader { store throws -> AllDocsReply in
             let total = try store.documentCount()
             var rows = [AllDocsReply.Row]()
             var offset: Int? = nil
@@ -137,7 +136,7 @@ extension CouchResponder {
     }
 
     /// One `_all_docs` row for an explicitly requested key: live, deleted or missing.
-    private static func allDocsRow(key: String, store: DocumentStore, includeDocs: Bool, renderer: DocumentRenderer) throws -> AllDocsReply.Row {
+    private static func allDocsRow(key: String, store: some DocumentStoreReading, includeDocs: Bool, renderer: DocumentRenderer) throws -> AllDocsReply.Row {
         if CouchDocument.isDocumentID(key), let live = try store.get(id: key) {
             let doc: JSONValue? = includeDocs ? .object(try renderer.render(live, store: store).json) : nil
             return .document(id: key, rev: live.rev, deleted: false, doc: doc)

@@ -21,8 +21,7 @@ extension CouchResponder {
         let raw = options.feed == .eventsource
         // Where the feed starts and its first page, from one snapshot.
         let (start, first) = try await database.lifecycle.withLease {
-            try await database.store.withReader { _ throws -> (Int64, DatabaseUpdatesPage) in
-                let store = database.store
+            try await database.store.withReader { store throws -> (Int64, DatabaseUpdatesPage) in
                 if options.descending {
                     return (0, try DatabaseUpdatesPage.readDescending(store, limit: options.limit, raw: raw))
                 }

@@ -43,8 +43,7 @@ extension CouchResponder {
         let rev = try request.query.revision()
         try CouchDocument.validate(id: id)
         let rendererCopy = renderer
-        let document = try await database.store.withReader { _ throws -> DocumentRenderer.Rendered in
-            let store = database.store
+        let document = try await database.store.withReader { store throws -> DocumentRenderer.Rendered in
             let revision: DocumentRevision
             if let rev {
                 guard let found = try store.get(id: id, rev: rev) else { throw CouchError.missing }
@@ -90,8 +89,7 @@ extension CouchResponder {
             }
         }
         let rendererCopy = renderer
-        let results = try await database.store.withReader { _ throws -> [OpenRevResult] in
-            let store = database.store
+        let results = try await database.store.withReader { store throws -> [OpenRevResult] in
             let leaves = try store.leafRevisions(id: id)
             guard let requested else {
                 if leaves.isEmpty { throw CouchError.missing }
@@ -148,7 +146,7 @@ extension CouchResponder {
         var writer = MultipartWriter(output: Data(), boundary: RandomIdentifier.compactHex())
         try writer.appendPart(headers: [("Content-Type", "application/json")], body: JSONWriter.couchDB.data(.object(rendered.json)))
         for (name, info) in rendered.following {
-            let data = try await store.withReader { _ in try store.attachmentData(digest: info.digest) }
+            let data = try await store.withReader { store in try store.attachmentData(digest: info.digest) }
             guard let data else {
                 throw CouchError(status: 500, error: "internal_server_error", reason: "Attachment \(name) has no stored data")
             }
@@ -197,9 +195,9 @@ extension CouchResponder {
         if newEdits {
             rev = try await save(document, id: id, in: database).rev
         } else {
-            rev = try await database.store.withWriter { _ throws -> RevisionID in
-                let revision = try Self.replicatedRevision(document, id: id, store: database.store)
-                try database.store.insertRevisions([revision])
+            rev = try await database.store.withWriter { store throws -> RevisionID in
+                let revision = try Self.replicatedRevision(document, id: id, store: store)
+                try store.insertRevisions([revision])
                 return revision.rev
             }
             database.didWrite()
@@ -216,10 +214,10 @@ extension CouchResponder {
         try CouchDocument.validate(id: id)
         let rev = try request.revisionOrIfMatch()
         guard let rev else {
-            let exists = try await database.store.withReader { _ in try database.store.get(id: id) != nil }
+            let exists = try await database.store.withReader { store in try store.get(id: id) != nil }
             throw exists ? CouchError.conflict : CouchError.missing
         }
-        let deleted = try await database.store.withWriter { _ in try database.store.delete(id: id, parent: rev) }
+        let deleted = try await database.store.withWriter { store in try store.delete(id: id, parent: rev) }
         database.didWrite()
         return CouchReply.json(200, DocumentWriteReply(id: id, rev: deleted.rev.description).json,
                                headers: [(.eTag, "\"\(deleted.rev)\"")])

@@ -52,13 +52,13 @@ extension CouchResponder {
     func waitForFeed<Page: Sendable>(
         _ database: Database, deadline: ContinuousClock.Instant, heartbeat: (interval: Duration, text: String)?,
         writer: inout any ResponseBodyWriter, found: (Page) -> Bool,
-        read: @escaping @Sendable (DocumentStore) throws -> Page
+        read: @escaping @Sendable (StoreReader) throws -> Page
     ) async throws -> Page? {
         let clock = ContinuousClock()
         var nextHeartbeat = heartbeat.map { clock.now.advanced(by: $0.interval) }
         while true {
             let page = try await database.lifecycle.withLeaseIfOpen {
-                try await database.store.withReader { _ in try read(database.store) }
+                try await database.store.withReader { store in try read(store) }
             }
             guard let page else { return nil }
             if found(page) || clock.now >= deadline || feedMustEnd(database) { return page }

@@ -16,7 +16,7 @@ extension CouchResponder {
         let fullID = "_local/" + id
         switch request.method {
         case .get, .head:
-            let stored = try await database.store.withReader { _ in try database.store.getLocal(id: id) }
+            let stored = try await database.store.withReader { store in try store.getLocal(id: id) }
             guard var body = stored else { throw CouchError.missing }
             let counter = body.removeValue(forKey: Self.localRevisionKey)?.intValue ?? 1
             body["_id"] = .string(fullID)
@@ -31,9 +31,9 @@ extension CouchResponder {
             let incoming = try CouchDocument(object)
             let given = try Self.localRevision(bodyRev.map { $0.isNull ? nil : $0 } ?? request.query["rev"].map { .string($0) })
             let body = incoming.body
-            let counter = try await database.store.withWriter { _ throws -> Int64 in
+            let counter = try await database.store.withWriter { store throws -> Int64 in
                 var written: Int64 = 0
-                try database.store.updateLocal(id: id) { stored in
+                try store.updateLocal(id: id) { stored in
                     written = try Self.nextLocalRevision(stored: stored, given: given)
                     var updated = body
                     updated[Self.localRevisionKey] = .int(written)
@@ -48,8 +48,8 @@ extension CouchResponder {
             // a checkpoint another one has moved on.
             let ifMatch = request.headers[.ifMatch].map { $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"")) }
             let given = try Self.localRevision((request.query["rev"] ?? ifMatch).map { .string($0) })
-            try await database.store.withWriter { _ in
-                try database.store.updateLocal(id: id) { stored in
+            try await database.store.withWriter { store in
+                try store.updateLocal(id: id) { stored in
                     guard let stored else { throw CouchError.missing }
                     let current = stored[Self.localRevisionKey]?.intValue ?? 1
                     guard let given, given == current else { throw CouchError.conflict }

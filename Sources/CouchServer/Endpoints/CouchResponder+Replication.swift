@@ -34,8 +34,7 @@ extension CouchResponder {
         let latest = try request.query.bool("latest") || asked.latest == true
         let rendererCopy = renderer
         let requested = asked.docs
-        let results = try await database.store.withReader { _ throws -> [BulkGetMessage.Response.Result] in
-            let store = database.store
+        let results = try await database.store.withReader { store throws -> [BulkGetMessage.Response.Result] in
             let revs = requested.map { $0.rev.flatMap(RevisionID.init) }
             // The common case when replicating: each revision asked for is its document's
             // winner, hence a leaf and its own latest. One read gets them all with their history.
@@ -100,16 +99,16 @@ extension CouchResponder {
             throw CouchError(status: 403, error: "forbidden", reason: "You are not a db or server admin.")
         }
         let maxEntries = state.configuration.maxEntriesPerRequest
-        switch try await store.withReader({ _ in try Self.bulkDocsBatch(body, store: store, maxEntries: maxEntries) }) {
+        switch try await store.withReader({ store in try Self.bulkDocsBatch(body, store: store, maxEntries: maxEntries) }) {
         case .newEdits(var documents):
             // Each new edit's ID is hashed from its text as received, as CouchDB hashes it.
             if let received = try RevisionBody.documents(inBulkDocs: request.body), received.count == documents.count {
                 for position in documents.indices { documents[position].revisionBody = received[position] }
             }
             let documents = documents
-            results = try await store.withWriter { _ in try Self.saveBatch(documents, store: store) }
+            results = try await store.withWriter { store in try Self.saveBatch(documents, store: store) }
         case .replicated(let revisions):
-            results = try await store.withWriter { _ in try Self.insertReplicated(revisions, store: store) }
+            results = try await store.withWriter { store in try Self.insertReplicated(revisions, store: store) }
         }
         database.didWrite()
         return CouchReply.json(201, BulkDocsReply(results).json)
@@ -126,7 +125,7 @@ extension CouchResponder {
     /// Checks a parsed `_bulk_docs` body: a malformed request, or one of more than
     /// `maxEntries` documents, writes nothing. Design documents (`_design/<name>`) are stored
     /// and replicated like any other.
-    static func bulkDocsBatch(_ body: JSONObject, store: DocumentStore, maxEntries: Int) throws -> BulkDocsBatch {
+    static func bulkDocsBatch(_ body: JSONObject, store: some DocumentStoreReading, maxEntries: Int) throws -> BulkDocsBatch {
         let request = try BulkDocsRequest(json: body, maximumDocuments: maxEntries)
         let incoming = request.docs
         if request.newEdits {
@@ -148,7 +147,7 @@ extension CouchResponder {
     }
 
     /// Stores replicated revisions; the reply lists only those refused, as CouchDB does.
-    static func insertReplicated(_ revisions: [ReplicatedRevision], store: DocumentStore) throws -> [BulkDocsReply.Result] {
+    static func insertReplicated(_ revisions: [ReplicatedRevision], store: some DocumentStoreWriting) throws -> [BulkDocsReply.Result] {
         try store.insertRevisionsReportingRefusals(revisions).map { refusal in
             let couch = CouchError(refusal.error)
             return .refused(DocumentFailure(id: refusal.id, rev: refusal.rev, error: couch.error, reason: couch.reason))

@@ -11,14 +11,14 @@ extension CouchResponder {
         let store = database.store
         switch request.method {
         case .get, .head:
-            let stored = try await store.withReader { _ in try store.getLocal(id: SecurityObject.storageKey) }
+            let stored = try await store.withReader { store in try store.getLocal(id: SecurityObject.storageKey) }
             return CouchReply.json(200, .object(stored ?? [:]))
         case .put:
             guard case .object(let object) = try await request.jsonBody() else {
                 throw CouchError.badRequest("The security object must be a JSON object")
             }
             let security = try SecurityObject(validating: object)
-            try await store.withWriter { _ in try store.putLocal(id: SecurityObject.storageKey, body: security.stored) }
+            try await store.withWriter { store in try store.putLocal(id: SecurityObject.storageKey, body: security.stored) }
             return CouchReply.json(200, CouchReply.ok)
         default:
             throw CouchError.methodNotAllowed

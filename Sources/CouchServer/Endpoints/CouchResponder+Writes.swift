@@ -8,13 +8,13 @@ extension CouchResponder {
     /// Writes `incoming` as a new edit (`new_edits=true`): create, update or delete, with the
     /// attachments CouchDB keeps (stubs) or drops (absent from `_attachments`).
     func save(_ incoming: CouchDocument, id: String, in database: Database) async throws -> DocumentRevision {
-        let saved = try await database.store.withWriter { _ in try Self.saveNow(incoming, id: id, store: database.store) }
+        let saved = try await database.store.withWriter { store in try Self.saveNow(incoming, id: id, store: store) }
         database.didWrite()
         return saved
     }
 
     /// The blocking part of `save`.
-    static func saveNow(_ incoming: CouchDocument, id: String, store: DocumentStore) throws -> DocumentRevision {
+    static func saveNow(_ incoming: CouchDocument, id: String, store: some DocumentStoreWriting) throws -> DocumentRevision {
         switch try writeOperation(incoming, id: id, store: store) {
         case .create(let id, let body, let attachments, let received):
             return try store.create(id: id, body: body, attachments: attachments, received: received)
@@ -29,7 +29,7 @@ extension CouchResponder {
     /// must name attachments the parent has; attachments the parent has and the edit omits
     /// are removed. The revision ID is hashed from the body as received, when the document
     /// carries it (``CouchDocument/revisionBody``).
-    static func writeOperation(_ incoming: CouchDocument, id: String, store: DocumentStore) throws -> DocumentStore.WriteOperation {
+    static func writeOperation(_ incoming: CouchDocument, id: String, store: some DocumentStoreReading) throws -> DocumentStore.WriteOperation {
         if incoming.deleted {
             guard let parent = incoming.rev else {
                 if try store.get(id: id) != nil { throw CouchError.conflict }
@@ -68,7 +68,7 @@ extension CouchResponder {
     /// New edits of `_bulk_docs`, always in one transaction: all at once when every document
     /// goes through; otherwise each in a savepoint of its own (`DocumentStore.writeEach`), so
     /// each gets its own result and one conflict does not cost a transaction per document.
-    static func saveBatch(_ documents: [CouchDocument], store: DocumentStore) throws -> [BulkDocsReply.Result] {
+    static func saveBatch(_ documents: [CouchDocument], store: some DocumentStoreWriting) throws -> [BulkDocsReply.Result] {
         if let operations = try? documents.map({ try writeOperation($0, id: $0.id!, store: store) }),
            Set(documents.map { $0.id! }).count == documents.count,
            let saved = try? store.write(operations), saved.count == documents.count {
@@ -104,7 +104,7 @@ extension CouchResponder {
     /// The replicated revision (`new_edits=false`) for `incoming`, stubs without a length
     /// taking the length of the bytes the store holds under their digest; 400 when it lacks
     /// `_rev`.
-    static func replicatedRevision(_ incoming: CouchDocument, id: String, store: DocumentStore) throws -> ReplicatedRevision {
+    static func replicatedRevision(_ incoming: CouchDocument, id: String, store: some DocumentStoreReading) throws -> ReplicatedRevision {
         var document = incoming
         try document.completeStubLengths { try store.attachmentData(digest: $0)?.count }
         return try document.replicatedRevision(id: id)

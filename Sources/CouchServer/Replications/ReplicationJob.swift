@@ -185,6 +185,7 @@ final class ReplicationJob: Sendable {
             if let password { options.password = password }
             // The job retries on its own, with longer delays; a few quick retries are enough.
             options.maxRetries = 2
+            options.trustedCertificates = context.configuration.trustedCertificates
             return try CouchDatabase(url: url, options: options, logger: context.logger)
         }
     }

@@ -217,7 +217,7 @@ struct CouchResponder: HTTPResponder {
         case "_explain": return try await explain(database, request)
         case "_compact":
             try Self.allow(request, [.post])
-            try await database.store.withWriter { _ in try database.store.compact() }
+            try await database.store.withWriter { store in try store.compact() }
             return CouchReply.json(202, CouchReply.ok)
         case "_view_cleanup":
             // No view index files to remove: this server builds none.

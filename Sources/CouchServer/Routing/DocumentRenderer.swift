@@ -29,7 +29,7 @@ struct DocumentRenderer: Sendable {
 
     /// Renders `revision` of a document in `store`; `history`, when the caller already read
     /// the revision's ancestry, saves reading it again.
-    func render(_ revision: DocumentRevision, store: DocumentStore, history known: [RevisionID]? = nil) throws -> Rendered {
+    func render(_ revision: DocumentRevision, store: some DocumentStoreReading, history known: [RevisionID]? = nil) throws -> Rendered {
         var json = CouchDocumentEncoder.members(id: revision.id, rev: revision.rev, deleted: revision.deleted, body: revision.body)
         var following = [(name: String, info: AttachmentInfo)]()
         var history: [RevisionID]? = known.map { $0.isEmpty ? [revision.rev] : $0 }

@@ -1,5 +1,6 @@
 public import Foundation
 public import ServerTLS
+public import Replication
 
 /// How a `CouchServer` runs: where its databases live, where it listens, who may read and
 /// write, which host names it answers to, and how large requests may be.
@@ -58,6 +59,10 @@ public struct CouchServerConfiguration: Sendable {
     public var replicationRetryDelay: Duration = .seconds(5)
     /// The longest delay between two attempts of a crashing server-side replication.
     public var replicationMaxRetryDelay: Duration = .seconds(300)
+    /// CA certificates a server-side replication trusts, besides the system's, for an
+    /// `https://` source or target (a household CA); `nil`: the system's alone. Verification
+    /// is never turned off.
+    public var trustedCertificates: TrustedCertificates?
 
     /// The certificate chain and key to serve HTTPS with; `nil` (the default) serves plain
     /// HTTP. With it, session cookies are `Secure`, and ``CouchServer/reloadCertificate()``

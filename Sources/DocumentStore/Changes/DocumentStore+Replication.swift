@@ -2,11 +2,11 @@ import Foundation
 import GRDB
 public import DocumentFormat
 
-extension DocumentStore {
+extension DocumentStoreWriting {
     /// Adds revisions made elsewhere with their ancestry (CouchDB's `new_edits=false`), in one
     /// transaction. Revisions already held are no-ops; missing ancestors become bodiless stubs.
     public func insertRevisions(_ revisions: [ReplicatedRevision]) throws {
-        try writing { txn in
+        try connection.writing { txn in
             for revision in revisions { try txn.insert(revision) }
         }
     }
@@ -37,14 +37,16 @@ extension DocumentStore {
         }
         return refusals
     }
+}
 
+extension DocumentStoreReading {
     /// Reads revisions with their ancestry (itself first, newest first) in one snapshot: the
     /// read side of a push, without a transaction per revision. A revision not held, or held
     /// without its body, comes back `nil`.
     public func revisionsWithHistory(_ wanted: [(id: String, rev: RevisionID)]) throws
         -> [(revision: DocumentRevision, history: [RevisionID])?]
     {
-        try reading { db in
+        try connection.reading { db in
             try wanted.map { item -> (revision: DocumentRevision, history: [RevisionID])? in
                 guard let doc = try TreeRows.doc(db, id: item.id),
                       let row = try TreeRows.rev(db, docNum: doc.docNum, rev: item.rev), row.body != nil
@@ -58,15 +60,15 @@ extension DocumentStore {
     /// For each document, the asked-for revisions this store lacks and its leaves that could be
     /// their ancestors; documents with nothing missing are left out.
     public func revsDiff(_ request: [String: [RevisionID]]) throws -> [String: RevsDiffEntry] {
-        try reading { db in
+        try connection.reading { db in
             var result: [String: RevsDiffEntry] = [:]
             for (id, revs) in request {
                 guard let doc = try TreeRows.doc(db, id: id) else {
-                    if !revs.isEmpty { result[id] = RevsDiffEntry(missing: Self.unique(revs), possibleAncestors: []) }
+                    if !revs.isEmpty { result[id] = RevsDiffEntry(missing: DocumentStore.unique(revs), possibleAncestors: []) }
                     continue
                 }
                 var missing: [RevisionID] = []
-                for rev in Self.unique(revs) where try TreeRows.exists(db, docNum: doc.docNum, rev: rev) == nil {
+                for rev in DocumentStore.unique(revs) where try TreeRows.exists(db, docNum: doc.docNum, rev: rev) == nil {
                     missing.append(rev)
                 }
                 guard let highest = missing.map(\.generation).max() else { continue }
@@ -81,7 +83,7 @@ extension DocumentStore {
     /// Documents changed after `since`, each once at its latest change, in sequence order, with
     /// all their leaf revisions; at most `limit` of them.
     public func changes(since: Int64, limit: Int) throws -> ChangesBatch {
-        try reading { db in
+        try connection.reading { db in
             // One query for the page and its leaves (rather than one leaves query per change).
             let statement = try db.cachedStatement(sql: """
                 SELECT d.doc_id, d.deleted, d.seq, r.rev_num, r.rev, r.deleted
@@ -150,22 +152,27 @@ extension DocumentStore {
     /// How many documents changed after `since` (each counted once, at its latest change):
     /// the `pending` figure of a changes feed, without reading the changes.
     public func changeCount(since: Int64) throws -> Int {
-        try reading { db in
+        try connection.reading { db in
             // From the start, every document: its counter, not a walk of the sequence index.
             if since <= 0, let all = try StoreCounters.value(db, StoreCounters.documents) { return all }
             return try Int.fetchOne(db.cachedStatement(sql: "SELECT count(*) FROM docs WHERE seq > ?"), arguments: [since]) ?? 0
         }
     }
+}
 
+extension DocumentStoreReading {
     /// The sequence of the latest change (0 for an empty store).
     public var lastSequence: Int64 {
         get throws {
-            try reading { db in try Int64.fetchOne(db, sql: "SELECT max(seq) FROM docs") ?? 0 }
+            try connection.reading { db in try Int64.fetchOne(db, sql: "SELECT max(seq) FROM docs") ?? 0 }
         }
     }
+}
 
-    private static func unique(_ revs: [RevisionID]) -> [RevisionID] {
+extension DocumentStore {
+    static func unique(_ revs: [RevisionID]) -> [RevisionID] {
         var seen = Set<RevisionID>()
         return revs.filter { seen.insert($0).inserted }
     }
 }
+

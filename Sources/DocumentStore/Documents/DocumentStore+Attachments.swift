@@ -2,10 +2,10 @@ public import Foundation
 import GRDB
 public import DocumentFormat
 
-extension DocumentStore {
+extension DocumentStoreReading {
     /// An attachment of the winner (or of `rev`) with its bytes; nil if there is none.
     public func attachment(id: String, rev: RevisionID? = nil, name: String) throws -> (info: AttachmentInfo, data: Data)? {
-        try reading { db in
+        try connection.reading { db in
             guard let doc = try TreeRows.doc(db, id: id) else { return nil }
             let row: RevRow?
             if let rev {
@@ -22,19 +22,19 @@ extension DocumentStore {
 
     /// The bytes stored under `digest`, if held.
     public func attachmentData(digest: String) throws -> Data? {
-        try reading { db in try AttachmentStorage.data(db, digest: digest) }
+        try connection.reading { db in try AttachmentStorage.data(db, digest: digest) }
     }
 
     /// Whether the bytes of `digest` are held (so a replica may send a stub for them).
     public func hasAttachment(digest: String) throws -> Bool {
-        try reading { db in try AttachmentStorage.has(db, digest: digest) }
+        try connection.reading { db in try AttachmentStorage.has(db, digest: digest) }
     }
 
     /// Streams the bytes of `digest` to `body` in pieces of `chunkSize` bytes (the last may be
     /// shorter) without holding the whole attachment in memory; `.notFound` if not held.
     public func readAttachment(digest: String, chunkSize: Int = 65536, _ body: (Data) throws -> Void) throws {
         let size = max(1, chunkSize)
-        try reading { db in
+        try connection.reading { db in
             var pending = Data()
             let found = try AttachmentStorage.forEachChunk(db, digest: digest) { chunk in
                 pending.append(chunk)
@@ -48,6 +48,7 @@ extension DocumentStore {
         }
     }
 }
+
 
 extension DocumentStore: AttachmentSource {
     /// Streams a held attachment's bytes; ``DocumentStoreError/missingAttachment(id:name:digest:)``

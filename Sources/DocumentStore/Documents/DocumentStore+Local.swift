@@ -2,13 +2,13 @@ import Foundation
 import GRDB
 public import DocumentFormat
 
-extension DocumentStore {
+extension DocumentStoreWriting {
     /// Writes a local document: never replicated, no history, not in the changes feed. The ID
     /// may be given with or without its `_local/` prefix.
     public func putLocal(id: String, body: JSONObject) throws {
-        let key = try Self.localKey(id)
+        let key = try DocumentStore.localKey(id)
         let bytes = try StoreTransaction.encodeBody(body, id: "_local/" + key)
-        try writingDatabase { db in
+        try connection.writingDatabase { db in
             try db.execute(sql: "INSERT OR REPLACE INTO local_docs(id, body) VALUES (?, ?)",
                            arguments: [key, Data(bytes)])
         }
@@ -20,10 +20,10 @@ extension DocumentStore {
     /// returns the new body, or `nil` to delete the document; whatever it throws aborts the
     /// write and is rethrown.
     public func updateLocal(id: String, _ change: (JSONObject?) throws -> JSONObject?) throws {
-        let key = try Self.localKey(id)
+        let key = try DocumentStore.localKey(id)
         var failure: (any Error)?
-        try mapped {
-            try writingDatabase { db in
+        try connection.store.mapped {
+            try connection.writingDatabase { db in
                 let stored = try Data.fetchOne(db, sql: "SELECT body FROM local_docs WHERE id = ?", arguments: [key])
                     .map(JSONValue.parseObject)
                 let body: JSONObject?
@@ -45,26 +45,31 @@ extension DocumentStore {
         if let failure { throw failure }
     }
 
+    /// Deletes a local document; deleting an absent one changes nothing.
+    public func deleteLocal(id: String) throws {
+        let key = try DocumentStore.localKey(id)
+        try connection.store.mapped {
+            try connection.writingDatabase { db in try db.execute(sql: "DELETE FROM local_docs WHERE id = ?", arguments: [key]) }
+        }
+    }
+}
+
+extension DocumentStoreReading {
     /// Reads a local document, nil if absent.
     public func getLocal(id: String) throws -> JSONObject? {
-        let key = try Self.localKey(id)
-        return try reading { db in
+        let key = try DocumentStore.localKey(id)
+        return try connection.reading { db in
             try Data.fetchOne(db, sql: "SELECT body FROM local_docs WHERE id = ?", arguments: [key])
                 .map(JSONValue.parseObject)
         }
     }
+}
 
-    /// Deletes a local document; deleting an absent one changes nothing.
-    public func deleteLocal(id: String) throws {
-        let key = try Self.localKey(id)
-        try mapped {
-            try writingDatabase { db in try db.execute(sql: "DELETE FROM local_docs WHERE id = ?", arguments: [key]) }
-        }
-    }
-
-    private static func localKey(_ id: String) throws -> String {
+extension DocumentStore {
+    static func localKey(_ id: String) throws -> String {
         let key = id.hasPrefix("_local/") ? String(id.dropFirst("_local/".count)) : id
         guard !key.isEmpty else { throw DocumentStoreError.invalidDocumentID(id) }
         return key
     }
 }
+

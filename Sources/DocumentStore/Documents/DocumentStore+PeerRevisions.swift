@@ -2,31 +2,51 @@ import Foundation
 import GRDB
 public import DocumentFormat
 
-extension DocumentStore {
+extension DocumentStoreWriting {
     /// Records that the database `peer` names holds each document's `revisions` (its leaf
     /// revisions as that database listed them in its changes feed, or as it accepted them),
     /// replacing what was recorded for those documents.
     ///
-    /// A push asks ``documentsHeld(_:by:)`` before `_revs_diff`, so revisions that came from a
+    /// A push asks ``DocumentStoreReading/documentsHeld(_:by:)`` before `_revs_diff`, so revisions that came from a
     /// remote, or went to it, are never offered back to it (README, "No echo"). `peer` should
     /// name one instance of a database (identity and creation time), so a database deleted
     /// and recreated under the same name starts with nothing recorded.
     public func recordRevisions(_ revisions: [String: [RevisionID]], heldBy peer: String) throws {
         guard !revisions.isEmpty else { return }
-        try writing { txn in
+        try connection.writing { txn in
             let statement = try txn.db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO peer_revisions(peer, id, revs) VALUES (?, ?, ?)")
             for (id, revs) in revisions where !revs.isEmpty {
-                try statement.execute(arguments: [peer, id, Self.revisionList(revs)])
+                try statement.execute(arguments: [peer, id, DocumentStore.revisionList(revs)])
             }
         }
     }
 
+    /// Forgets what was recorded for every peer whose name starts with `prefix` except `keep`:
+    /// the instances of a remote database that were replaced by a newer one.
+    /// The rows of `keep` are skipped by key range, not read one by one: a sync that finds
+    /// the same instance as last time costs two index seeks whatever it remembers.
+    public func forgetPeers(withPrefix prefix: String, except keep: String?) throws {
+        let end = prefix + "\u{10FFFF}"
+        try connection.writing { txn in
+            let delete = try txn.db.cachedStatement(sql: "DELETE FROM peer_revisions WHERE peer >= ? AND peer < ?")
+            guard let keep, keep >= prefix, keep < end else {
+                try delete.execute(arguments: [prefix, end])
+                return
+            }
+            try delete.execute(arguments: [prefix, keep])
+            try txn.db.cachedStatement(sql: "DELETE FROM peer_revisions WHERE peer > ? AND peer < ?")
+                .execute(arguments: [keep, end])
+        }
+    }
+}
+
+extension DocumentStoreReading {
     /// The documents of `revisions` whose every listed revision `peer` is recorded to hold
-    /// (see ``recordRevisions(_:heldBy:)``).
+    /// (see ``DocumentStoreWriting/recordRevisions(_:heldBy:)``).
     public func documentsHeld(_ revisions: [String: [RevisionID]], by peer: String) throws -> Set<String> {
         guard !revisions.isEmpty else { return [] }
-        return try reading { db in
+        return try connection.reading { db in
             var held = Set<String>()
             // CROSS JOIN keeps the ID list as the outer loop: one primary-key lookup per ID
             // rather than a scan of everything recorded for the peer per ID.
@@ -43,33 +63,18 @@ extension DocumentStore {
         }
     }
 
-    /// Forgets what was recorded for every peer whose name starts with `prefix` except `keep`:
-    /// the instances of a remote database that were replaced by a newer one.
-    /// The rows of `keep` are skipped by key range, not read one by one: a sync that finds
-    /// the same instance as last time costs two index seeks whatever it remembers.
-    public func forgetPeers(withPrefix prefix: String, except keep: String?) throws {
-        let end = prefix + "\u{10FFFF}"
-        try writing { txn in
-            let delete = try txn.db.cachedStatement(sql: "DELETE FROM peer_revisions WHERE peer >= ? AND peer < ?")
-            guard let keep, keep >= prefix, keep < end else {
-                try delete.execute(arguments: [prefix, end])
-                return
-            }
-            try delete.execute(arguments: [prefix, keep])
-            try txn.db.cachedStatement(sql: "DELETE FROM peer_revisions WHERE peer > ? AND peer < ?")
-                .execute(arguments: [keep, end])
-        }
-    }
-
     /// How many documents are recorded for `peer`.
     public func recordedDocumentCount(heldBy peer: String) throws -> Int {
-        try reading { db in
+        try connection.reading { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM peer_revisions WHERE peer = ?", arguments: [peer]) ?? 0
         }
     }
+}
 
+extension DocumentStore {
     /// A document's revisions as stored: sorted, space-separated.
-    private static func revisionList(_ revisions: [RevisionID]) -> String {
+    static func revisionList(_ revisions: [RevisionID]) -> String {
         revisions.map(\.description).sorted().joined(separator: " ")
     }
 }
+

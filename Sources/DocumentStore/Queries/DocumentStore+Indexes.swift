@@ -3,7 +3,7 @@ import GRDB
 public import DocumentFormat
 
 /// Declaring and dropping the query and full-text indexes queries read through.
-extension DocumentStore {
+extension DocumentStoreWriting {
     /// Declares an index over `fields` (dotted paths) named `name`, building it over the
     /// documents already stored; from then on every write keeps it in step, and queries whose
     /// selector or sort it covers read through it. Declaring the same index again changes
@@ -26,13 +26,13 @@ extension DocumentStore {
         guard !name.isEmpty else { throw DocumentStoreError.invalidJSON("an index needs a non-empty name") }
         guard !fields.isEmpty else { throw DocumentStoreError.invalidJSON("index '\(name)' needs at least one field") }
         let paths = try DocumentStoreError.reporting { try fields.map { QueryIndex.Key(path: try FieldPath($0.field), folded: $0.folded) } }
-        let fieldsText = Self.storedText(fields)
+        let fieldsText = DocumentStore.storedText(fields)
         let partialText = PartialFilter.storedText(partialFilter)
         if try isIndexDeclared(fields, name: name, partialFilter: partialFilter, countsByLeadingKey: countsByLeadingKey) { return }
-        try writing { txn in
+        try connection.writing { txn in
             let db = txn.db
             // Checked again in the write: another declarer may have finished meanwhile.
-            if try Self.indexDeclaration(db, name: name, matches: fieldsText, partialText, countsByLeadingKey) { return }
+            if try DocumentStore.indexDeclaration(db, name: name, matches: fieldsText, partialText, countsByLeadingKey) { return }
             if let existing = try Int64.fetchOne(db, sql: "SELECT index_num FROM query_indexes WHERE name = ?", arguments: [name]) {
                 try QueryIndex.drop(db, number: existing)
             }
@@ -42,42 +42,6 @@ extension DocumentStore {
                                    partial: try PartialFilter(storedText: partialText), countsByLeadingKey: countsByLeadingKey)
             try index.build(db)
         }
-    }
-
-    /// Whether the index named `name` is declared exactly so (the same fields, filter and
-    /// counting), so that ``ensureIndex(_:name:partialFilter:countsByLeadingKey:)`` would write
-    /// nothing. One read: inside ``withSnapshot(_:)``, many declarations are checked at once.
-    public func isIndexDeclared(_ fields: [IndexField], name: String, partialFilter: JSONObject = [:],
-                                countsByLeadingKey: Bool = false) throws -> Bool {
-        let fieldsText = Self.storedText(fields), partialText = PartialFilter.storedText(partialFilter)
-        return try reading { db in try Self.indexDeclaration(db, name: name, matches: fieldsText, partialText, countsByLeadingKey) }
-    }
-
-    /// Whether the text index named `name` is declared exactly so, so that
-    /// ``ensureTextIndex(field:name:partialFilter:)`` would write nothing.
-    public func isTextIndexDeclared(field: String, name: String, partialFilter: JSONObject = [:]) throws -> Bool {
-        let partialText = PartialFilter.storedText(partialFilter)
-        return try reading { db in try Self.textIndexDeclaration(db, name: name, matches: field, partialText) }
-    }
-
-    /// Whether the query index `name` is declared with these stored fields, filter and counting.
-    private static func indexDeclaration(_ db: Database, name: String, matches fieldsText: String, _ partialText: String,
-                                         _ counted: Bool) throws -> Bool {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT fields, partial, counted FROM query_indexes WHERE name = ?"),
-                                         arguments: [name]) else { return false }
-        return (row[0] as String) == fieldsText && (row[1] as String) == partialText && (row[2] as Bool) == counted
-    }
-
-    /// Whether the text index `name` is declared on `field` with this stored filter.
-    private static func textIndexDeclaration(_ db: Database, name: String, matches field: String, _ partialText: String) throws -> Bool {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT field, partial FROM text_indexes WHERE name = ?"),
-                                         arguments: [name]) else { return false }
-        return (row[0] as String) == field && (row[1] as String) == partialText
-    }
-
-    /// How an index's fields are stored in its declaration.
-    private static func storedText(_ fields: [IndexField]) -> String {
-        String(decoding: CanonicalJSON.encode(.array(fields.map(\.json))), as: UTF8.self)
     }
 
     /// Declares a full-text index named `name` on the string field `field` (a dotted path) of
@@ -90,9 +54,9 @@ extension DocumentStore {
         let path = try DocumentStoreError.reporting { try FieldPath(field) }
         let partialText = PartialFilter.storedText(partialFilter)
         if try isTextIndexDeclared(field: field, name: name, partialFilter: partialFilter) { return }
-        try writing { txn in
+        try connection.writing { txn in
             let db = txn.db
-            if try Self.textIndexDeclaration(db, name: name, matches: field, partialText) { return }
+            if try DocumentStore.textIndexDeclaration(db, name: name, matches: field, partialText) { return }
             if let existing = try Int64.fetchOne(db, sql: "SELECT index_num FROM text_indexes WHERE name = ?", arguments: [name]) {
                 try TextIndex.drop(db, number: existing)
             }
@@ -104,17 +68,9 @@ extension DocumentStore {
         }
     }
 
-    /// The names of the declared query indexes and text indexes.
-    public func indexNames() throws -> (query: [String], text: [String]) {
-        try reading { db in
-            (try String.fetchAll(db, sql: "SELECT name FROM query_indexes ORDER BY name"),
-             try String.fetchAll(db, sql: "SELECT name FROM text_indexes ORDER BY name"))
-        }
-    }
-
     /// Drops the query or text index named `name`, if declared.
     public func dropIndex(name: String) throws {
-        try writing { txn in
+        try connection.writing { txn in
             let db = txn.db
             if let number = try Int64.fetchOne(db, sql: "SELECT index_num FROM query_indexes WHERE name = ?", arguments: [name]) {
                 try QueryIndex.drop(db, number: number)
@@ -125,3 +81,52 @@ extension DocumentStore {
         }
     }
 }
+
+extension DocumentStoreReading {
+    /// Whether the index named `name` is declared exactly so (the same fields, filter and
+    /// counting), so that ``DocumentStoreWriting/ensureIndex(_:name:partialFilter:countsByLeadingKey:)`` would write
+    /// nothing. One read: on a ``StoreReader`` (``DocumentStore/withSnapshot(_:)``), many declarations are checked at once.
+    public func isIndexDeclared(_ fields: [IndexField], name: String, partialFilter: JSONObject = [:],
+                                countsByLeadingKey: Bool = false) throws -> Bool {
+        let fieldsText = DocumentStore.storedText(fields), partialText = PartialFilter.storedText(partialFilter)
+        return try connection.reading { db in try DocumentStore.indexDeclaration(db, name: name, matches: fieldsText, partialText, countsByLeadingKey) }
+    }
+
+    /// Whether the text index named `name` is declared exactly so, so that
+    /// ``DocumentStoreWriting/ensureTextIndex(field:name:partialFilter:)`` would write nothing.
+    public func isTextIndexDeclared(field: String, name: String, partialFilter: JSONObject = [:]) throws -> Bool {
+        let partialText = PartialFilter.storedText(partialFilter)
+        return try connection.reading { db in try DocumentStore.textIndexDeclaration(db, name: name, matches: field, partialText) }
+    }
+
+    /// The names of the declared query indexes and text indexes.
+    public func indexNames() throws -> (query: [String], text: [String]) {
+        try connection.reading { db in
+            (try String.fetchAll(db, sql: "SELECT name FROM query_indexes ORDER BY name"),
+             try String.fetchAll(db, sql: "SELECT name FROM text_indexes ORDER BY name"))
+        }
+    }
+}
+
+extension DocumentStore {
+    /// Whether the query index `name` is declared with these stored fields, filter and counting.
+    static func indexDeclaration(_ db: Database, name: String, matches fieldsText: String, _ partialText: String,
+                                         _ counted: Bool) throws -> Bool {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT fields, partial, counted FROM query_indexes WHERE name = ?"),
+                                         arguments: [name]) else { return false }
+        return (row[0] as String) == fieldsText && (row[1] as String) == partialText && (row[2] as Bool) == counted
+    }
+
+    /// Whether the text index `name` is declared on `field` with this stored filter.
+    static func textIndexDeclaration(_ db: Database, name: String, matches field: String, _ partialText: String) throws -> Bool {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT field, partial FROM text_indexes WHERE name = ?"),
+                                         arguments: [name]) else { return false }
+        return (row[0] as String) == field && (row[1] as String) == partialText
+    }
+
+    /// How an index's fields are stored in its declaration.
+    static func storedText(_ fields: [IndexField]) -> String {
+        String(decoding: CanonicalJSON.encode(.array(fields.map(\.json))), as: UTF8.self)
+    }
+}
+

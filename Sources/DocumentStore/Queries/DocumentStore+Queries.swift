@@ -3,15 +3,15 @@ import GRDB
 import Synchronization
 public import DocumentFormat
 
-extension DocumentStore {
+extension DocumentStoreReading {
     /// How a query would be read, for tests and diagnostics: `"index <name>"` (rows come from
     /// that index), `"candidates"` (document numbers gathered from `_id`, text and index
     /// look-ups) or `"scan"` (every live document is read).
     public func explain(_ query: Query) throws -> String {
         let selector = try DocumentStoreError.reporting { try Selector(parsing: query.selector) }
-        let sort = try Self.sortKeys(query.sort)
-        return try reading { db in
-            switch try plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db) {
+        let sort = try DocumentStore.sortKeys(query.sort)
+        return try connection.reading { db in
+            switch try connection.store.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: DocumentStore.wanted(query), db: db) {
             case .candidates: return "candidates"
             case .plan(let plan): return plan.index.map { "index \($0.name)" } ?? "scan"
             }
@@ -27,10 +27,10 @@ extension DocumentStore {
     /// gathered.
     public func explainQueryPlan(_ query: Query) throws -> [String] {
         let selector = try DocumentStoreError.reporting { try Selector(parsing: query.selector) }
-        let sort = try Self.sortKeys(query.sort)
-        return try reading { db in
+        let sort = try DocumentStore.sortKeys(query.sort)
+        return try connection.reading { db in
             let plan: QueryPlan
-            switch try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db) {
+            switch try connection.store.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: DocumentStore.wanted(query), db: db) {
             case .plan(let chosen): plan = chosen
             case .candidates(let docNums): plan = CandidateSet.plan(docNums, sort: query.sort)
             }
@@ -64,18 +64,17 @@ extension DocumentStore {
     /// as it is.
     public func forEachMatch(of query: Query, _ body: (DocumentRevision) throws -> Void) throws {
         let selector = try DocumentStoreError.reporting { try Selector(parsing: query.selector) }
-        let sort = try Self.sortKeys(query.sort)
+        let sort = try DocumentStore.sortKeys(query.sort)
         let skip = max(0, query.skip)
-        let wanted = Self.wanted(query)
+        let wanted = DocumentStore.wanted(query)
         if wanted == 0 { return }
         // The caller's error, kept apart from the store's own (which `reading` reports as
         // store errors).
         var callerError: (any Error)?
-        struct Stopped: Error {}
         do {
-            try reading { db in
+            try connection.reading { db in
                 let plan: QueryPlan
-                switch try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: wanted, db: db) {
+                switch try connection.store.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: wanted, db: db) {
                 case .plan(let chosen): plan = chosen
                 case .candidates(let docNums):
                     // No document can match: nothing to read.
@@ -90,15 +89,15 @@ extension DocumentStore {
                     if let trim { revision.body = revision.body.filter { trim.contains($0.key) } }
                     do { try body(revision) } catch {
                         callerError = error
-                        throw Stopped()
+                        throw MatchStopped()
                     }
                 }
                 // A late page of an exact, sorted index plan: its rows come in one statement
                 // from the page's source, which finds the page in the index alone (by rank,
                 // or SQLite stepping over the skipped entries), so only the page's rows are read.
                 if skip > 0, plan.exact, plan.ordered, !sort.isEmpty, plan.pagedSource != nil,
-                   let limit = query.limit, limit <= Self.latePageLimit {
-                    for revision in try Self.page(db, plan: plan, limit: limit, skip: skip, keeping: read)
+                   let limit = query.limit, limit <= DocumentStore.latePageLimit {
+                    for revision in try DocumentStore.page(db, plan: plan, limit: limit, skip: skip, keeping: read)
                     where selector.matches(revision.body, id: revision.id) {
                         try emit(revision)
                     }
@@ -117,7 +116,7 @@ extension DocumentStore {
                         if !DesignDocuments.isDesign(row[0]) { unread -= 1 }
                         continue
                     }
-                    let revision = try Self.winnerRevision(row, keeping: read, in: db)
+                    let revision = try DocumentStore.winnerRevision(row, keeping: read, in: db)
                     guard selector.matches(revision.body, id: revision.id), !DesignDocuments.isDesign(revision.id) else { continue }
                     guard plan.ordered else {
                         gathered.append(revision)
@@ -132,7 +131,7 @@ extension DocumentStore {
                     if let limit = query.limit, handed >= limit { break }
                 }
                 guard !plan.ordered else { return }
-                let page = Self.sorted(gathered, by: sort).dropFirst(toSkip)
+                let page = DocumentStore.sorted(gathered, by: sort).dropFirst(toSkip)
                 for revision in query.limit.map({ page.prefix(max(0, $0)) }) ?? page { try emit(revision) }
             }
         } catch {
@@ -141,80 +140,63 @@ extension DocumentStore {
         }
     }
 
-    /// The most rows a late page reads from its page source (``page(_:plan:limit:skip:keeping:)``);
-    /// a longer one steps through the plan's rows instead.
-    static let latePageLimit = 1000
-
-    /// The winners of one page of an exact, sorted plan, in its order, read in one statement
-    /// from the page's source (``pageSource(_:plan:limit:skip:)``). With `keeping`, bodies
-    /// hold only those members.
-    private static func page(_ db: Database, plan: QueryPlan, limit: Int, skip: Int,
-                             keeping: Set<String>?) throws -> [DocumentRevision] {
-        guard let source = try pageSource(db, plan: plan, limit: max(0, limit), skip: skip) else { return [] }
-        return try winnerRevisions(db, sql: QueryPlan.rows(from: source.sql, columns: keeping == nil ? QueryPlan.columns : LongBodyReader.partialColumns),
-                                   arguments: StatementArguments(source.arguments), keeping: keeping)
-    }
-
-    /// Where one page of a sorted index plan comes from (`limit` negative: all the rest), as a
-    /// source for `FROM` that joins `docs d` in the page's order, with its arguments: the
-    /// index's rows from the position its ranks give when the page starts past a couple of
-    /// buckets and the ranks add up, else the plan's ``QueryPlan/pagedSource``, which steps
-    /// over the rows before the page in the index alone. `nil` for a plan without one.
-    static func pageSource(_ db: Database, plan: QueryPlan, limit: Int, skip: Int) throws
-        -> (sql: String, arguments: [any DatabaseValueConvertible])? {
-        if let ranks = plan.ranks, skip >= 2 * IndexRanks.bucketSize, let position = try ranks.seek(db, skip: skip) {
-            return (ranks.orderedSource, [position.key, position.doc, limit, position.offset])
-        }
-        return plan.pagedSource.map { ($0, plan.arguments + [limit, max(0, skip)]) }
-    }
-
-    /// The document IDs of one page of an index plan (`limit` negative: all the rest), read
-    /// from the index alone, in order (``pageSource(_:plan:limit:skip:)``).
-    static func pageIDs(_ db: Database, plan: QueryPlan, limit: Int, skip: Int) throws -> [String] {
-        if let source = try pageSource(db, plan: plan, limit: limit, skip: skip) {
-            return try String.fetchAll(db, sql: "SELECT d.doc_id FROM \(source.sql)", arguments: StatementArguments(source.arguments))
-        }
-        guard let pagedIDSQL = plan.pagedIDSQL else { return [] }
-        return try String.fetchAll(db, sql: pagedIDSQL, arguments: StatementArguments(plan.arguments + [limit, max(0, skip)]))
-    }
-
     /// The IDs of the documents ``find(_:)`` returns for `query`, in the same order and page,
     /// when an index decides the selector alone and serves the sort: then no document body
     /// is read. `nil` when the query needs bodies (call ``find(_:)``).
     public func findIDs(_ query: Query) throws -> [String]? {
         let selector = try DocumentStoreError.reporting { try Selector(parsing: query.selector) }
-        let sort = try Self.sortKeys(query.sort)
-        return try reading { db in
-            guard case .plan(let plan) = try self.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: Self.wanted(query), db: db),
+        let sort = try DocumentStore.sortKeys(query.sort)
+        return try connection.reading { db in
+            guard case .plan(let plan) = try connection.store.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: DocumentStore.wanted(query), db: db),
                   plan.exact, plan.ordered, plan.pagedSource != nil || plan.pagedIDSQL != nil,
                   // Without a sort the row order is SQLite's choice: no page of it is stable.
                   !sort.isEmpty || (query.skip <= 0 && query.limit == nil) else { return nil }
             // SQLite takes a negative limit as none.
-            return try Self.pageIDs(db, plan: plan, limit: query.limit.map { max(0, $0) } ?? -1, skip: max(0, query.skip))
+            return try DocumentStore.pageIDs(db, plan: plan, limit: query.limit.map { max(0, $0) } ?? -1, skip: max(0, query.skip))
         }
     }
 
-    /// How many matches a query reads at most (skip + limit), `nil` without a limit.
-    static func wanted(_ query: Query) -> Int? {
-        query.limit.map { limit in
-            let (sum, overflow) = max(0, limit).addingReportingOverflow(max(0, query.skip))
-            return overflow ? Int.max : sum
+    /// How many live documents match the selector (design documents left out, as in ``find(_:)``).
+    ///
+    /// When an index decides the selector on its own (string equalities and `$in` lists on
+    /// its leading fields, nothing else), the count comes from the index without reading a
+    /// document; otherwise the candidates are read and checked.
+    public func count(selector: JSONValue) throws -> Int {
+        let parsed = try DocumentStoreError.reporting { try Selector(parsing: selector) }
+        if case .all = parsed {
+            return try connection.reading { db in
+                let design = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM docs WHERE deleted = 0 AND doc_id GLOB '_design/*'") ?? 0
+                return (try StoreCounters.value(db, StoreCounters.live) ?? 0) - design
+            }
         }
+        let counted = try connection.reading { db -> Int? in
+            guard !parsed.wantsCandidateSet else { return nil }
+            let plan = QueryPlan.choose(selector: parsed, sort: [], indexes: try connection.store.queryIndexes(db))
+            guard plan.exact, let sql = plan.countSQL else { return nil }
+            // A whole (partial) index, e.g. every document of one entity: its row counter.
+            if plan.countsWholeIndex, let index = plan.index, let rows = try StoreCounters.value(db, StoreCounters.index(index.number)) {
+                return rows
+            }
+            // Values of the first column of an index that counts by leading key: their counters.
+            if let index = plan.index, index.countsByLeadingKey, plan.constrainedFields == 1, let keys = plan.leadingKeys {
+                return try Set(keys).reduce(0) { total, key in
+                    total + (try StoreCounters.value(db, StoreCounters.index(index.number, leadingKey: key)) ?? 0)
+                }
+            }
+            return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(plan.arguments)) ?? 0
+        }
+        return try counted ?? find(Query(selector: selector)).count
     }
+}
 
-    /// What ``find(_:)`` reads: an index or scan plan, or a candidate set.
-    private enum Reading {
-        case plan(QueryPlan)
-        case candidates(Set<Int64>)
-    }
-
+extension DocumentStore {
     /// Chooses the reading: an ordered or narrowing index plan, unless the selector has `_id`
     /// or `$text` conditions or no index serves it, when a candidate set (if one can be
     /// found) reads only documents that can match.
     ///
     /// `wanted` (skip + limit) and the index row counters let a sorted plan walk an index of
     /// the sort keys in order when that reads fewer rows than sorting.
-    private func plan(selector: Selector, sort: [QueryPlan.SortKey], useIndex: Bool, wanted: Int?, db: Database) throws -> Reading {
+    func plan(selector: Selector, sort: [QueryPlan.SortKey], useIndex: Bool, wanted: Int?, db: Database) throws -> Reading {
         guard useIndex else { return .plan(QueryPlan.scan(sort: sort)) }
         let indexes = try queryIndexes(db)
         let rowCount: QueryPlan.RowCount = { index, leadingKeys in
@@ -252,43 +234,62 @@ extension DocumentStore {
         return (indexes, textIndexes)
     }
 
+    /// The most rows a late page reads from its page source (``page(_:plan:limit:skip:keeping:)``);
+    /// a longer one steps through the plan's rows instead.
+    static let latePageLimit = 1000
+
+    /// The winners of one page of an exact, sorted plan, in its order, read in one statement
+    /// from the page's source (``pageSource(_:plan:limit:skip:)``). With `keeping`, bodies
+    /// hold only those members.
+    static func page(_ db: Database, plan: QueryPlan, limit: Int, skip: Int,
+                             keeping: Set<String>?) throws -> [DocumentRevision] {
+        guard let source = try pageSource(db, plan: plan, limit: max(0, limit), skip: skip) else { return [] }
+        return try winnerRevisions(db, sql: QueryPlan.rows(from: source.sql, columns: keeping == nil ? QueryPlan.columns : LongBodyReader.partialColumns),
+                                   arguments: StatementArguments(source.arguments), keeping: keeping)
+    }
+
+    /// Where one page of a sorted index plan comes from (`limit` negative: all the rest), as a
+    /// source for `FROM` that joins `docs d` in the page's order, with its arguments: the
+    /// index's rows from the position its ranks give when the page starts past a couple of
+    /// buckets and the ranks add up, else the plan's ``QueryPlan/pagedSource``, which steps
+    /// over the rows before the page in the index alone. `nil` for a plan without one.
+    static func pageSource(_ db: Database, plan: QueryPlan, limit: Int, skip: Int) throws
+        -> (sql: String, arguments: [any DatabaseValueConvertible])? {
+        if let ranks = plan.ranks, skip >= 2 * IndexRanks.bucketSize, let position = try ranks.seek(db, skip: skip) {
+            return (ranks.orderedSource, [position.key, position.doc, limit, position.offset])
+        }
+        return plan.pagedSource.map { ($0, plan.arguments + [limit, max(0, skip)]) }
+    }
+
+    /// The document IDs of one page of an index plan (`limit` negative: all the rest), read
+    /// from the index alone, in order (``pageSource(_:plan:limit:skip:)``).
+    static func pageIDs(_ db: Database, plan: QueryPlan, limit: Int, skip: Int) throws -> [String] {
+        if let source = try pageSource(db, plan: plan, limit: limit, skip: skip) {
+            return try String.fetchAll(db, sql: "SELECT d.doc_id FROM \(source.sql)", arguments: StatementArguments(source.arguments))
+        }
+        guard let pagedIDSQL = plan.pagedIDSQL else { return [] }
+        return try String.fetchAll(db, sql: pagedIDSQL, arguments: StatementArguments(plan.arguments + [limit, max(0, skip)]))
+    }
+
+    /// How many matches a query reads at most (skip + limit), `nil` without a limit.
+    static func wanted(_ query: Query) -> Int? {
+        query.limit.map { limit in
+            let (sum, overflow) = max(0, limit).addingReportingOverflow(max(0, query.skip))
+            return overflow ? Int.max : sum
+        }
+    }
+
+    /// What ``find(_:)`` reads: an index or scan plan, or a candidate set.
+    enum Reading {
+        case plan(QueryPlan)
+        case candidates(Set<Int64>)
+    }
+
     /// The planner's form of sort fields.
     static func sortKeys(_ sort: [SortField]) throws -> [QueryPlan.SortKey] {
         try DocumentStoreError.reporting {
             try sort.map { QueryPlan.SortKey(key: QueryIndex.Key(path: try FieldPath($0.field), folded: $0.folded), ascending: $0.ascending) }
         }
-    }
-
-    /// How many live documents match the selector (design documents left out, as in ``find(_:)``).
-    ///
-    /// When an index decides the selector on its own (string equalities and `$in` lists on
-    /// its leading fields, nothing else), the count comes from the index without reading a
-    /// document; otherwise the candidates are read and checked.
-    public func count(selector: JSONValue) throws -> Int {
-        let parsed = try DocumentStoreError.reporting { try Selector(parsing: selector) }
-        if case .all = parsed {
-            return try reading { db in
-                let design = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM docs WHERE deleted = 0 AND doc_id GLOB '_design/*'") ?? 0
-                return (try StoreCounters.value(db, StoreCounters.live) ?? 0) - design
-            }
-        }
-        let counted = try reading { db -> Int? in
-            guard !parsed.wantsCandidateSet else { return nil }
-            let plan = QueryPlan.choose(selector: parsed, sort: [], indexes: try queryIndexes(db))
-            guard plan.exact, let sql = plan.countSQL else { return nil }
-            // A whole (partial) index, e.g. every document of one entity: its row counter.
-            if plan.countsWholeIndex, let index = plan.index, let rows = try StoreCounters.value(db, StoreCounters.index(index.number)) {
-                return rows
-            }
-            // Values of the first column of an index that counts by leading key: their counters.
-            if let index = plan.index, index.countsByLeadingKey, plan.constrainedFields == 1, let keys = plan.leadingKeys {
-                return try Set(keys).reduce(0) { total, key in
-                    total + (try StoreCounters.value(db, StoreCounters.index(index.number, leadingKey: key)) ?? 0)
-                }
-            }
-            return try Int.fetchOne(db, sql: sql, arguments: StatementArguments(plan.arguments)) ?? 0
-        }
-        return try counted ?? find(Query(selector: selector)).count
     }
 
     /// Sorts by the sort keys in collation order, a missing field first (ascending).
@@ -315,3 +316,8 @@ extension DocumentStore {
         }.map(\.0)
     }
 }
+
+
+/// Ends a ``DocumentStoreReading/forEachMatch(of:_:)`` reading when its body throws; the
+/// body's own error is kept apart and rethrown.
+private struct MatchStopped: Error {}

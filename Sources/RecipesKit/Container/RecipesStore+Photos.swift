@@ -13,7 +13,7 @@ extension RecipesStore {
     public func photoTag(ofRecipe id: String, _ kind: StoredPhoto.Kind) throws(RecipesError) -> String? {
         do {
             guard let (documentID, attachment) = try pictureLocation(ofRecipe: id, kind) else { return nil }
-            guard let revision = try documentStore.get(id: documentID), !revision.deleted else { return nil }
+            guard let revision = try container.incrementalStore.readDatastore({ try $0.get(id: documentID) }), !revision.deleted else { return nil }
             if let info = revision.attachments[attachment] { return info.digest }
             return try photo(ofRecipe: id, kind)?.entityTag
         } catch let error as RecipesError {
@@ -35,7 +35,7 @@ extension RecipesStore {
             case .thumbnail: recipe.thumbnailImage
             }
             guard let bytes else { return nil }
-            let digest = try documentStore.get(id: documentID)?.attachments[attachment]?.digest
+            let digest = try container.incrementalStore.readDatastore { try $0.get(id: documentID) }?.attachments[attachment]?.digest
             let tag = digest ?? "sha256-" + Data(SHA256.hash(data: bytes)).base64EncodedString()
             return StoredPhoto(data: bytes, mimeType: StoredPhoto.mimeType(of: bytes), entityTag: tag)
         } catch let error as RecipesError {

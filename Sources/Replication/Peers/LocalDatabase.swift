@@ -29,9 +29,9 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// The store's last sequence and live document count.
     public func databaseInfo() async throws -> DatabaseInfo {
-        try await onReader {
+        try await onReader { store in
             DatabaseInfo(updateSequence: ReplicationSequence(.int(try store.lastSequence)),
-                         documentCount: try store.documentCount(), instance: store.storeID)
+                         documentCount: try store.documentCount(), instance: self.store.storeID)
         }
     }
 
@@ -40,18 +40,18 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// Keeps in the store which revisions `peer` holds (`DocumentStore.recordRevisions`).
     public func recordRevisions(_ revisions: [String: [RevisionID]], heldBy peer: String) async throws {
-        try await onWriter { try store.recordRevisions(revisions, heldBy: peer) }
+        try await onWriter { store in try store.recordRevisions(revisions, heldBy: peer) }
     }
 
     /// The documents the store remembers `peer` holding at these revisions.
     public func documentsHeld(_ revisions: [String: [RevisionID]], by peer: String) async throws -> Set<String> {
-        try await onReader { try store.documentsHeld(revisions, by: peer) }
+        try await onReader { store in try store.documentsHeld(revisions, by: peer) }
     }
 
     /// Drops what the store remembers of the other instances of `peer`'s database.
     public func forgetOtherInstances(of peer: String, includingThis: Bool) async throws {
         guard let at = peer.lastIndex(of: "@") else { return }
-        try await onWriter { try store.forgetPeers(withPrefix: String(peer[...at]), except: includingThis ? nil : peer) }
+        try await onWriter { store in try store.forgetPeers(withPrefix: String(peer[...at]), except: includingThis ? nil : peer) }
     }
 
     /// The store's changes feed; its sequences are the store's own integers. A `selection`
@@ -59,7 +59,7 @@ public struct LocalDatabase: ReplicationPeer {
     /// so a page may hold fewer rows than `limit` without being the last (`reachedEnd`).
     public func changes(since: ReplicationSequence?, limit: Int, selection: ChangesSelection?) async throws -> ChangesPage {
         let start = try localSequence(since)
-        return try await onReader {
+        return try await onReader { store in
             let batch = try store.changes(since: start, limit: limit)
             var changes = batch.changes
             if let selection {
@@ -86,7 +86,7 @@ public struct LocalDatabase: ReplicationPeer {
     /// The documents' leaves read from the store by ID (no walk of the feed); with a
     /// `selector`, only the documents whose winning revision it matches.
     public func currentLeaves(of ids: Set<String>, selector: DocumentSelector?) async throws -> [String: [RevisionID]] {
-        try await onReader {
+        try await onReader { store in
             var leaves: [String: [RevisionID]] = [:]
             for id in ids {
                 let revisions = try store.leavesInTreeOrder(id: id)
@@ -102,13 +102,13 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// The store's own revision diff.
     public func revsDiff(_ revisions: [String: [RevisionID]]) async throws -> [String: RevsDiffEntry] {
-        try await onReader { try store.revsDiff(revisions) }
+        try await onReader { store in try store.revsDiff(revisions) }
     }
 
     /// Reads revisions with history; attachments unchanged since an `attachmentsSince`
     /// revision become stubs, large ones are deferred, the rest travel inline.
     public func fetchRevisions(_ requests: [RevisionFetch]) async throws -> FetchResult {
-        try await onReader {
+        try await onReader { store in
             var revisions: [ReplicatedRevision] = []
             var failures: [DocumentFailure] = []
             let wanted = requests.flatMap { request in request.revisions.map { (id: request.id, rev: $0) } }
@@ -126,7 +126,7 @@ public struct LocalDatabase: ReplicationPeer {
                         if info.revpos <= knownGeneration {
                             attachments[name] = .stub(info)
                         } else if info.length > deferAttachmentsLargerThan {
-                            attachments[name] = .deferred(info, source: store)
+                            attachments[name] = .deferred(info, source: self.store)
                         } else {
                             guard let data = try store.attachmentData(digest: info.digest) else {
                                 throw DocumentStoreError.missingAttachment(id: request.id, name: name, digest: info.digest)
@@ -147,7 +147,7 @@ public struct LocalDatabase: ReplicationPeer {
     public func writeRevisions(_ revisions: [ReplicatedRevision]) async throws -> [DocumentFailure] {
         if revisions.isEmpty { return [] }
         // One hop onto the writer: the revisions are made ready there and inserted at once.
-        return try await onWriter {
+        return try await onWriter { store in
             try store.insertRevisionsReportingRefusals(try revisions.map(readingDeferredBytes)).map {
                 DocumentFailure(id: $0.id, rev: $0.rev, error: "refused", reason: $0.error.description)
             }
@@ -169,17 +169,17 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// The store's local document.
     public func localDocument(id: String) async throws -> JSONObject? {
-        try await onReader { try store.getLocal(id: id) }
+        try await onReader { store in try store.getLocal(id: id) }
     }
 
     /// Writes the store's local document.
     public func putLocalDocument(id: String, body: JSONObject) async throws {
-        try await onWriter { try store.putLocal(id: id, body: body) }
+        try await onWriter { store in try store.putLocal(id: id, body: body) }
     }
 
     /// One attachment's bytes.
     public func attachment(documentID: String, rev: RevisionID, name: String) async throws -> Data {
-        try await onReader {
+        try await onReader { store in
             guard let found = try store.attachment(id: documentID, rev: rev, name: name) else {
                 throw DocumentStoreError.notFound(id: "\(documentID)/\(name)")
             }
@@ -196,14 +196,14 @@ public struct LocalDatabase: ReplicationPeer {
 
     /// Runs store reads in the store's `DocumentStore.withReader(_:)`; a datastore error becomes
     /// `ReplicationError.store`.
-    private func onReader<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await storeErrorsMapped { try await store.withReader { _ in try body() } }
+    private func onReader<T: Sendable>(_ body: @escaping @Sendable (StoreReader) throws -> T) async throws -> T {
+        try await storeErrorsMapped { try await store.withReader(body) }
     }
 
     /// Runs store writes in the store's `DocumentStore.withWriter(_:)`; a datastore error
     /// becomes `ReplicationError.store`.
-    private func onWriter<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await storeErrorsMapped { try await store.withWriter { _ in try body() } }
+    private func onWriter<T: Sendable>(_ body: @escaping @Sendable (StoreWriter) throws -> T) async throws -> T {
+        try await storeErrorsMapped { try await store.withWriter(body) }
     }
 
     private func storeErrorsMapped<T>(_ body: () async throws -> T) async throws -> T {
