@@ -115,4 +115,30 @@ struct DesignDocumentTests {
             #expect(try await client.send("GET", "/app").json().objectValue?["doc_count"] == 3)
         }
     }
+
+    @Test("GET /{db}/_design/{name}/_info answers CouchDB's shape, for a design document with views or with nothing")
+    func designInfo() async throws {
+        try await withServer(TestServer.start()) { server in
+            let client = server.client
+            #expect(try await client.send("PUT", "/app", headers: server.auth).status == 201)
+            #expect(try await client.send("PUT", "/app/_design/plain", json: [:], headers: server.auth).status == 201)
+            #expect(try await client.send("PUT", "/app/_design/recipes", json: Self.design, headers: server.auth).status == 201)
+            for name in ["plain", "recipes"] {
+                let reply = try await client.send("GET", "/app/_design/\(name)/_info", headers: server.auth)
+                #expect(reply.status == 200, "\(String(decoding: reply.body, as: UTF8.self))")
+                let object = try #require(try reply.json().objectValue)
+                #expect(object["name"] == .string(name))
+                let index = try #require(object["view_index"]?.objectValue)
+                // The members CouchDB 3.4.3 sends (seen from a live one).
+                #expect(Set(index.keys) == ["updates_pending", "waiting_commit", "waiting_clients", "updater_running", "update_seq",
+                                            "sizes", "signature", "purge_seq", "language", "compact_running", "collator_versions"])
+                #expect(index["language"] == "javascript")
+                #expect(index["compact_running"] == false)
+                #expect(index["update_seq"] == 2)
+            }
+            let missing = try await client.send("GET", "/app/_design/nope/_info", headers: server.auth)
+            #expect(missing.status == 404)
+            #expect(try missing.json() == ["error": "not_found", "reason": "missing"])
+        }
+    }
 }

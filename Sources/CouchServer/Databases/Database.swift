@@ -17,13 +17,16 @@ final class Database: Sendable {
     let notifier = ChangeNotifier()
     /// The requests using the database, and whether it is being deleted.
     let lifecycle = DatabaseLifecycle()
+    /// Where its writes are recorded for `_global_changes`, if anywhere.
+    private let events: DatabaseEventQueue?
     /// IDs whose winner is a tombstone, as of `sequence`; brought up to date from the changes
     /// feed, so each database-info request reads only what changed since the last one.
     private let tombstones = Mutex<(sequence: Int64, ids: Set<String>)>((0, []))
 
-    init(name: DatabaseName, store: DocumentStore) {
+    init(name: DatabaseName, store: DocumentStore, events: DatabaseEventQueue? = nil) {
         self.name = name
         self.store = store
+        self.events = events
     }
 
     /// Documents whose winning revision is a tombstone (`doc_del_count`), read through
@@ -40,8 +43,9 @@ final class Database: Sendable {
         return ids.count
     }
 
-    /// Signals longpoll readers after a write.
+    /// Signals longpoll readers after a write, and records it for `_global_changes`.
     func didWrite() {
+        events?.record(.updated, of: name.name)
         let notifier = self.notifier
         Task { await notifier.notify() }
     }

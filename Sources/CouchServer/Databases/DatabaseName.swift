@@ -32,10 +32,14 @@ struct DatabaseName: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The system databases served: `_users`, the accounts, and `_replicator`, whose
-    /// documents describe server-side replications (`ReplicatorDatabaseWatcher`). CouchDB's
-    /// `_global_changes` is not served; its name stays refused (400 `illegal_database_name`).
-    static let systemNames: Set<String> = ["_users", ReplicatorDatabaseWatcher.databaseName]
+    /// The system databases served: `_users`, the accounts; `_replicator`, whose documents
+    /// describe server-side replications (`ReplicatorDatabaseWatcher`); and `_global_changes`,
+    /// the events of every database that `GET /_db_updates` serves (`GlobalChangesService`).
+    static let systemNames: Set<String> = ["_users", ReplicatorDatabaseWatcher.databaseName, GlobalChangesService.databaseName]
+
+    /// The system databases created on first use, as a set-up CouchDB 3 has them from the
+    /// start; `_global_changes`, which a single-node CouchDB 3 creates only when asked, is not.
+    static let createdOnFirstUse: Set<String> = ["_users", ReplicatorDatabaseWatcher.databaseName]
 
     /// The longest file name common file systems accept (`NAME_MAX`).
     static let maximumFileNameBytes = 255

@@ -8,10 +8,13 @@ actor DatabaseRegistry {
     private let directory: URL
     private let storeOptions: DocumentStore.Options
     private var open: [String: Database] = [:]
+    /// Where creations, deletions and writes are recorded for `_global_changes`, if anywhere.
+    private let events: DatabaseEventQueue?
 
-    init(directory: URL, storeOptions: DocumentStore.Options = .init()) {
+    init(directory: URL, storeOptions: DocumentStore.Options = .init(), events: DatabaseEventQueue? = nil) {
         self.directory = directory
         self.storeOptions = storeOptions
+        self.events = events
     }
 
     private func path(of name: DatabaseName) -> String {
@@ -21,14 +24,15 @@ actor DatabaseRegistry {
     /// The existing database called `name`; 404 `not_found` when there is none (or the name is
     /// not a valid database name, which no database can have).
     ///
-    /// A system database (`_users`) always exists, as on a set-up CouchDB: it is created on
+    /// `_users` and `_replicator` always exist, as on a set-up CouchDB: they are created on
     /// first use, so a data directory that never had an account has no `_users` file.
+    /// `_global_changes` exists only once created, as on a single-node CouchDB 3.
     func database(_ name: String) throws -> Database {
         if let database = open[name] {
             if database.lifecycle.isDeleting { throw CouchError.databaseMissing }
             return database
         }
-        if DatabaseName.systemNames.contains(name), !exists(name) { return try create(name) }
+        if DatabaseName.createdOnFirstUse.contains(name), !exists(name) { return try create(name) }
         guard let valid = try? DatabaseName(validating: name),
               FileManager.default.fileExists(atPath: path(of: valid))
         else { throw CouchError.databaseMissing }
@@ -59,7 +63,14 @@ actor DatabaseRegistry {
         // The data directory holds every database: only its owner may list or open them.
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o700])
-        return try openStore(valid)
+        let database = try openStore(valid)
+        if name == GlobalChangesService.databaseName {
+            // Events of the time it did not exist are not recorded in it, even those not yet
+            // written when it is created.
+            _ = events?.take()
+        }
+        events?.record(.created, of: name)
+        return database
     }
 
     /// Closes and removes the database's files; 404 when there is no such database (or
@@ -76,6 +87,7 @@ actor DatabaseRegistry {
         for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: base + suffix) {
             try FileManager.default.removeItem(atPath: base + suffix)
         }
+        events?.record(.deleted, of: name)
     }
 
     /// Every open database (to wake their feeds when the server stops).
@@ -103,7 +115,7 @@ actor DatabaseRegistry {
         } catch let error as DocumentStoreError {
             throw CouchError(error)
         }
-        let database = Database(name: name, store: store)
+        let database = Database(name: name, store: store, events: events)
         open[name.name] = database
         return database
     }

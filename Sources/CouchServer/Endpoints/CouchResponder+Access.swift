@@ -69,7 +69,7 @@ extension CouchResponder {
     /// credentials or 403 with them; when it lists none, the server's `AnonymousAccess`
     /// decides for everyone who is not an admin. Only admins change `_security`, design
     /// documents and indexes, compact or purge. `_users` has rules of its own
-    /// (`authorizeAccounts`).
+    /// (`authorizeAccounts`); `_replicator` and `_global_changes` are the administrator's.
     func authorize(_ identity: RequestIdentity, _ method: HTTPRequest.Method, _ route: CouchRoute) async throws -> Bool {
         if identity.isServerAdmin { return true }
         if Self.isPublic(method, route) { return false }
@@ -89,6 +89,12 @@ extension CouchResponder {
         if name == ReplicatorDatabaseWatcher.databaseName {
             if anonymous == .all { return true }
             throw identity.user == nil ? CouchError.notAuthorized : Self.notAllowed
+        }
+        // `_global_changes` names every database and when it changed: as in CouchDB, only
+        // the server administrator reads it, and anyone else gets 401 whoever they are.
+        if name == GlobalChangesService.databaseName {
+            if anonymous == .all { return true }
+            throw CouchError.notServerAdmin
         }
         let security = await security(of: name)
         if security.members.isEmpty, anonymous == .all { return true }

@@ -62,34 +62,12 @@ extension CouchResponder {
         }
     }
 
-    /// The headers of an `eventsource` feed.
-    private static var eventHeaders: HTTPFields {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/event-stream"
-        headers[.cacheControl] = "no-cache"
-        return headers
-    }
-
     /// One row of an `eventsource` feed, as CouchDB writes it: the row as `data`, its
     /// sequence as JSON as the event's `id` (which a reconnecting EventSource sends back as
     /// `Last-Event-ID`).
     static func event(_ row: ChangesResponse.Row) -> String {
         let id = row.sequence.map { JSONWriter.couchDB.string($0) } ?? "null"
         return "data: " + JSONWriter.couchDB.string(row.json) + "\nid: " + id + "\n\n"
-    }
-
-    private static var jsonHeaders: HTTPFields {
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json"
-        headers[.cacheControl] = "must-revalidate"
-        return headers
-    }
-
-    /// Whether an open feed must end now: the server is stopping or the database is being
-    /// deleted. The feed then finishes its reply (closing the JSON body, or the
-    /// continuous feed's `last_seq` line), so clients never get a cut body.
-    private func feedMustEnd(_ database: Database) -> Bool {
-        state.isStopping || database.lifecycle.isDeleting
     }
 
     /// Waits (writing heartbeat newlines) until changes after `since` exist, the timeout
@@ -99,37 +77,16 @@ extension CouchResponder {
         _ database: Database, since: Int64, options: ChangesRequest,
         writer: inout any ResponseBodyWriter, deadline given: ContinuousClock.Instant? = nil
     ) async throws -> ChangesResponse {
-        let clock = ContinuousClock()
-        let deadline = given ?? clock.now.advanced(by: options.timeout)
-        var nextHeartbeat = options.heartbeat.map { clock.now.advanced(by: $0) }
-        while true {
-            let read = try await database.lifecycle.withLeaseIfOpen {
-                try await database.store.withReader { store in try Self.readChanges(store, since: since, options: options) }
-            }
-            guard let page = read else { return ChangesResponse(results: [], lastSequence: .string(String(since)), pending: 0) }
-            if !page.results.isEmpty || clock.now >= deadline || feedMustEnd(database) { return page }
-            var wake = min(deadline, clock.now.advanced(by: .milliseconds(500)))
-            if let beat = nextHeartbeat { wake = min(wake, beat) }
-            await database.notifier.wait(timeout: max(.zero, clock.now.duration(to: wake)))
-            if let beat = nextHeartbeat, clock.now >= beat, let interval = options.heartbeat {
-                try await writer.write(ByteBuffer(string: "\n"))
-                nextHeartbeat = clock.now.advanced(by: interval)
-            }
-        }
+        let deadline = given ?? ContinuousClock.now.advanced(by: options.timeout)
+        let page = try await waitForFeed(
+            database, deadline: deadline, heartbeat: options.heartbeat.map { ($0, "\n") }, writer: &writer,
+            found: { !$0.results.isEmpty }) { store in try Self.readChanges(store, since: since, options: options) }
+        return page ?? ChangesResponse(results: [], lastSequence: .string(String(since)), pending: 0)
     }
 
     /// The whole normal-feed reply.
     private static func changesReply(_ page: ChangesResponse) -> Response {
-        let text = page.text
-        var headers = jsonHeaders
-        headers[.contentLength] = String(text.utf8.count)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
-    }
-
-    /// The store's sequence a sequence of this server's feed names: the server writes its
-    /// sequences as CouchDB does, as strings (`"42"`).
-    private static func storeSequence(_ sequence: JSONValue?) -> Int64? {
-        sequence?.stringValue.flatMap { Int64($0) }
+        feedReply(page.text)
     }
 
     /// Reads the rows after `since`, honouring limit, style, doc-ID filter and include_docs.

@@ -5,7 +5,8 @@ import HTTPTypes
 import Hummingbird
 import DocumentFormat
 
-/// Server-level endpoints: `GET /`, `/_all_dbs`, `/_session`, `/_up`, `/_uuids`.
+/// Server-level endpoints: `GET /`, `/_all_dbs`, `/_session`, `/_up`, `/_uuids`; the others
+/// (`/_db_updates`, replication) dispatch from here to their own files.
 extension CouchResponder {
     /// The welcome object of `GET /`.
     var serverInfo: JSONValue {
@@ -32,6 +33,8 @@ extension CouchResponder {
             return CouchReply.json(200, ["status": "ok"])
         case "_replicate":
             return try await replicate(request)
+        case "_db_updates":
+            return try await databaseUpdates(request)
         case "_active_tasks":
             return try activeTasks(request)
         case let path where path == "_scheduler" || path.hasPrefix("_scheduler/"):

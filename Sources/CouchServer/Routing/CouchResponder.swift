@@ -173,6 +173,9 @@ struct CouchResponder: HTTPResponder {
             return try await database.lifecycle.withLease { try await document(id, database, request) }
         case .attachment(let name, let id, let attachment):
             let database = try await state.registry.database(name)
+            if id.hasPrefix("_design/"), attachment == "_info" {
+                return try await database.lifecycle.withLease { try await designInfo(id, database, request) }
+            }
             // Design document functions are JavaScript, which this server never runs.
             if id.hasPrefix("_design/"), let function = DesignFunction(designPath: attachment) {
                 let design = try await database.lifecycle.withLease {

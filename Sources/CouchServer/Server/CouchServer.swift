@@ -67,8 +67,10 @@ public final class CouchServer: Sendable {
         )
         var groupConfiguration = ServiceGroupConfiguration(
             // A group stops its services in reverse order: the replications first, then
-            // the feeds, then the HTTP server.
-            services: [app, ShutdownWatcher(state: state),
+            // the feeds, then the HTTP server, and last the writer of `_global_changes`, so
+            // the events of the last requests are written.
+            services: [GlobalChangesService(queue: state.databaseEvents, registry: state.registry, logger: logger),
+                       app, ShutdownWatcher(state: state),
                        ReplicationService(scheduler: state.replications,
                                           context: .init(registry: state.registry, configuration: configuration, logger: logger))
                       ] as [any Service] + services,

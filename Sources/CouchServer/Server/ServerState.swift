@@ -6,6 +6,8 @@ import Synchronization
 final class ServerState: Sendable {
     let configuration: CouchServerConfiguration
     let registry: DatabaseRegistry
+    /// The database events waiting to be written to `_global_changes`.
+    let databaseEvents: DatabaseEventQueue
     let cookies: SessionCookie
     /// The request-body bytes all requests together may hold.
     let bodyBudget: RequestBodyBudget
@@ -22,7 +24,9 @@ final class ServerState: Sendable {
 
     init(configuration: CouchServerConfiguration) {
         self.configuration = configuration
-        self.registry = DatabaseRegistry(directory: configuration.dataDirectory)
+        let events = DatabaseEventQueue()
+        self.databaseEvents = events
+        self.registry = DatabaseRegistry(directory: configuration.dataDirectory, events: events)
         self.cookies = SessionCookie(lifetime: configuration.sessionLifetime, clock: configuration.sessionClock)
         self.bodyBudget = RequestBodyBudget(total: configuration.maxBufferedBodyBytes)
         self.hosts = HostAllowList(bind: configuration.host, publicHosts: configuration.publicHosts)
