@@ -109,7 +109,11 @@ enum AttributeCodec {
                        attachment: (String) throws -> Data?) throws -> AttributeValue? {
         // Only binary, number and date values have a side key: strings, the common case on
         // every row of a list, skip building its name.
-        let hasSideKey = isAttachment(attribute.type) || [.double, .float, .date].contains(attribute.type)
+        let hasSideKey: Bool
+        switch attribute.type {
+        case .binary, .transformable, .double, .float, .date: hasSideKey = true
+        default: hasSideKey = false
+        }
         let meta = hasSideKey ? body[DocumentLayout.metaKey(attribute.name)]?.objectValue : nil
         if isAttachment(attribute.type) {
             guard let data = try attachment(attribute.name) else {

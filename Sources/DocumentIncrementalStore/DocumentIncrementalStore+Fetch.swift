@@ -41,14 +41,15 @@ extension DocumentIncrementalStore {
         query.fields = field.map { [$0] } ?? []
         subqueryLog?.append(query)
         if field == nil, let ids = try ds({ try reader.findIDs(query) }) { return ids }
-        let revisions = try ds { try reader.find(query) }
-        guard let field else { return revisions.map(\.id) }
         var ids: [String] = []
-        for revision in revisions {
-            switch revision.body[field] {
-            case .string(let id)?: ids.append(id)
-            case .array(let items)?: ids += items.compactMap(\.stringValue)
-            default: continue
+        try ds {
+            try reader.forEachMatch(of: query) { revision in
+                guard let field else { return ids.append(revision.id) }
+                switch revision.body[field] {
+                case .string(let id)?: ids.append(id)
+                case .array(let items)?: ids += items.compactMap(\.stringValue)
+                default: return
+                }
             }
         }
         return ids
@@ -66,11 +67,15 @@ extension DocumentIncrementalStore {
             var query = pushed.query
             let fetched = pushed.residual == nil ? request.propertiesToFetch.map(Set.init) : nil
             if let fetched, let model { query.fields = Self.documentFields(fetched, entities: request.entityNames, model: model) }
-            let revisions = try ds { try reader.find(query) }
+            // Each winner is decoded as it is read, so the parsed bodies are not all held at
+            // once beside their rows. Attachments stay deferred, so decoding reads nothing
+            // more from the store inside the query's read.
             var rows: [RowSnapshot] = []
-            rows.reserveCapacity(revisions.count)
-            for revision in revisions {
-                if let decoded = try decode(revision, fetched: fetched) { rows.append(decoded.row) }
+            if let limit = query.limit { rows.reserveCapacity(min(limit, 1_000)) }
+            try ds {
+                try reader.forEachMatch(of: query) { revision in
+                    if let decoded = try decode(revision, fetched: fetched) { rows.append(decoded.row) }
+                }
             }
             return StoreFetchResult(rows: rows, residualPredicate: pushed.residual, isSorted: pushed.isSorted,
                                     appliedLimitAndOffset: pushed.paged)

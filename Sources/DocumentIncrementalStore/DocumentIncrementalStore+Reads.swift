@@ -13,7 +13,7 @@ extension DocumentIncrementalStore {
             try reader.attachment(id: revision.id, rev: revision.rev, name: name)?.data
         }
         if let decoded, fetched == nil, !decoded.toMany.isEmpty {
-            remember(toMany: decoded.toMany, of: revision.id, rev: revision.rev.description)
+            remember(toMany: decoded.toMany, of: revision.id, rev: decoded.row.version.token)
         }
         return decoded
     }

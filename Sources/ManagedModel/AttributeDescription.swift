@@ -34,9 +34,14 @@ public struct AttributeDescription: Sendable, Hashable {
     public static let encryptedUserInfoKey = "encrypted"
 
     /// Whether the model marks the attribute encrypted (userInfo ``encryptedUserInfoKey`` is
-    /// YES, true or 1). Only string and binary attributes may be.
-    public var isEncrypted: Bool {
-        guard let value = userInfo[Self.encryptedUserInfoKey] else { return false }
+    /// YES, true or 1). Only string and binary attributes may be. Worked out once, when the
+    /// model is built: stores ask it of every attribute of every
+    /// row they read.
+    public let isEncrypted: Bool
+
+    /// Whether `userInfo` marks an attribute encrypted.
+    static func marksEncrypted(_ userInfo: [String: String]) -> Bool {
+        guard let value = userInfo[encryptedUserInfoKey] else { return false }
         return ["yes", "true", "1"].contains(value.lowercased())
     }
 }

@@ -183,7 +183,7 @@ struct ModelBuilder {
             name: n, type: type, isOptional: optional, isTransient: transient, defaultValue: defaultValue,
             minValue: minValue, maxValue: maxValue, isIndexed: Self.yes(a["indexed"], default: false),
             renamingIdentifier: a["elementID"] ?? a["renamingIdentifier"], userInfo: el.userInfo,
-            versionHash: hash, line: el.line)
+            versionHash: hash, line: el.line, isEncrypted: AttributeDescription.marksEncrypted(el.userInfo))
         if attribute.isEncrypted {
             // Only ciphertext reaches the store, so nothing there can order or match the value.
             guard type == .string || type == .binary else {

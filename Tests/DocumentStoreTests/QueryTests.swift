@@ -74,6 +74,30 @@ import DocumentFormat
         }
     }
 
+    /// A query's prepared statement is kept for the next query of the same text; a query
+    /// run while the rows of the same one are still being read (from the body of
+    /// `forEachMatch`, inside one snapshot) must neither reset nor disturb the first.
+    @Test("the same query run again while its rows are being read: both read every row", arguments: [false, true])
+    func sameQueryInsideItsOwnReading(indexed: Bool) throws {
+        let (store, directory) = try Self.filledStore(indexed: indexed)
+        _ = directory
+        let query = Query(selector: ["type": ["$in": ["main", "dessert"]]], sort: indexed ? [SortField(field: "type"), SortField(field: "name")] : [])
+        let expected = try store.find(query).map(\.id)
+        #expect(expected.count == 5)
+        try store.withSnapshot { snapshot in
+            for _ in 0..<2 {
+                var outer: [String] = []
+                var inner: [[String]] = []
+                try snapshot.forEachMatch(of: query) { revision in
+                    outer.append(revision.id)
+                    inner.append(try snapshot.find(query).map(\.id))
+                }
+                #expect(outer == expected)
+                #expect(inner == Array(repeating: expected, count: expected.count))
+            }
+        }
+    }
+
     @Test("fields: only the asked members are read and returned; matching and sorting still see theirs",
           arguments: [false, true])
     func fieldsReadOnlyWhatIsAsked(indexed: Bool) throws {

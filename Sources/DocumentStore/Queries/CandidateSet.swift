@@ -107,7 +107,7 @@ struct CandidateSet {
             let slice = Array(keys[start..<min(keys.count, start + Self.chunk)])
             let sql = "SELECT doc_num FROM \(index.table) WHERE \(index.column(0)) IN ("
                 + slice.map { _ in "?" }.joined(separator: ",") + ")"
-            result.formUnion(try Int64.fetchAll(db, sql: sql, arguments: StatementArguments(slice)))
+            result.formUnion(try Int64.fetchAll(db.reusableStatement(sql: sql, argumentCount: slice.count), arguments: StatementArguments(slice)))
             start += Self.chunk
         }
         return result

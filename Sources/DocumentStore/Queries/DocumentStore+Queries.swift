@@ -110,7 +110,8 @@ extension DocumentStoreReading {
                 var handed = 0
                 var gathered: [DocumentRevision] = []
                 let sql = read == nil ? plan.sql : plan.readingPartially().sql
-                let cursor = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(plan.arguments))
+                let statement = try db.reusableStatement(sql: sql, argumentCount: plan.arguments.count)
+                let cursor = try Row.fetchCursor(statement, arguments: StatementArguments(plan.arguments))
                 while let row = try cursor.next() {
                     if unread > 0 {
                         if !DesignDocuments.isDesign(row[0]) { unread -= 1 }
@@ -145,6 +146,10 @@ extension DocumentStoreReading {
     /// is read. `nil` when the query needs bodies (call ``find(_:)``).
     public func findIDs(_ query: Query) throws -> [String]? {
         let selector = try DocumentStoreError.reporting { try Selector(parsing: query.selector) }
+        // `_id` and `$text` conditions are never decided by an index alone (no plan of them
+        // is exact), so such a query needs bodies: gathering its candidates here would only
+        // be done again by ``find(_:)``.
+        if selector.wantsCandidateSet { return nil }
         let sort = try DocumentStore.sortKeys(query.sort)
         return try connection.reading { db in
             guard case .plan(let plan) = try connection.store.plan(selector: selector, sort: sort, useIndex: query.useIndex, wanted: DocumentStore.wanted(query), db: db),
@@ -198,7 +203,13 @@ extension DocumentStore {
     /// the sort keys in order when that reads fewer rows than sorting.
     func plan(selector: Selector, sort: [QueryPlan.SortKey], useIndex: Bool, wanted: Int?, db: Database) throws -> Reading {
         guard useIndex else { return .plan(QueryPlan.scan(sort: sort)) }
-        let indexes = try queryIndexes(db)
+        let (indexes, textIndexes) = try declared(db)
+        func candidates() throws -> Set<Int64>? {
+            try CandidateSet(indexes: indexes, textIndexes: textIndexes, db: db).docNums(selector)
+        }
+        // A selector that asks for a candidate set is read from one whenever one is found,
+        // whatever index plan there is: no plan need be chosen first.
+        if selector.wantsCandidateSet, let docNums = try candidates() { return .candidates(docNums) }
         let rowCount: QueryPlan.RowCount = { index, leadingKeys in
             guard let leadingKeys else { return try? StoreCounters.value(db, StoreCounters.index(index.number)) }
             var rows = 0
@@ -210,10 +221,7 @@ extension DocumentStore {
             return rows
         }
         let plan = QueryPlan.choose(selector: selector, sort: sort, indexes: indexes, wanted: wanted, rowCount: rowCount)
-        if selector.wantsCandidateSet || plan.index == nil {
-            let candidates = CandidateSet(indexes: indexes, textIndexes: try declared(db).textIndexes, db: db)
-            if let docNums = try candidates.docNums(selector) { return .candidates(docNums) }
-        }
+        if !selector.wantsCandidateSet, plan.index == nil, let docNums = try candidates() { return .candidates(docNums) }
         return .plan(plan)
     }
 
@@ -265,10 +273,12 @@ extension DocumentStore {
     /// from the index alone, in order (``pageSource(_:plan:limit:skip:)``).
     static func pageIDs(_ db: Database, plan: QueryPlan, limit: Int, skip: Int) throws -> [String] {
         if let source = try pageSource(db, plan: plan, limit: limit, skip: skip) {
-            return try String.fetchAll(db, sql: "SELECT d.doc_id FROM \(source.sql)", arguments: StatementArguments(source.arguments))
+            return try String.fetchAll(db.reusableStatement(sql: "SELECT d.doc_id FROM \(source.sql)", argumentCount: source.arguments.count),
+                                       arguments: StatementArguments(source.arguments))
         }
         guard let pagedIDSQL = plan.pagedIDSQL else { return [] }
-        return try String.fetchAll(db, sql: pagedIDSQL, arguments: StatementArguments(plan.arguments + [limit, max(0, skip)]))
+        return try String.fetchAll(db.reusableStatement(sql: pagedIDSQL, argumentCount: plan.arguments.count + 2),
+                                   arguments: StatementArguments(plan.arguments + [limit, max(0, skip)]))
     }
 
     /// How many matches a query reads at most (skip + limit), `nil` without a limit.

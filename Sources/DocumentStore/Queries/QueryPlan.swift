@@ -94,17 +94,46 @@ struct QueryPlan {
         let required = selector.requiredConditions
         let constraints = FieldConstraints.collect(required)
         let usable = indexes.filter { $0.partial.isImplied(by: required) }
-        var best: (score: Int, joins: Int, plan: QueryPlan)?
+        // Indexes are ranked first and only the winner's SQL is written: building every
+        // candidate's statements (and reading the row counters a walked sort asks for) would
+        // cost a fetch more than choosing.
+        var best: (score: Int, joins: Int, index: QueryIndex)?
         for index in usable {
-            let sizes = wanted.flatMap { wanted in rowCount.map { (wanted, $0) } }
-            guard var candidate = plan(index: index, constraints: constraints, sort: sort, usable: usable, sizes: sizes) else { continue }
-            candidate.plan.exact = isExact(selector, servedBy: candidate.plan, index: index)
+            guard let candidate = rank(index: index, constraints: constraints, sort: sort, usable: usable) else { continue }
             // Equal scores: the plan that joins fewer indexes for its sort.
             if best == nil || candidate.score > best!.score || (candidate.score == best!.score && candidate.joins < best!.joins) {
-                best = candidate
+                best = (candidate.score, candidate.joins, index)
             }
         }
-        return best?.plan ?? scan(sort: sort)
+        let sizes = wanted.flatMap { wanted in rowCount.map { (wanted, $0) } }
+        guard let best else { return scan(sort: sort) }
+        var chosen = plan(index: best.index, constraints: constraints, sort: sort, usable: usable, sizes: sizes)
+        chosen.exact = isExact(selector, servedBy: chosen, index: best.index)
+        return chosen
+    }
+
+    /// How well `index` serves the constraints and sort, without writing its SQL: the
+    /// score (higher is better) and the number of other indexes its sort joins; `nil` when
+    /// it helps in no way.
+    private static func rank(index: QueryIndex, constraints: [QueryIndex.Key: FieldConstraints], sort: [SortKey],
+                             usable: [QueryIndex]) -> (score: Int, joins: Int)? {
+        // Each equality of the partial filter narrows like an equality on a key column, and a
+        // little more: it costs nothing to read, and a whole partial index is counted by its
+        // row counter. The sort served earns one point.
+        var score = index.partial.equalities.count * 5
+        for key in index.keys {
+            guard let constraint = constraints[key], constraint.usable else { break }
+            if constraint.equal != nil {
+                score += 4
+                continue
+            }
+            score += 2
+            break
+        }
+        let sortSource = sort.isEmpty ? nil : sortColumns(sort, index: index, usable: usable)
+        if sortSource != nil { score += 1 }
+        guard score > 0 else { return nil }
+        return (score, sortSource?.joins.count ?? 0)
     }
 
     /// Where each sort key's column comes from when `index` reads the rows: its own column,
@@ -199,15 +228,13 @@ struct QueryPlan {
         return Double(sizes.wanted) * Double(total) < Double(matching) * Double(matching) ? walker : nil
     }
 
+    /// The plan that reads the rows through `index`, for the index ``rank(index:constraints:sort:usable:)``
+    /// chose.
     private static func plan(index: QueryIndex, constraints: [QueryIndex.Key: FieldConstraints], sort: [SortKey],
-                             usable: [QueryIndex], sizes: (wanted: Int, rowCount: RowCount)?) -> (score: Int, joins: Int, plan: QueryPlan)? {
+                             usable: [QueryIndex], sizes: (wanted: Int, rowCount: RowCount)?) -> QueryPlan {
         var clauses: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         var leadingKeys: [Data]?
-        // Each equality of the partial filter narrows like an equality on a key column, and a
-        // little more: it costs nothing to read, and a whole partial index is counted by its
-        // row counter.
-        var score = index.partial.equalities.count * 5
         var constrained = 0
         var exactClauses = true
         for (position, key) in index.keys.enumerated() {
@@ -217,7 +244,6 @@ struct QueryPlan {
             if let equal = constraint.equal {
                 clauses.append("\(column) = ?")
                 arguments.append(Data(equal))
-                score += 4
                 constrained += 1
                 continue
             }
@@ -237,7 +263,6 @@ struct QueryPlan {
                     arguments.append(Data(key))
                 }
             }
-            score += 2
             break
         }
         // SQLite orders by the key columns (through the index when they lead it, else with a
@@ -246,8 +271,6 @@ struct QueryPlan {
         // sorter then orders the few rows this index selects (one recipe's ingredients by
         // display order, one type's recipes by name) and only the page is parsed.
         let sortSource = sort.isEmpty ? nil : sortColumns(sort, index: index, usable: usable)
-        if sortSource != nil { score += 1 }
-        guard score > 0 else { return nil }
         var plan: QueryPlan
         if let sortSource, !sortSource.joins.isEmpty,
            let walker = walkedIndex(sort, index: index, leadingKeys: leadingKeys, usable: usable, sizes: sizes) {
@@ -294,7 +317,7 @@ struct QueryPlan {
             plan.constrainedFields = constrained
             plan.leadingKeys = leadingKeys
         }
-        return (score, sortSource?.joins.count ?? 0, plan)
+        return plan
     }
 }
 

@@ -150,6 +150,8 @@ public final class PersistentStoreCoordinator: @unchecked Sendable {
             let result = try store.execute(request)
             for row in result.rows { rowCache[row.objectID] = row }
             var rows = result.rows
+            // A fetch the store answered wholly needs nothing more here.
+            if result.residualPredicate == nil, result.isSorted, result.appliedLimitAndOffset { return rows }
             let lookup: (ObjectID) -> RowSnapshot? = { [unowned self] id in try? self.snapshot(for: id) }
             let toMany: (ObjectID, String) -> [ObjectID] = { [unowned self] id, key in (try? self.toManyDestinations(of: id, relationship: key)) ?? [] }
             let deferred: (RowSnapshot, String) -> AttributeValue = { [unowned self] row, key in
