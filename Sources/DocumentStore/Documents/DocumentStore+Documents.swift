@@ -7,9 +7,9 @@ public import DocumentFormat
 extension DocumentStoreWriting {
     /// Creates a document; a nil `id` gets a random one. An existing live document is a
     /// `.conflict`; an existing deleted one gets a new revision on top of its tombstone.
-    @discardableResult
     /// `received`: the body as a client sent it, to hash the revision ID from as CouchDB
     /// would (see ``DocumentStore/WriteOperation``).
+    @discardableResult
     public func create(id: String? = nil, body: JSONObject,
                        attachments: [AttachmentChange] = [], received: RevisionBody? = nil) throws -> DocumentRevision {
         let id = id ?? RandomIdentifier.compactHex()

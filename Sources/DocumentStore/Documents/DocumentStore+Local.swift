@@ -22,25 +22,23 @@ extension DocumentStoreWriting {
     public func updateLocal(id: String, _ change: (JSONObject?) throws -> JSONObject?) throws {
         let key = try DocumentStore.localKey(id)
         var failure: (any Error)?
-        try connection.store.mapped {
-            try connection.writingDatabase { db in
-                let stored = try Data.fetchOne(db, sql: "SELECT body FROM local_docs WHERE id = ?", arguments: [key])
-                    .map(JSONValue.parseObject)
-                let body: JSONObject?
-                do {
-                    body = try change(stored)
-                } catch {
-                    failure = error
-                    return
-                }
-                guard let body else {
-                    try db.execute(sql: "DELETE FROM local_docs WHERE id = ?", arguments: [key])
-                    return
-                }
-                let bytes = try StoreTransaction.encodeBody(body, id: "_local/" + key)
-                try db.execute(sql: "INSERT OR REPLACE INTO local_docs(id, body) VALUES (?, ?)",
-                               arguments: [key, Data(bytes)])
+        try connection.writingDatabase { db in
+            let stored = try Data.fetchOne(db, sql: "SELECT body FROM local_docs WHERE id = ?", arguments: [key])
+                .map(JSONValue.parseObject)
+            let body: JSONObject?
+            do {
+                body = try change(stored)
+            } catch {
+                failure = error
+                return
             }
+            guard let body else {
+                try db.execute(sql: "DELETE FROM local_docs WHERE id = ?", arguments: [key])
+                return
+            }
+            let bytes = try StoreTransaction.encodeBody(body, id: "_local/" + key)
+            try db.execute(sql: "INSERT OR REPLACE INTO local_docs(id, body) VALUES (?, ?)",
+                           arguments: [key, Data(bytes)])
         }
         if let failure { throw failure }
     }
@@ -48,9 +46,7 @@ extension DocumentStoreWriting {
     /// Deletes a local document; deleting an absent one changes nothing.
     public func deleteLocal(id: String) throws {
         let key = try DocumentStore.localKey(id)
-        try connection.store.mapped {
-            try connection.writingDatabase { db in try db.execute(sql: "DELETE FROM local_docs WHERE id = ?", arguments: [key]) }
-        }
+        try connection.writingDatabase { db in try db.execute(sql: "DELETE FROM local_docs WHERE id = ?", arguments: [key]) }
     }
 }
 
