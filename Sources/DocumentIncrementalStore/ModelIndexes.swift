@@ -145,12 +145,7 @@ struct ModelIndexes {
     func apply(to store: some DocumentStoreWriting) throws {
         // Every command's open: one read (one snapshot, on the datastore's own access) tells
         // that the store holds exactly these.
-        let applied = if let own = store as? DocumentStore {
-            try own.withSnapshot { try isApplied(in: $0) }
-        } else {
-            try isApplied(in: store)
-        }
-        if applied { return }
+        if try store.withOneSnapshot({ try isApplied(in: $0) }) { return }
         for spec in query {
             try store.ensureIndex(spec.fields, name: spec.name, partialFilter: spec.partialFilter,
                                   countsByLeadingKey: spec.countsByLeadingKey)

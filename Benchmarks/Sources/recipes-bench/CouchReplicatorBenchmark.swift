@@ -10,11 +10,12 @@ import DocumentFormat
 
 /// `recipes-bench couch-replicator`: CouchDB's own replicator (on a live CouchDB) pulling a
 /// book from a real `recipes serve` process, timed next to our replicator pulling the same
-/// from the same server, and next to CouchDB replicating the same documents from itself.
+/// from the same server, next to CouchDB replicating the same documents from itself, and
+/// next to our replicator making that same copy from CouchDB.
 struct CouchReplicatorBenchmark: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "couch-replicator",
-        abstract: "Time CouchDB's replicator pulling from `recipes serve`, against our own pull and CouchDB replicating from itself.",
+        abstract: "Time CouchDB's replicator pulling from `recipes serve`, against our own pull, CouchDB replicating from itself, and our pull from CouchDB.",
         discussion: CouchDBBenchmarkOptions.discussion)
 
     @OptionGroup var common: CouchDBBenchmarkOptions
@@ -89,6 +90,14 @@ struct CouchReplicatorBenchmark: AsyncParsableCommand {
         let anchor = SyncBenchmark.seconds(since: clock)
         log("CouchDB's replicator from CouchDB (anchor): \(String(format: "%.2f", anchor)) s")
 
+        // Our replicator makes the same copy from CouchDB: its pull of the database CouchDB's
+        // replicator copied first, into an empty store.
+        let fromCouch = try DocumentStore(url: work.appendingPathComponent("from-couch.sqlite"))
+        clock = ContinuousClock.now
+        let pulledFromCouch = try await Sync(store: fromCouch, remoteURL: couch.url(target), logger: logger).pull()
+        let ourPullFromCouch = SyncBenchmark.seconds(since: clock)
+        log("our pull from CouchDB: \(pulledFromCouch.docsWritten) documents in \(String(format: "%.2f", ourPullFromCouch)) s")
+
         let complete = copied.docs == onServer.docs && copied.deleted == onServer.deleted
         let firstWritten = first["history"]?.arrayValue?.first?.objectValue?["docs_written"]?.intValue ?? 0
         let figures: [(String, String)] = [
@@ -103,11 +112,14 @@ struct CouchReplicatorBenchmark: AsyncParsableCommand {
             ("couch_from_couch_s", String(format: "%.2f", anchor)),
             ("couch_from_serve_vs_couch_from_couch", String(format: "%.2f", couchPull / anchor)),
             ("our_pull_vs_couch_from_serve", String(format: "%.2f", ourPull / couchPull)),
+            ("our_pull_from_couch_s", String(format: "%.2f", ourPullFromCouch)),
+            ("our_pull_from_couch_vs_couch_from_couch", String(format: "%.2f", ourPullFromCouch / anchor)),
         ]
         for (name, value) in figures { print("\(name): \(value)") }
         if common.json { try BenchmarkRecord.emit(benchmark: "couch-replicator", figures: "{" + figures.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}") }
-        guard complete, secondWritten == 0, pulled.docsWritten == onServer.docs + onServer.deleted else {
-            throw ValidationError("incomplete: CouchDB copied \(copied.docs) of \(onServer.docs), wrote \(secondWritten) on its second run; our pull wrote \(pulled.docsWritten)")
+        guard complete, secondWritten == 0, pulled.docsWritten == onServer.docs + onServer.deleted,
+              pulledFromCouch.docsWritten == copied.docs + copied.deleted else {
+            throw ValidationError("incomplete: CouchDB copied \(copied.docs) of \(onServer.docs), wrote \(secondWritten) on its second run; our pull wrote \(pulled.docsWritten), from CouchDB \(pulledFromCouch.docsWritten)")
         }
     }
 

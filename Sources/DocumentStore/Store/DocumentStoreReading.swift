@@ -17,3 +17,15 @@ extension DocumentStore: DocumentStoreWriting {
     /// The store's own access: each call takes a connection for itself.
     public var connection: StoreConnection { StoreConnection(store: self, held: nil) }
 }
+
+extension DocumentStoreReading {
+    /// Runs `body` with every read in one snapshot: on the connection already held (a
+    /// reader's, or a writer's, whose reads see its own uncommitted writes), or else on a
+    /// reader snapshot taken for the body. Code that makes several reads and may run either
+    /// inside or outside a held connection uses this instead of asking which it has.
+    public func withOneSnapshot<T>(_ body: (StoreReader) throws -> T) throws -> T {
+        let connection = self.connection
+        if let held = connection.held { return try body(StoreReader(store: connection.store, db: held)) }
+        return try connection.store.withSnapshot(body)
+    }
+}
