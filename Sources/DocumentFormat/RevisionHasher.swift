@@ -40,7 +40,7 @@ public enum RevisionHasher {
             ErlangTerm.appendInteger(0, to: &head)
         }
         var tail: [UInt8] = []
-        let names = order(of: attachments, listed: body.attachmentOrder)
+        let names = attachmentOrder(of: attachments, listed: body.attachmentOrder)
         if names.isEmpty {
             ErlangTerm.appendEmptyList(to: &tail)
         } else {
@@ -82,8 +82,9 @@ public enum RevisionHasher {
         "md5-" + Data(Insecure.MD5.hash(data: data)).base64EncodedString()
     }
 
-    /// The names in `listed` order first (those present, once each), then the rest sorted.
-    private static func order(of attachments: [String: AttachmentInfo], listed: [String]) -> [String] {
+    /// The order a revision lists its attachments in, which its ID is hashed in: the names
+    /// in `listed` order first (those present, once each), then the rest in UTF-8 byte order.
+    public static func attachmentOrder(of attachments: [String: AttachmentInfo], listed: [String]) -> [String] {
         guard !attachments.isEmpty else { return [] }
         var names: [String] = []
         names.reserveCapacity(attachments.count)

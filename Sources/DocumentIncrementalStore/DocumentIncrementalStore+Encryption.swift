@@ -159,6 +159,7 @@ extension DocumentIncrementalStore {
     /// - Throws: ``EncryptedAttributeError/notQueryable(entity:attribute:use:)``.
     static func refuseEncrypted(_ predicate: ObjectPredicate?, sorts: [String], entities: [EntityDescription],
                                 model: ObjectModel) throws {
+        guard model.hasEncryptedAttributes else { return }
         func check(_ path: String, _ use: String) throws {
             var current = entities
             for component in path.split(separator: ".").map(String.init) {

@@ -24,6 +24,10 @@ public final class ObjectModel: Sendable {
     /// Where the model was loaded from, for diagnostics.
     public let sourcePath: String
 
+    /// Whether any entity has an encrypted attribute: a fetch on a model without one has
+    /// no key path to check against them.
+    public let hasEncryptedAttributes: Bool
+
     private let entitiesByName: [String: EntityDescription]
 
     init(name: String, entities: [EntityDescription], versionHash: String, sourcePath: String) {
@@ -32,6 +36,7 @@ public final class ObjectModel: Sendable {
         self.versionHash = versionHash
         self.sourcePath = sourcePath
         self.entitiesByName = Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        self.hasEncryptedAttributes = entities.contains { $0.attributes.contains(where: \.isEncrypted) }
     }
 
     /// The entity called `name`, if the model has one.

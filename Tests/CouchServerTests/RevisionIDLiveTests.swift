@@ -254,6 +254,36 @@ struct RevisionIDLiveTests {
         }
     }
 
+    @Test("Attachment PUTs and DELETEs on their own hash in the order CouchDB keeps: the new one first, the rest as last sent")
+    func standaloneAttachmentWrites() async throws {
+        let couch = try await LiveCouchDB.connect()
+        try await couch.withDatabase("revids-attachments") { name in
+            try await withServer(TestServer.start()) { server in
+                #expect(try await server.client.send("PUT", "/order", headers: server.auth).status == 201)
+                func both(_ method: String, _ path: String, _ body: String, type: String) async throws -> (theirs: String?, ours: String?) {
+                    let headers = ["Content-Type": type]
+                    let theirs = try await couch.send(method, "/\(name)\(path)", headers: headers, body: Data(body.utf8))
+                    let ours = try await server.client.send(method, "/order\(path)", headers: server.auth.merging(headers) { $1 },
+                                                            body: Data(body.utf8))
+                    return (Self.rev(theirs), Self.rev(ours))
+                }
+                // Sent out of name order, so a store that forgot the order would hash differently.
+                let created = try await both("PUT", "/d", #"{"a":1,"_attachments":{"y.bin":{"content_type":"image/png","data":"AAEC"},"x.bin":{"content_type":"application/octet-stream","data":"AQ=="}}}"#,
+                                             type: "application/json")
+                let first = try #require(created.theirs)
+                #expect(created.ours == first)
+                let added = try await both("PUT", "/d/m.bin?rev=\(first)", "xyz", type: "image/png")
+                let second = try #require(added.theirs)
+                #expect(added.ours == second)
+                let removed = try await both("DELETE", "/d/x.bin?rev=\(second)", "", type: "application/octet-stream")
+                let third = try #require(removed.theirs)
+                #expect(removed.ours == third)
+                let replaced = try await both("PUT", "/d/y.bin?rev=\(third)", "new", type: "image/png")
+                #expect(replaced.theirs != nil && replaced.ours == replaced.theirs)
+            }
+        }
+    }
+
     @Test("An identical edit made on CouchDB and on recipes serve replicates as one revision, not a conflict")
     func identicalEditReplicatesWithoutConflict() async throws {
         let couch = try await LiveCouchDB.connect()

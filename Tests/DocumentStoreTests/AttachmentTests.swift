@@ -6,6 +6,31 @@ import TestSupport
 import DocumentFormat
 
 @Suite struct AttachmentTests {
+    @Test("A revision keeps its attachments in the order its write listed them; without one, by name")
+    func attachmentOrderIsKept() throws {
+        let (store, directory) = try makeStore()
+        _ = directory
+        let bytes = Data([1, 2, 3])
+        let received = try RevisionBody(json: Array(#"{"_attachments":{"y.bin":{},"x.bin":{}},"n":1}"#.utf8))
+        let listed = try store.create(id: "listed", body: ["n": 1], attachments: [
+            .put(name: "x.bin", contentType: "image/png", data: bytes), .put(name: "y.bin", contentType: "image/png", data: bytes),
+        ], received: received)
+        #expect(try store.attachmentOrder(id: "listed", rev: listed.rev) == ["y.bin", "x.bin"])
+        // Inherited attachments keep the parent's order when the edit lists it first.
+        let kept = try store.update(id: "listed", parent: listed.rev, body: ["n": 2], attachments: [
+            .put(name: "a.bin", contentType: "image/png", data: bytes),
+        ], received: try RevisionBody(canonical: ["n": 2], attachmentOrder: ["a.bin", "y.bin", "x.bin"]))
+        #expect(try store.attachmentOrder(id: "listed", rev: kept.rev) == ["a.bin", "y.bin", "x.bin"])
+        let unlisted = try store.create(id: "unlisted", body: [:], attachments: [
+            .put(name: "y.bin", contentType: "image/png", data: bytes), .put(name: "x.bin", contentType: "image/png", data: bytes),
+        ])
+        #expect(try store.attachmentOrder(id: "unlisted", rev: unlisted.rev) == ["x.bin", "y.bin"])
+        #expect(try store.attachmentOrder(id: "missing", rev: unlisted.rev).isEmpty)
+        // Metadata written before positions were kept reads in name order.
+        let old = AttachmentInfo(contentType: "image/png", length: 3, digest: "md5-x", revpos: 1)
+        #expect(AttachmentStorage.decodeOrder(AttachmentStorage.encodeMetadata(["b": old, "a": old])) == ["a", "b"])
+    }
+
     @Test func addReplaceRemoveAndInherit() throws {
         let (store, directory) = try makeStore()
         _ = directory

@@ -32,8 +32,9 @@ extension CouchResponder {
                 let change = AttachmentChange.put(name: name, contentType: contentType, data: body)
                 if let rev {
                     guard let parent = try store.get(id: id, rev: rev) else { throw CouchError.conflict }
-                    // CouchDB lists the new attachment first, then the parent's.
-                    let received = try RevisionBody(canonical: parent.body, attachmentOrder: [name])
+                    // CouchDB lists the new attachment first, then the parent's in their order.
+                    let order = [name] + (try store.attachmentOrder(id: id, rev: rev)).filter { $0 != name }
+                    let received = try RevisionBody(canonical: parent.body, attachmentOrder: order)
                     return try store.update(id: id, parent: rev, body: parent.body, attachments: [change], received: received)
                 }
                 if try store.get(id: id) != nil { throw CouchError.conflict }
@@ -49,7 +50,10 @@ extension CouchResponder {
             let saved = try await database.store.withWriter { store throws -> DocumentRevision in
                 guard let parent = try store.get(id: id, rev: rev) else { throw CouchError.conflict }
                 guard parent.attachments[name] != nil else { throw CouchError.missing }
-                return try store.update(id: id, parent: rev, body: parent.body, attachments: [.remove(name: name)])
+                // The attachments left keep the parent's order, as in CouchDB.
+                let received = try RevisionBody(canonical: parent.body, attachmentOrder: try store.attachmentOrder(id: id, rev: rev))
+                return try store.update(id: id, parent: rev, body: parent.body, attachments: [.remove(name: name)],
+                                        received: received)
             }
             database.didWrite()
             return CouchReply.json(200, DocumentWriteReply(id: id, rev: saved.rev.description).json)

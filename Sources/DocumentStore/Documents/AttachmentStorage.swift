@@ -62,13 +62,35 @@ enum AttachmentStorage {
     }
 
     /// The canonical JSON of a revision's attachment metadata, or `nil` when it has none.
-    static func encodeMetadata(_ attachments: [String: AttachmentInfo]) -> Data? {
+    /// `order` is the order the revision lists its attachments in (CouchDB keeps the order
+    /// they were sent in, and a later attachment `PUT` or `DELETE` hashes its new revision
+    /// in that order); each name in it is stored with its position (`pos`). Names left out
+    /// of it are listed after, by name, as are those of metadata written before positions
+    /// were kept.
+    static func encodeMetadata(_ attachments: [String: AttachmentInfo], order: [String] = []) -> Data? {
         guard !attachments.isEmpty else { return nil }
-        let object = attachments.mapValues { info -> JSONValue in
-            .object(["content_type": .string(info.contentType), "length": .int(Int64(info.length)),
-                     "digest": .string(info.digest), "revpos": .int(Int64(info.revpos))])
+        var positions: [String: Int] = [:]
+        for name in order where attachments[name] != nil && positions[name] == nil { positions[name] = positions.count }
+        var object = JSONObject()
+        for (name, info) in attachments {
+            var fields: JSONObject = ["content_type": .string(info.contentType), "length": .int(Int64(info.length)),
+                                      "digest": .string(info.digest), "revpos": .int(Int64(info.revpos))]
+            if let position = positions[name] { fields["pos"] = .int(Int64(position)) }
+            object[name] = .object(fields)
         }
         return CanonicalJSON.encode(.object(object))
+    }
+
+    /// The names in metadata written by `encodeMetadata`, in the order the revision lists
+    /// them: by stored position, then the names without one by their UTF-8 bytes.
+    static func decodeOrder(_ data: Data?) -> [String] {
+        guard let data, let object = try? JSONValue.parseObject(data) else { return [] }
+        var placed: [(position: Int64, name: String)] = []
+        var rest: [String] = []
+        for (name, value) in object {
+            if let position = value.objectValue?["pos"]?.intValue { placed.append((position, name)) } else { rest.append(name) }
+        }
+        return placed.sorted { $0.position < $1.position }.map(\.name) + rest.sorted(by: JSONWriter.utf8Precedes)
     }
 
     /// Reads metadata written by `encodeMetadata`.

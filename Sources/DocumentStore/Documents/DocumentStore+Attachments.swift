@@ -20,6 +20,17 @@ extension DocumentStoreReading {
         }
     }
 
+    /// The names of the attachments of revision `rev` of document `id`, in the order the
+    /// revision lists them (the order they were sent in, as CouchDB keeps it); empty when
+    /// the revision is not held or has none. An attachment `PUT` or `DELETE` on its own
+    /// hashes its new revision in this order, as CouchDB does.
+    public func attachmentOrder(id: String, rev: RevisionID) throws -> [String] {
+        try connection.reading { db in
+            guard let doc = try TreeRows.doc(db, id: id), let row = try TreeRows.rev(db, docNum: doc.docNum, rev: rev) else { return [] }
+            return AttachmentStorage.decodeOrder(row.atts)
+        }
+    }
+
     /// The bytes stored under `digest`, if held.
     public func attachmentData(digest: String) throws -> Data? {
         try connection.reading { db in try AttachmentStorage.data(db, digest: digest) }

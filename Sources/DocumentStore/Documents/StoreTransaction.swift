@@ -131,9 +131,9 @@ struct StoreTransaction {
             }
         }
 
+        let hashed = try received ?? DocumentStoreError.reporting { try RevisionBody(json: bodyBytes) }
         let rev = try DocumentStoreError.reporting {
-            try RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted,
-                                          body: received ?? RevisionBody(json: bodyBytes), attachments: infos,
+            try RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted, body: hashed, attachments: infos,
                                           recreation: isRecreation)
         }
         let docNum: Int64
@@ -145,7 +145,9 @@ struct StoreTransaction {
         }
         if let parent { try markInterior(parent.revNum) }
         let revNum = try insertRev(docNum: docNum, rev: rev, parent: parent?.revNum, deleted: deleted, leaf: true,
-                                   body: Data(bodyBytes), atts: AttachmentStorage.encodeMetadata(infos), local: true)
+                                   body: Data(bodyBytes),
+                                   atts: AttachmentStorage.encodeMetadata(infos, order: RevisionHasher.attachmentOrder(of: infos, listed: hashed.attachmentOrder)),
+                                   local: true)
         let seq = try settle(docNum: docNum, id: id, existing: doc,
                              changed: LeafRow(revNum: revNum, rev: rev, deleted: deleted), changedBody: body)
         return DocumentRevision(id: id, rev: rev, deleted: deleted, body: body, attachments: infos, sequence: seq)
