@@ -47,12 +47,20 @@ extension DocumentStoreReading {
         -> [(revision: DocumentRevision, history: [RevisionID])?]
     {
         try connection.reading { db in
-            try wanted.map { item -> (revision: DocumentRevision, history: [RevisionID])? in
-                guard let doc = try TreeRows.doc(db, id: item.id),
-                      let row = try TreeRows.rev(db, docNum: doc.docNum, rev: item.rev), row.body != nil
-                else { return nil }
-                let revision = try TreeRows.revision(row, id: item.id, sequence: row.revNum == doc.winnerRevNum ? doc.seq : 0)
-                return (revision, try TreeRows.history(db, revNum: row.revNum))
+            // One lookup per revision (the document's row joined to the revision's), and the
+            // ancestry walked only for a revision that has a parent: most of a first push or
+            // pull is first revisions, whose history is themselves.
+            let statement = try db.cachedStatement(sql: """
+                SELECT r.rev_num, r.rev, r.parent, r.deleted, r.leaf, r.body, r.atts, d.winner_rev_num, d.seq
+                FROM docs d JOIN revs r ON r.doc_num = d.doc_num AND r.rev = ? WHERE d.doc_id = ?
+                """)
+            return try wanted.map { item -> (revision: DocumentRevision, history: [RevisionID])? in
+                guard let found = try Row.fetchOne(statement, arguments: [item.rev.description, item.id]) else { return nil }
+                let row = try TreeRows.revRow(found)
+                guard row.body != nil else { return nil }
+                let winner: Int64 = found[7]
+                let revision = try TreeRows.revision(row, id: item.id, sequence: row.revNum == winner ? found[8] : 0)
+                return (revision, row.parent == nil ? [row.rev] : try TreeRows.history(db, revNum: row.revNum))
             }
         }
     }

@@ -132,7 +132,9 @@ enum TreeRows {
         return rev
     }
 
-    private static func revRow(_ row: Row) throws -> RevRow {
+    /// A revision row from the first seven columns of `row`, in the order the queries here
+    /// select them (`rev_num, rev, parent, deleted, leaf, body, atts`).
+    static func revRow(_ row: Row) throws -> RevRow {
         RevRow(revNum: row[0], rev: try parseRev(row[1]), parent: row[2], deleted: row[3], leaf: row[4],
                body: row[5], atts: row[6])
     }
