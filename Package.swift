@@ -49,7 +49,7 @@ let package = Package(
         // wire protocol both build on it, so neither depends on the other.
         .target(
             name: "DocumentFormat",
-            dependencies: [.product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [.product(name: "Crypto", package: "swift-crypto"), "CZlib"]
         ),
         .target(
             name: "DocumentStore",

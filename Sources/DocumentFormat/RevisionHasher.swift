@@ -12,7 +12,9 @@ public import Foundation
 ///   text); the integer `0` without a parent.
 /// - `Body`: the body as jiffy reads it (``RevisionBody``), `_` members left out.
 /// - `Atts`: `{Name, ContentType, MD5}` binaries for each attachment, in the reverse of the
-///   order the document lists them (CouchDB builds the list with a fold).
+///   order the document lists them (CouchDB builds the list with a fold). The MD5 is of the
+///   bytes as CouchDB stores them: compressed for compressible types
+///   (``CompressedAttachmentDigest``), which callers put in the digests they pass.
 ///
 /// Revisions already stored keep the IDs they were made with; only new ones use this hash.
 public enum RevisionHasher {

@@ -40,7 +40,8 @@ struct RevisionIDLiveTests {
             "1.7976931348623157e308", "9007199254740993", "100E-2", "0.5e1",
         ]
         static let keys = ["name", "n", "tags", "a", "b", "z", "_replication_state", "ké", "日", "x y", "", "id"]
-        static let types = ["image/png", "image/jpeg", "application/octet-stream", "application/pdf", "font/woff2"]
+        static let types = ["image/png", "image/jpeg", "application/octet-stream", "application/pdf", "font/woff2",
+                            "text/plain", "application/json", "text/html; charset=utf-8"]
 
         /// A JSON value's text, `depth` levels deep at most.
         mutating func value(depth: Int) -> String {

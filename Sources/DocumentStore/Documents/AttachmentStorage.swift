@@ -67,7 +67,10 @@ enum AttachmentStorage {
     /// in that order); each name in it is stored with its position (`pos`). Names left out
     /// of it are listed after, by name, as are those of metadata written before positions
     /// were kept.
-    static func encodeMetadata(_ attachments: [String: AttachmentInfo], order: [String] = []) -> Data? {
+    /// `hashDigests`: for attachments whose digest in the revision's hash is not their own
+    /// (compressible types, hashed as CouchDB stores them), that digest (`hash_digest`).
+    static func encodeMetadata(_ attachments: [String: AttachmentInfo], order: [String] = [],
+                               hashDigests: [String: String] = [:]) -> Data? {
         guard !attachments.isEmpty else { return nil }
         var positions: [String: Int] = [:]
         for name in order where attachments[name] != nil && positions[name] == nil { positions[name] = positions.count }
@@ -76,9 +79,21 @@ enum AttachmentStorage {
             var fields: JSONObject = ["content_type": .string(info.contentType), "length": .int(Int64(info.length)),
                                       "digest": .string(info.digest), "revpos": .int(Int64(info.revpos))]
             if let position = positions[name] { fields["pos"] = .int(Int64(position)) }
+            if let hashDigest = hashDigests[name], hashDigest != info.digest { fields["hash_digest"] = .string(hashDigest) }
             object[name] = .object(fields)
         }
         return CanonicalJSON.encode(.object(object))
+    }
+
+    /// The digests stored for a revision's hash where they differ from the attachments' own
+    /// (see `encodeMetadata`), by attachment name.
+    static func decodeHashDigests(_ data: Data?) -> [String: String] {
+        guard let data, let object = try? JSONValue.parseObject(data) else { return [:] }
+        var digests: [String: String] = [:]
+        for (name, value) in object {
+            if let digest = value.objectValue?["hash_digest"]?.stringValue { digests[name] = digest }
+        }
+        return digests
     }
 
     /// The names in metadata written by `encodeMetadata`, in the order the revision lists

@@ -117,6 +117,9 @@ struct StoreTransaction {
 
         let generation = try DocumentStoreError.reporting { try parent?.rev.childGeneration() ?? 1 }
         var infos = deleted ? [:] : AttachmentStorage.decodeMetadata(parent?.atts)
+        // The digests CouchDB would hash for attachments of compressible types (of their
+        // compressed bytes), kept beside the parent's metadata.
+        var hashDigests = deleted ? [:] : AttachmentStorage.decodeHashDigests(parent?.atts)
         for change in attachments where !deleted {
             switch change {
             case .put(let name, let contentType, let data):
@@ -126,14 +129,26 @@ struct StoreTransaction {
                 let digest = try AttachmentStorage.store(db, data: data)
                 infos[name] = AttachmentInfo(contentType: contentType, length: data.count, digest: digest,
                                              revpos: generation)
+                hashDigests[name] = CompressedAttachmentDigest.isCompressible(contentType)
+                    ? CompressedAttachmentDigest.compressedDigest(of: data) : nil
             case .remove(let name):
                 infos[name] = nil
+                hashDigests[name] = nil
             }
         }
+        // Attachments kept from a parent written before those digests were kept (or that came
+        // by replication) get theirs from their bytes, once: the new revision keeps it.
+        for (name, info) in infos where hashDigests[name] == nil && CompressedAttachmentDigest.isCompressible(info.contentType) {
+            if let data = try AttachmentStorage.data(db, digest: info.digest) {
+                hashDigests[name] = CompressedAttachmentDigest.compressedDigest(of: data)
+            }
+        }
+        var hashedInfos = infos
+        for (name, digest) in hashDigests { hashedInfos[name]?.digest = digest }
 
         let hashed = try received ?? DocumentStoreError.reporting { try RevisionBody(json: bodyBytes) }
         let rev = try DocumentStoreError.reporting {
-            try RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted, body: hashed, attachments: infos,
+            try RevisionHasher.revisionID(parent: parent?.rev, deleted: deleted, body: hashed, attachments: hashedInfos,
                                           recreation: isRecreation)
         }
         let docNum: Int64
@@ -146,7 +161,8 @@ struct StoreTransaction {
         if let parent { try markInterior(parent.revNum) }
         let revNum = try insertRev(docNum: docNum, rev: rev, parent: parent?.revNum, deleted: deleted, leaf: true,
                                    body: Data(bodyBytes),
-                                   atts: AttachmentStorage.encodeMetadata(infos, order: RevisionHasher.attachmentOrder(of: infos, listed: hashed.attachmentOrder)),
+                                   atts: AttachmentStorage.encodeMetadata(infos, order: RevisionHasher.attachmentOrder(of: infos, listed: hashed.attachmentOrder),
+                                                                          hashDigests: hashDigests),
                                    local: true)
         let seq = try settle(docNum: docNum, id: id, existing: doc,
                              changed: LeafRow(revNum: revNum, rev: rev, deleted: deleted), changedBody: body)
