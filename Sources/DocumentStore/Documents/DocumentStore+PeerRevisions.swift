@@ -13,8 +13,8 @@ extension DocumentStoreWriting {
     /// and recreated under the same name starts with nothing recorded.
     public func recordRevisions(_ revisions: [String: [RevisionID]], heldBy peer: String) throws {
         guard !revisions.isEmpty else { return }
-        try connection.writing { txn in
-            let statement = try txn.db.cachedStatement(
+        try connection.writingDatabase { db in
+            let statement = try db.cachedStatement(
                 sql: "INSERT OR REPLACE INTO peer_revisions(peer, id, revs) VALUES (?, ?, ?)")
             for (id, revs) in revisions where !revs.isEmpty {
                 try statement.execute(arguments: [peer, id, DocumentStore.revisionList(revs)])
@@ -28,14 +28,14 @@ extension DocumentStoreWriting {
     /// the same instance as last time costs two index seeks whatever it remembers.
     public func forgetPeers(withPrefix prefix: String, except keep: String?) throws {
         let end = prefix + "\u{10FFFF}"
-        try connection.writing { txn in
-            let delete = try txn.db.cachedStatement(sql: "DELETE FROM peer_revisions WHERE peer >= ? AND peer < ?")
+        try connection.writingDatabase { db in
+            let delete = try db.cachedStatement(sql: "DELETE FROM peer_revisions WHERE peer >= ? AND peer < ?")
             guard let keep, keep >= prefix, keep < end else {
                 try delete.execute(arguments: [prefix, end])
                 return
             }
             try delete.execute(arguments: [prefix, keep])
-            try txn.db.cachedStatement(sql: "DELETE FROM peer_revisions WHERE peer > ? AND peer < ?")
+            try db.cachedStatement(sql: "DELETE FROM peer_revisions WHERE peer > ? AND peer < ?")
                 .execute(arguments: [keep, end])
         }
     }

@@ -118,8 +118,10 @@ struct StoreTransaction {
         let generation = try DocumentStoreError.reporting { try parent?.rev.childGeneration() ?? 1 }
         var infos = deleted ? [:] : AttachmentStorage.decodeMetadata(parent?.atts)
         // The digests CouchDB would hash for attachments of compressible types (of their
-        // compressed bytes), kept beside the parent's metadata.
-        var hashDigests = deleted ? [:] : AttachmentStorage.decodeHashDigests(parent?.atts)
+        // compressed bytes), kept beside the parent's metadata: read only when the parent has
+        // such an attachment, so an edit of a document with pictures parses its metadata once.
+        let keepsCompressible = infos.values.contains { CompressedAttachmentDigest.isCompressible($0.contentType) }
+        var hashDigests = keepsCompressible ? AttachmentStorage.decodeHashDigests(parent?.atts) : [:]
         for change in attachments where !deleted {
             switch change {
             case .put(let name, let contentType, let data):
