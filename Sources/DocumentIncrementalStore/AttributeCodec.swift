@@ -109,12 +109,23 @@ enum AttributeCodec {
                        attachment: (String) throws -> Data?) throws -> AttributeValue? {
         // Only binary, number and date values have a side key: strings, the common case on
         // every row of a list, skip building its name.
-        let hasSideKey: Bool
-        switch attribute.type {
-        case .binary, .transformable, .double, .float, .date: hasSideKey = true
-        default: hasSideKey = false
+        try decode(attribute, metaKey: hasSideKey(attribute.type) ? DocumentLayout.metaKey(attribute.name) : nil,
+                   from: body, attachment: attachment)
+    }
+
+    /// Whether values of `type` may have a side key (binary, number and date values do).
+    static func hasSideKey(_ type: AttributeType) -> Bool {
+        switch type {
+        case .binary, .transformable, .double, .float, .date: true
+        default: false
         }
-        let meta = hasSideKey ? body[DocumentLayout.metaKey(attribute.name)]?.objectValue : nil
+    }
+
+    /// Decodes `attribute` from `body`, its side key named `metaKey` (`nil`: it has none),
+    /// for callers that name side keys once per entity (``EntityDecoding``).
+    static func decode(_ attribute: AttributeDescription, metaKey: String?, from body: JSONObject,
+                       attachment: (String) throws -> Data?) throws -> AttributeValue? {
+        let meta = metaKey.flatMap { body[$0]?.objectValue }
         if isAttachment(attribute.type) {
             guard let data = try attachment(attribute.name) else {
                 return body[attribute.name] == nil && meta == nil ? nil : .null

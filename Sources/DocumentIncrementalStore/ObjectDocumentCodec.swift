@@ -10,6 +10,14 @@ struct ObjectDocumentCodec: Sendable {
     /// The password's encryption for attributes the model marks encrypted; `nil` without a
     /// password (their stored values are then kept as they are, and changing one is refused).
     var encryption: AttributeEncryption?
+    /// How each entity's documents are decoded, by entity name.
+    private let decodings: [String: EntityDecoding]
+
+    init(model: ObjectModel, encryption: AttributeEncryption?) {
+        self.model = model
+        self.encryption = encryption
+        decodings = Dictionary(model.entities.map { ($0.name, EntityDecoding(entity: $0, model: model)) }, uniquingKeysWith: { a, _ in a })
+    }
 
     /// A decoded document: the row, its to-many destinations, and its save counter.
     struct Decoded: Sendable {
@@ -90,12 +98,15 @@ struct ObjectDocumentCodec: Sendable {
     /// and to-many relationships outside it are left out of ``Decoded/toMany``.
     func decode(_ revision: DocumentRevision, deferAttachments: Bool = false, fetched: Set<String>? = nil,
                 attachment: (String) throws -> Data?) throws -> Decoded? {
-        guard !revision.deleted, let entity = entity(of: revision.body) else { return nil }
+        guard !revision.deleted, let name = revision.body[DocumentLayout.entityNameKey]?.stringValue,
+              let decoding = decodings[name] else { return nil }
+        let entity = decoding.entity
         let body = revision.body
         var attributes: [String: AttributeValue] = [:]
-        attributes.reserveCapacity(entity.attributes.count)
+        attributes.reserveCapacity(decoding.attributes.count)
         var deferred = Set<String>()
-        for attribute in entity.attributes where !attribute.isTransient {
+        for item in decoding.attributes {
+            let attribute = item.description
             if let fetched, !fetched.contains(attribute.name) {
                 deferred.insert(attribute.name)
                 continue
@@ -107,30 +118,30 @@ struct ObjectDocumentCodec: Sendable {
                 else { attributes[attribute.name] = body[attribute.name] == nil ? attribute.defaultValue : .null }
                 continue
             }
-            if deferAttachments, AttributeCodec.isAttachment(attribute.type), revision.attachments[attribute.name] != nil {
+            if deferAttachments, item.isAttachment, revision.attachments[attribute.name] != nil {
                 deferred.insert(attribute.name)
                 continue
             }
-            let value = try AttributeCodec.decode(attribute, from: body) { name in
+            let value = try AttributeCodec.decode(attribute, metaKey: item.metaKey, from: body) { name in
                 revision.attachments[name] == nil ? nil : try attachment(name)
             }
             attributes[attribute.name] = value ?? attribute.defaultValue
         }
         var toOne: [String: ObjectID] = [:]
         var toMany: [String: [ObjectID]] = [:]
-        for relationship in entity.relationships where !relationship.isTransient {
-            let destination = relationship.destinationEntityName
-            if relationship.isToMany {
-                if let fetched, !fetched.contains(relationship.name) { continue }
-                let ids = body[relationship.name]?.arrayValue?.compactMap(\.stringValue) ?? []
-                // Without sub-entities every reference is of the destination entity itself.
-                if model.entity(named: destination)?.subentityNames.isEmpty ?? true {
-                    toMany[relationship.name] = ids.map { ObjectID(entityName: destination, referenceString: $0) }
-                } else {
-                    toMany[relationship.name] = ids.map { DocumentLayout.objectID(forReference: $0, destination: destination, model: model) }
-                }
-            } else if let id = body[relationship.name]?.stringValue {
-                toOne[relationship.name] = DocumentLayout.objectID(forReference: id, destination: destination, model: model)
+        for relationship in decoding.toMany {
+            if let fetched, !fetched.contains(relationship.name) { continue }
+            let references = body[relationship.name]?.arrayValue ?? []
+            var ids: [ObjectID] = []
+            ids.reserveCapacity(references.count)
+            for reference in references {
+                if let id = reference.stringValue { ids.append(decoding.objectID(id, of: relationship, model: model)) }
+            }
+            toMany[relationship.name] = ids
+        }
+        for relationship in decoding.toOne {
+            if let id = body[relationship.name]?.stringValue {
+                toOne[relationship.name] = decoding.objectID(id, of: relationship, model: model)
             }
         }
         let objectID = ObjectID(entityName: entity.name, referenceString: revision.id)

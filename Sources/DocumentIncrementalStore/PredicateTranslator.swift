@@ -140,15 +140,20 @@ struct PredicateTranslator {
         }
     }
 
-    /// An equality (`==`, with or without `[c]`, `[d]`) on a text-indexed string attribute
-    /// that no value index serves also asks for the text: whatever equals the value contains
-    /// it, so the text index narrows the documents to read and the answer is unchanged
-    /// (`ANY ingredients.name == %@` reads the few ingredients with that name, not all).
+    /// An equality (`==`, with or without `[c]`, `[d]`) on a string attribute that no value
+    /// index serves also asks for what the value implies, so an index narrows the documents
+    /// to read and the answer is unchanged: the folded value when a folded index exists (a
+    /// B-tree look-up: `type.name == %@` reads the one type of that name), else the text when
+    /// a text index does (`ANY ingredients.name == %@` reads the few ingredients with that name, not all).
     private func narrowedByText(_ piece: Piece, _ c: PredicateComparison, attribute: AttributeDescription,
                                 entities: [EntityDescription]) -> Piece {
-        guard c.op == .equal, entities.count == 1, ModelIndexes.isText(attribute),
+        guard c.op == .equal, entities.count == 1, attribute.type == .string,
               case .constant(.string(let value)) = c.right, !value.isEmpty,
               !ModelIndexes.hasValueIndex(on: attribute, folded: !c.options.isEmpty, in: entities[0]) else { return piece }
+        if c.options.isEmpty, ModelIndexes.hasValueIndex(on: attribute, folded: true, in: entities[0]) {
+            return Piece(selector: ["$and": [piece.selector, .object([attribute.name: ["$foldEq": .string(value)]])]], exact: piece.exact)
+        }
+        guard ModelIndexes.isText(attribute) else { return piece }
         return Piece(selector: ["$and": [piece.selector, .object([attribute.name: ["$text": .string(value)]])]], exact: piece.exact)
     }
 

@@ -172,6 +172,13 @@ struct FetchIndexPlanTests {
             }
             recipes.append(recipe)
         }
+        // A type whose name folds to "dessert" but is not "Dessert": the folded index narrows
+        // `type.name == "Dessert"` to both types, and the exact comparison keeps only one.
+        let lookalike = try context.insert("RecipeType")
+        try lookalike.setValue(.string("DESSÉRT"), forKey: "name")
+        let imposter = try context.insert("Recipe")
+        try imposter.setValue(.string("Recipe 0"), forKey: "name")
+        try imposter.setObject(lookalike, forKey: "type")
         try context.save()
         let store = stack.store
 
@@ -182,12 +189,13 @@ struct FetchIndexPlanTests {
         #expect(ingredients.last?.reading == "index cdtis_Ingredient.recipe")
         Self.expectIndexed(ingredients)
 
-        // A type's recipes by name, the first 50: the type by its name's text index, then its
+        // A type's recipes by name, the first 50: the type by its name's folded index, then its
         // recipes from the index led by the type, sorted by the name's index.
         let byTypeName = try store.explainQueryPlans(StoreFetchRequest(
             entityNames: ["Recipe"], predicate: try ObjectPredicate(format: "type.name == %@", "Dessert"),
             sortDescriptors: [FetchSortDescriptor("name")], fetchLimit: 50))
         #expect(byTypeName.count == 2)
+        #expect(byTypeName.first?.reading == "index cdtis_RecipeType.name.folded", "\(byTypeName)")
         #expect(byTypeName.last?.reading == "index cdtis_Recipe#byTypeAndNameIndex")
         #expect(byTypeName.last?.steps.contains { $0.contains("sort_by_cdtis_Recipe.name ") } == true, "\(byTypeName)")
         Self.expectIndexed(byTypeName)

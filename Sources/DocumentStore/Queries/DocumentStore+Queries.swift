@@ -118,7 +118,9 @@ extension DocumentStoreReading {
                         continue
                     }
                     let revision = try DocumentStore.winnerRevision(row, keeping: read, in: db)
-                    guard selector.matches(revision.body, id: revision.id), !DesignDocuments.isDesign(revision.id) else { continue }
+                    // An exact plan's index rows decide the selector: the body needs no check.
+                    guard plan.exact || selector.matches(revision.body, id: revision.id),
+                          !DesignDocuments.isDesign(revision.id) else { continue }
                     guard plan.ordered else {
                         gathered.append(revision)
                         continue

@@ -29,6 +29,8 @@ struct QueryIndex: Sendable {
     let rowCounter: String
     /// The statement that writes a row (made once, for the same reason).
     let insertSQL: String
+    /// The statement that reads a document's key columns (made once, for the same reason).
+    let selectKeysSQL: String
     /// Whether the store holds the index's rank table (``IndexRanks``).
     let hasRankTable: Bool
 
@@ -42,6 +44,7 @@ struct QueryIndex: Sendable {
         self.countsByLeadingKey = countsByLeadingKey
         self.rowCounter = StoreCounters.index(number)
         self.insertSQL = "INSERT INTO query_index_\(number) VALUES (" + Array(repeating: "?", count: keys.count + 1).joined(separator: ",") + ")"
+        self.selectKeysSQL = "SELECT " + keys.indices.map { "k\($0)" }.joined(separator: ", ") + " FROM query_index_\(number) WHERE doc_num = ?"
     }
 
     var table: String { "query_index_\(number)" }
@@ -100,10 +103,19 @@ struct QueryIndex: Sendable {
     /// Brings the row of a live document up to date: written when the filter selects it,
     /// removed otherwise (a new document has nothing to remove). The changes to the index's
     /// counters go into `deltas`.
+    /// A row whose keys did not change is left as it is: a recipe type rewritten for each
+    /// recipe added to it keeps its name, and its index rows, ranks and counters stay put.
     func update(_ db: Database, docNum: Int64, body: JSONObject, isNew: Bool, deltas: inout [String: Int]) throws {
-        if !isNew { try remove(db, docNum: docNum, deltas: &deltas) }
-        if partial.selects(body) {
-            let row = keyColumns(of: body)
+        let selected = partial.selects(body)
+        let row = selected ? keyColumns(of: body) : []
+        if !isNew {
+            if selected, let stored = try Row.fetchOne(db.cachedStatement(sql: selectKeysSQL), arguments: [docNum]),
+               stored.count == row.count, row.indices.allSatisfy({ (stored[$0] as Data?) == row[$0] }) {
+                return
+            }
+            try remove(db, docNum: docNum, deltas: &deltas)
+        }
+        if selected {
             try db.cachedStatement(sql: insertSQL).execute(arguments: arguments(docNum: docNum, row))
             count(row, into: &deltas)
         }

@@ -40,12 +40,19 @@ struct TextIndex: Sendable {
     }
 
     /// Brings the row of a live document up to date: its folded text when the filter selects
-    /// it and the field holds a string, no row otherwise.
+    /// it and the field holds a string, no row otherwise. An unchanged text is left alone:
+    /// each rewrite leaves FTS5 a deletion to carry until its segments merge, and a recipe
+    /// type rewritten for every recipe added to it would slow every search of its name.
     func update(_ db: Database, docNum: Int64, body: JSONObject, isNew: Bool) throws {
         if partial.selects(body), case .string(let text)? = path.value(in: body) {
-            if !isNew { try remove(db, docNum: docNum) }
+            let folded = TextFolding.fold(text)
+            if !isNew {
+                let stored = try String.fetchOne(db.cachedStatement(sql: "SELECT text FROM \(table) WHERE rowid = ?"), arguments: [docNum])
+                if stored == folded { return }
+                if stored != nil { try remove(db, docNum: docNum) }
+            }
             try db.cachedStatement(sql: "INSERT INTO \(table)(rowid, text) VALUES (?, ?)")
-                .execute(arguments: [docNum, TextFolding.fold(text)])
+                .execute(arguments: [docNum, folded])
         } else if !isNew {
             try remove(db, docNum: docNum)
         }

@@ -58,6 +58,14 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
     public var description: String { stringRepresentation }
 
     /// Orders by entity then reference, for deterministic output.
+    /// Hashes the reference alone: it tells objects apart on its own (entities rarely share
+    /// a reference), and every context, cache and fetch hashes IDs, so hashing the entity
+    /// name too would cost each look-up without spreading the keys any better. Equal IDs
+    /// have equal references, so this agrees with `==`.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(referenceString)
+    }
+
     public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
         (lhs.entityName, lhs.referenceString) < (rhs.entityName, rhs.referenceString)
     }
