@@ -101,8 +101,8 @@ extension DocumentIncrementalStore {
                 try reader.forEachMatch(of: query) { revision in
                     guard let name = revision.body[DocumentLayout.entityNameKey]?.stringValue else { return }
                     if readings[name] == nil {
-                        guard let entity = model.entity(named: name) else { return }
-                        readings[name] = ObjectDocumentCodec.ValuesReading(entity: entity, wanted: wanted, model: model)
+                        guard let reading = codec.valuesReading(entityName: name, wanted: wanted) else { return }
+                        readings[name] = reading
                     }
                     if let values = try codec.values(of: revision, entityName: name, reading: readings[name]!) { try body(values) }
                 }

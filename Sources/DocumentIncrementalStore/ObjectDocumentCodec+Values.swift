@@ -4,26 +4,27 @@ import DocumentFormat
 
 extension ObjectDocumentCodec {
     /// What a values fetch (`ObjectContext.fetchValues`) reads of one entity's documents,
-    /// worked out once per fetch rather than once per document.
+    /// worked out once per fetch rather than once per document: the entity's decoding
+    /// (``EntityDecoding``) narrowed to the requested properties.
     struct ValuesReading {
         /// The attributes read (`ObjectValues.includes(_:wanted:)`).
-        let attributes: [AttributeDescription]
-        /// Every to-one relationship (values always carry them), with its destination.
-        let toOne: [RelationshipDescription]
+        let attributes: [EntityDecoding.Attribute]
+        /// Every to-one relationship (values always carry them).
+        let toOne: [EntityDecoding.Relationship]
         /// The requested to-many relationships.
-        let toMany: [RelationshipDescription]
-        /// Whether some destination entity has sub-entities, so a reference's entity has to
-        /// be told from its document ID.
-        let destinationsHaveSubentities: Bool
+        let toMany: [EntityDecoding.Relationship]
+        /// How references become object IDs.
+        let decoding: EntityDecoding
+    }
 
-        /// The reading of `entity` for `wanted` properties (`nil`: all).
-        init(entity: EntityDescription, wanted: Set<String>?, model: ObjectModel) {
-            attributes = entity.attributes.filter { ObjectValues.includes($0, wanted: wanted) }
-            let relationships = entity.relationships.filter { !$0.isTransient }
-            toOne = relationships.filter { !$0.isToMany }
-            toMany = relationships.filter { $0.isToMany && wanted?.contains($0.name) ?? true }
-            destinationsHaveSubentities = relationships.contains { !(model.entity(named: $0.destinationEntityName)?.subentityNames.isEmpty ?? true) }
-        }
+    /// The reading of entity `name`'s documents for `wanted` properties (`nil`: all);
+    /// `nil` when the model has no such entity.
+    func valuesReading(entityName name: String, wanted: Set<String>?) -> ValuesReading? {
+        guard let decoding = decodings[name] else { return nil }
+        return ValuesReading(attributes: decoding.attributes.filter { ObjectValues.includes($0.description, wanted: wanted) },
+                             toOne: decoding.toOne,
+                             toMany: decoding.toMany.filter { wanted?.contains($0.name) ?? true },
+                             decoding: decoding)
     }
 
     /// The values of a live stored revision as `reading` says (non-null attributes only);
@@ -36,22 +37,20 @@ extension ObjectDocumentCodec {
                                   toOne: Dictionary(minimumCapacity: reading.toOne.count),
                                   toMany: Dictionary(minimumCapacity: reading.toMany.count))
         for attribute in reading.attributes {
-            let value = try AttributeCodec.decode(attribute, from: body, attachment: { _ in nil }) ?? attribute.defaultValue
-            if !value.isNull { values.attributes[attribute.name] = value }
-        }
-        func objectID(_ reference: String, _ destination: String) -> ObjectID {
-            reading.destinationsHaveSubentities
-                ? DocumentLayout.objectID(forReference: reference, destination: destination, model: model)
-                : ObjectID(entityName: destination, referenceString: reference)
+            let value = try AttributeCodec.decode(attribute.description, metaKey: attribute.metaKey, from: body, attachment: { _ in nil })
+                ?? attribute.description.defaultValue
+            if !value.isNull { values.attributes[attribute.description.name] = value }
         }
         for relationship in reading.toOne {
             if let reference = body[relationship.name]?.stringValue {
-                values.toOne[relationship.name] = objectID(reference, relationship.destinationEntityName)
+                values.toOne[relationship.name] = reading.decoding.objectID(reference, of: relationship, model: model)
             }
         }
         for relationship in reading.toMany {
             let references = body[relationship.name]?.arrayValue ?? []
-            values.toMany[relationship.name] = references.compactMap { $0.stringValue.map { objectID($0, relationship.destinationEntityName) } }
+            values.toMany[relationship.name] = references.compactMap {
+                $0.stringValue.map { reading.decoding.objectID($0, of: relationship, model: model) }
+            }
         }
         return values
     }

@@ -11,7 +11,7 @@ struct ObjectDocumentCodec: Sendable {
     /// password (their stored values are then kept as they are, and changing one is refused).
     var encryption: AttributeEncryption?
     /// How each entity's documents are decoded, by entity name.
-    private let decodings: [String: EntityDecoding]
+    let decodings: [String: EntityDecoding]
 
     init(model: ObjectModel, encryption: AttributeEncryption?) {
         self.model = model
