@@ -48,14 +48,21 @@ struct RecipeDocumentFactory {
         return String(repeating: "0", count: max(0, 16 - high.count)) + high + "-" + low
     }
 
+    /// The thumbnail of document `index` when every `attachmentEvery`th one has one of
+    /// `attachmentBytes` bytes (the same bytes each time); `nil` for the others.
+    func attachment(_ index: Int, every attachmentEvery: Int?, bytes attachmentBytes: Int) -> Data? {
+        guard let attachmentEvery, index % attachmentEvery == 0 else { return nil }
+        return SyncBenchmark.bytes(attachmentBytes, seed: index)
+    }
+
     /// Writes `count` recipe documents into `store`, 1,000 per transaction; every
     /// `attachmentEvery`-th (from the first) carries an `attachmentBytes` JPEG-typed
     /// thumbnail of deterministic bytes. `idPrefix` goes before each ID.
     func write(_ count: Int, into store: DocumentStore, attachmentEvery: Int?, attachmentBytes: Int, idPrefix: String = "") throws {
         var operations: [DocumentStore.WriteOperation] = []
         for index in 0..<count {
-            let attachments: [AttachmentChange] = attachmentEvery.map { index % $0 == 0 } ?? false
-                ? [.put(name: "thumbnailImage", contentType: "image/jpeg", data: SyncBenchmark.bytes(attachmentBytes, seed: index))] : []
+            let attachments: [AttachmentChange] = attachment(index, every: attachmentEvery, bytes: attachmentBytes)
+                .map { [.put(name: "thumbnailImage", contentType: "image/jpeg", data: $0)] } ?? []
             operations.append(.create(id: idPrefix + id(index), body: body(index), attachments: attachments))
             if operations.count == 1000 {
                 _ = try store.write(operations)

@@ -51,25 +51,8 @@ struct StoreBenchmark: ParsableCommand {
         }
         let peakAfterInsert = PeakMemory.megabytes()
 
-        // The floor: the same JSON as rows of a bare table, same file settings (WAL, synchronous=FULL), same batches.
-        let rawPath = directory.appendingPathComponent("raw.sqlite").path
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        let raw = try DatabasePool(path: rawPath, configuration: configuration)
-        try raw.write { db in try db.execute(sql: "CREATE TABLE docs (id TEXT PRIMARY KEY NOT NULL, json BLOB NOT NULL)") }
-        var rawSeconds = 0.0
-        for start in stride(from: 0, to: docs, by: batch) {
-            let rows = (start..<min(start + batch, docs)).map { n in (factory.id(n), factory.body(n)) }
-            let began = DispatchTime.now()
-            try raw.write { db in
-                let insert = try db.cachedStatement(sql: "INSERT INTO docs(id, json) VALUES (?, ?)")
-                for (id, body) in rows {
-                    try insert.execute(arguments: [id, CanonicalJSON.encode(.object(body))])
-                }
-            }
-            rawSeconds += seconds(since: began)
-        }
-        try raw.close()
+        // The floor: the same JSON as rows of a bare table, same file settings, same batches.
+        let (rawSeconds, rawBytes) = try RawDocumentInsertAnchor.seconds(docs: docs, factory: factory, batch: batch, in: directory)
 
         // One query: equality on an indexed field, sort on another, limit 50.
         var query = Query(selector: ["type": .string(factory.typeID(7))], sort: [SortField(field: "name")], limit: 50)
@@ -80,7 +63,6 @@ struct StoreBenchmark: ParsableCommand {
             throw ValidationError("the indexed query and the scan disagree: the benchmark cannot be trusted")
         }
         let storeBytes = fileSize(storePath)
-        let rawBytes = fileSize(rawPath)
         try store.close()
         let peak = PeakMemory.megabytes()
 

@@ -134,10 +134,19 @@ struct SyncBenchmark: AsyncParsableCommand {
         log("one-change sync: \(String(format: "%.1f", oneMs)) ms (\(one.push.docsWritten) pushed)")
 
         let rss = PeakMemory.megabytes() ?? 0
+        // The anchor, in the same run: raw SQLite inserts of the same documents (after the
+        // peak memory is read, so its batches do not count there).
+        let (rawSeconds, _) = try RawDocumentInsertAnchor.seconds(docs: docs, factory: factory, batch: 1_000,
+                                                                  attachmentEvery: attachmentPercent > 0 ? max(1, 100 / attachmentPercent) : nil,
+                                                                  attachmentBytes: attachmentBytes, in: work)
+        log("raw SQLite insert of the same documents: \(String(format: "%.2f", rawSeconds)) s")
         var figures: [(String, String)] = [
             ("docs", "\(docs)"),
             ("push_docs_per_s", String(format: "%.0f", Double(docs) / pushSeconds)),
             ("pull_docs_per_s", String(format: "%.0f", Double(docs) / pullSeconds)),
+            ("raw_insert_docs_per_s", String(format: "%.0f", Double(docs) / rawSeconds)),
+            ("push_vs_raw_insert", String(format: "%.3f", rawSeconds / pushSeconds)),
+            ("pull_vs_raw_insert", String(format: "%.3f", rawSeconds / pullSeconds)),
             ("sync_after_pull_ms", String(format: "%.1f", echoMs)),
             ("noop_sync_ms", String(format: "%.1f", noopMs)),
             ("one_change_sync_ms", String(format: "%.1f", oneMs)),
