@@ -49,7 +49,7 @@ extension StoreTransaction {
             if !DesignDocuments.isDesign(id), !doc.deleted {
                 var deltas: [String: Int] = [:]
                 for index in indexes { try index.remove(db, docNum: doc.docNum, deltas: &deltas) }
-                for index in textIndexes { try index.remove(db, docNum: doc.docNum) }
+                for position in textIndexes.indices { setText(nil, index: position, docNum: doc.docNum, isNew: false) }
                 try StoreCounters.add(db, deltas)
             }
             try db.execute(sql: "DELETE FROM docs WHERE doc_num = ?", arguments: [doc.docNum])

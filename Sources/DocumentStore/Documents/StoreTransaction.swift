@@ -18,9 +18,27 @@ struct StoreTransaction {
     let indexes: [QueryIndex]
     let textIndexes: [TextIndex]
     private var lastSeq: Int64
-    /// Changes to ``StoreCounters`` gathered during the transaction, added by ``flushCounters()``.
+    /// Changes to ``StoreCounters`` gathered during the transaction, added by ``flush()``.
     private var counterDeltas: [String: Int] = [:]
     private var nextDocNum: Int64?
+    /// The full-text rows this transaction changes, written by ``flush()`` at its end
+    /// (``PendingText``).
+    private var pendingText: [PendingText.Key: PendingText] = [:]
+
+    /// A full-text row to write at the end of the transaction: the text the document's row
+    /// ends up with (`nil`: none), and whether it had no row when the transaction first
+    /// touched it. FTS5 writes its pending rows out at every savepoint, and each write of a
+    /// batch runs in one (``undoable(_:)``): written as they came, the rows of a 1,000-object
+    /// batch would be a thousand tiny FTS5 segments to merge. Held until the end, they are one.
+    struct PendingText {
+        struct Key: Hashable, Comparable {
+            let index: Int
+            let docNum: Int64
+            static func < (lhs: Key, rhs: Key) -> Bool { (lhs.index, lhs.docNum) < (rhs.index, rhs.docNum) }
+        }
+        var text: String?
+        let isNew: Bool
+    }
 
     init(db: Database, revisionLimit: Int) throws {
         self.db = db
@@ -330,26 +348,46 @@ struct StoreTransaction {
             let isNew = existing == nil
             if winner.deleted {
                 for index in indexes { try index.remove(db, docNum: docNum, deltas: &counterDeltas) }
-                for index in textIndexes { try index.remove(db, docNum: docNum) }
+                for position in textIndexes.indices { setText(nil, index: position, docNum: docNum, isNew: isNew) }
             } else {
                 let body = try winner.revNum == changed.revNum
                     ? changedBody
                     : (TreeRows.rev(db, revNum: winner.revNum)?.body.map(JSONValue.parseObject) ?? [:])
                 for index in indexes { try index.update(db, docNum: docNum, body: body, isNew: isNew, deltas: &counterDeltas) }
-                for index in textIndexes { try index.update(db, docNum: docNum, body: body, isNew: isNew) }
+                for (position, index) in textIndexes.enumerated() {
+                    setText(index.text(of: body), index: position, docNum: docNum, isNew: isNew)
+                }
             }
         }
         if changed.rev.generation > revisionLimit { try stem(docNum: docNum) }
         return lastSeq
     }
 
-    /// Adds the counter changes gathered so far and keeps the ranks of the indexes whose rows
-    /// changed in shape (once, at the end of the transaction).
-    mutating func flushCounters() throws {
+    /// Writes what the transaction held back for its end: the full-text rows
+    /// (``PendingText``), the counter changes gathered so far, and the ranks of the indexes
+    /// whose rows changed in shape.
+    mutating func flush() throws {
+        // The full-text rows, in index and document order (FTS5 appends rowids in order).
+        for key in pendingText.keys.sorted() {
+            let pending = pendingText[key]!
+            try textIndexes[key.index].write(db, docNum: key.docNum, text: pending.text, isNew: pending.isNew)
+        }
+        pendingText = [:]
         // The ranks of the indexes whose rows changed (their row counters moved or were touched).
         for index in indexes where counterDeltas[index.rowCounter] != nil { try index.ranks?.normalize(db) }
         try StoreCounters.add(db, counterDeltas)
         counterDeltas = [:]
+    }
+
+    /// Sets the row document `docNum` ends this transaction with in text index `index`
+    /// (``PendingText``); `isNew` counts only the first time the document is touched.
+    mutating func setText(_ text: String?, index: Int, docNum: Int64, isNew: Bool) {
+        let key = PendingText.Key(index: index, docNum: docNum)
+        if pendingText[key] != nil {
+            pendingText[key]!.text = text
+        } else {
+            pendingText[key] = PendingText(text: text, isNew: isNew)
+        }
     }
 
     /// Prunes the ancestors deeper than the revision limit below every leaf (CouchDB's stemming);

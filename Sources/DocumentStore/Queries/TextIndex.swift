@@ -29,7 +29,7 @@ struct TextIndex: Sendable {
     func build(_ db: Database) throws {
         try db.execute(sql: "CREATE VIRTUAL TABLE \(table) USING fts5(text, tokenize = 'trigram')")
         try TreeRows.forEachLiveBody(db) { docNum, body in
-            try update(db, docNum: docNum, body: body, isNew: true)
+            try write(db, docNum: docNum, text: text(of: body), isNew: true)
         }
     }
 
@@ -39,22 +39,25 @@ struct TextIndex: Sendable {
         try db.execute(sql: "DELETE FROM text_indexes WHERE index_num = ?", arguments: [number])
     }
 
-    /// Brings the row of a live document up to date: its folded text when the filter selects
-    /// it and the field holds a string, no row otherwise. An unchanged text is left alone:
-    /// each rewrite leaves FTS5 a deletion to carry until its segments merge, and a recipe
-    /// type rewritten for every recipe added to it would slow every search of its name.
-    func update(_ db: Database, docNum: Int64, body: JSONObject, isNew: Bool) throws {
-        if partial.selects(body), case .string(let text)? = path.value(in: body) {
-            let folded = TextFolding.fold(text)
-            if !isNew {
-                let stored = try String.fetchOne(db.cachedStatement(sql: "SELECT text FROM \(table) WHERE rowid = ?"), arguments: [docNum])
-                if stored == folded { return }
-                if stored != nil { try remove(db, docNum: docNum) }
-            }
-            try db.cachedStatement(sql: "INSERT INTO \(table)(rowid, text) VALUES (?, ?)")
-                .execute(arguments: [docNum, folded])
-        } else if !isNew {
-            try remove(db, docNum: docNum)
+    /// The folded text a live document's row holds: its field's when the filter selects it
+    /// and the field holds a string; `nil` (no row) otherwise.
+    func text(of body: JSONObject) -> String? {
+        guard partial.selects(body), case .string(let text)? = path.value(in: body) else { return nil }
+        return TextFolding.fold(text)
+    }
+
+    /// Brings the row of a document up to date: `text` (``text(of:)``), or no row for `nil`.
+    /// An unchanged text is left alone: each rewrite leaves FTS5 a deletion to carry until
+    /// its segments merge, and a recipe type rewritten for every recipe added to it would
+    /// slow every search of its name. `isNew`: the document had no row before.
+    func write(_ db: Database, docNum: Int64, text: String?, isNew: Bool) throws {
+        if !isNew {
+            let stored = try String.fetchOne(db.cachedStatement(sql: "SELECT text FROM \(table) WHERE rowid = ?"), arguments: [docNum])
+            if stored == text { return }
+            if stored != nil { try remove(db, docNum: docNum) }
+        }
+        if let text {
+            try db.cachedStatement(sql: "INSERT INTO \(table)(rowid, text) VALUES (?, ?)").execute(arguments: [docNum, text])
         }
     }
 

@@ -37,7 +37,7 @@ public struct StoreConnection {
         try writingDatabase { db in
             var txn = try StoreTransaction(db: db, revisionLimit: store.options.revisionLimit)
             let result = try body(&txn)
-            try txn.flushCounters()
+            try txn.flush()
             return result
         }
     }
