@@ -24,6 +24,9 @@ struct StoreTransaction {
     /// The full-text rows this transaction changes, written by ``flush()`` at its end
     /// (``PendingText``).
     private var pendingText: [PendingText.Key: PendingText] = [:]
+    /// While an ``undoable(_:)`` write runs: each held full-text row it changed, as it was
+    /// before (`nil`: not held).
+    private var textUndo: [PendingText.Key: PendingText?]?
 
     /// A full-text row to write at the end of the transaction: the text the document's row
     /// ends up with (`nil`: none), and whether it had no row when the transaction first
@@ -74,10 +77,15 @@ struct StoreTransaction {
     }
 
     /// Runs `body` in a savepoint of this transaction: when it throws, its rows and this
-    /// transaction's bookkeeping (sequence, counters) are undone and the transaction goes on,
-    /// so one refused write in a batch does not take the others with it.
+    /// transaction's bookkeeping (sequence, counters, held full-text rows) are undone and the
+    /// transaction goes on, so one refused write in a batch does not take the others with it.
     mutating func undoable<T>(_ body: (inout StoreTransaction) throws -> T) throws -> T {
-        let before = self
+        // The held full-text rows grow with the batch: rather than kept in a copy (which
+        // each write would then copy whole), they are restored from a log of what this
+        // write changed.
+        var before = self
+        before.pendingText = [:]
+        textUndo = [:]
         var result: T?
         do {
             try db.inSavepoint {
@@ -85,9 +93,13 @@ struct StoreTransaction {
                 return .commit
             }
         } catch {
+            var text = pendingText
+            for (key, prior) in textUndo ?? [:] { text[key] = prior }
             self = before
+            pendingText = text
             throw error
         }
+        textUndo = nil
         return result!
     }
 
@@ -383,6 +395,7 @@ struct StoreTransaction {
     /// (``PendingText``); `isNew` counts only the first time the document is touched.
     mutating func setText(_ text: String?, index: Int, docNum: Int64, isNew: Bool) {
         let key = PendingText.Key(index: index, docNum: docNum)
+        if textUndo != nil, textUndo!.index(forKey: key) == nil { textUndo![key] = .some(pendingText[key]) }
         if pendingText[key] != nil {
             pendingText[key]!.text = text
         } else {
