@@ -392,9 +392,12 @@ struct StoreTransaction {
     }
 
     /// Sets the row document `docNum` ends this transaction with in text index `index`
-    /// (``PendingText``); `isNew` counts only the first time the document is touched.
+    /// (``PendingText``); `isNew` counts only the first time the document is touched. A new
+    /// document without text has nothing to write and is not held: most new documents are
+    /// outside most text indexes' filters.
     mutating func setText(_ text: String?, index: Int, docNum: Int64, isNew: Bool) {
         let key = PendingText.Key(index: index, docNum: docNum)
+        if text == nil, isNew, pendingText[key] == nil { return }
         if textUndo != nil, textUndo!.index(forKey: key) == nil { textUndo![key] = .some(pendingText[key]) }
         if pendingText[key] != nil {
             pendingText[key]!.text = text

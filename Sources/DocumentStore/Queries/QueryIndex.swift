@@ -102,9 +102,9 @@ struct QueryIndex: Sendable {
 
     /// Brings the row of a live document up to date: written when the filter selects it,
     /// removed otherwise (a new document has nothing to remove). The changes to the index's
-    /// counters go into `deltas`.
-    /// A row whose keys did not change is left as it is: a recipe type rewritten for each
-    /// recipe added to it keeps its name, and its index rows, ranks and counters stay put.
+    /// counters go into `deltas`. A row whose keys did not change is left as it is: a recipe
+    /// type rewritten for each recipe added to it keeps its name, and its index rows, ranks
+    /// and counters stay put.
     func update(_ db: Database, docNum: Int64, body: JSONObject, isNew: Bool, deltas: inout [String: Int]) throws {
         let selected = partial.selects(body)
         let row = selected ? keyColumns(of: body) : []
